@@ -1,0 +1,341 @@
+"""The one AST for conditions and effects: small frozen dataclasses with spans.
+
+Both the tree-walking interpreter and the compiler work from these nodes only;
+nothing downstream ever looks at spec text again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Iterator
+
+from .errors import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """Base of every AST node; `span` locates it in the YAML file."""
+
+    span: Span = field(compare=False, repr=False)
+
+    def children(self) -> Iterator["Node"]:
+        """Direct child nodes, in source order."""
+        for f in fields(self):
+            if f.name == "span":
+                continue
+            yield from _nodes_in(getattr(self, f.name))
+
+    def walk(self) -> Iterator["Node"]:
+        """This node and all its descendants, depth first."""
+        yield self
+        for child in self.children():
+            yield from child.walk()
+
+
+def _nodes_in(value: Any) -> Iterator[Node]:
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes_in(item)
+
+
+# ------------------------------------------------------------------ expressions
+
+
+class Expr(Node):
+    """Base of expressions."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Literal(Expr):
+    """An int, string, bool or none literal."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Expr):
+    """A name: a local, a parameter, a global variable, zone, table or built-in constant."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attr(Expr):
+    """`obj.name`: a player's variable or zone, a piece's or cell's attribute."""
+
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Index(Expr):
+    """`obj[index]`: list element or table lookup."""
+
+    obj: Expr
+    index: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Expr):
+    """`func(args, key: value)`: a built-in or a spec-defined function."""
+
+    func: str
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Unary(Expr):
+    """`-x` or `not x`."""
+
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Binary(Expr):
+    """Arithmetic, comparison, membership and boolean operators."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Cond(Expr):
+    """`if test then a else b`."""
+
+    test: Expr
+    then: Expr
+    else_: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ListLit(Expr):
+    """`[a, b, c]`."""
+
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Record(Expr):
+    """`{key: value, ...}`: attributes of a created piece, or a small map."""
+
+    items: tuple[tuple[str, Expr], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CompFor(Node):
+    """One `for var in iter where cond` clause of a comprehension."""
+
+    var: str
+    iter: Expr
+    cond: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class Comprehension(Expr):
+    """`[elt for x in xs where c]`, also a generator argument `count(x for x in xs)`."""
+
+    elt: Expr
+    clauses: tuple[CompFor, ...]
+
+
+# ------------------------------------------------------------------- statements
+
+
+class Stmt(Node):
+    """Base of statements."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Block(Node):
+    """A sequence of statements."""
+
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Let(Stmt):
+    """`let x = value`: a local name for the rest of the block."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Assign(Stmt):
+    """`target op value` with op in = += -= *=."""
+
+    target: Expr
+    op: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class If(Stmt):
+    """`if c {..} elif c {..} else {..}`."""
+
+    branches: tuple[tuple[Expr, Block], ...]
+    else_: Block | None
+
+
+@dataclass(frozen=True, slots=True)
+class For(Stmt):
+    """`for x in xs where c order by key [desc] {..}` or `... chosen by player {..}`."""
+
+    var: str
+    iter: Expr
+    cond: Expr | None
+    order_key: Expr | None
+    descending: bool
+    chooser: Expr | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class While(Stmt):
+    """`while c {..}`, bounded by the loop limit."""
+
+    cond: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat(Stmt):
+    """`repeat n {..}`."""
+
+    count: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Stmt):
+    """`choose x from domain where c by p prompt "..." optional else "..."`: a decision."""
+
+    var: str
+    domain: Expr
+    cond: Expr | None
+    chooser: Expr | None
+    prompt: str | None
+    optional: bool
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Require(Stmt):
+    """`require c else "why"`: the move is illegal unless c holds."""
+
+    cond: Expr
+    message: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Stmt):
+    """`move pieces to place [at top|bottom]`."""
+
+    what: Expr
+    dest: Expr
+    position: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Create(Stmt):
+    """`create kind {attrs} in place [as name]`."""
+
+    kind: str
+    attrs: Record | None
+    dest: Expr
+    bind: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Destroy(Stmt):
+    """`destroy pieces`: out of the game."""
+
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Stmt):
+    """`draw n from source to dest [as name]`."""
+
+    count: Expr
+    source: Expr
+    dest: Expr
+    bind: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(Stmt):
+    """`shuffle zone`."""
+
+    zone: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(Stmt):
+    """`swap a with b`: exchange everything two places hold."""
+
+    a: Expr
+    b: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Emit(Stmt):
+    """`emit event(args)`: fire event triggers."""
+
+    event: str
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame(Stmt):
+    """`end_game name`: end now, by the named end condition."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settle(Stmt):
+    """`settle`: resolve state triggers (the cascade) now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Stmt):
+    """`pass`: the current player passes for the rest of the phase."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Stmt):
+    """`end_turn`: the current turn ends after this action."""
+
+
+@dataclass(frozen=True, slots=True)
+class Say(Stmt):
+    """`say message`: a line in the game's narration."""
+
+    message: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class CallProc(Stmt):
+    """`call procedure(args)`: run a named effect from the spec's procedures."""
+
+    name: str
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Perform(Stmt):
+    """`perform action`: run another action (choosing its parameters) as part of this one."""
+
+    action: str

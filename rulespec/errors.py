@@ -1,0 +1,162 @@
+"""Source spans, findings and the one error type that carries them.
+
+Every problem Orrery reports about an input file is a `Finding` with a `Span`;
+`Finding.format` renders it as ``FILE:LINE:COL: error: message`` followed by the
+offending line and a caret, the way compilers do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Literal
+
+Severity = Literal["error", "warning", "note"]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A region of a source file; lines and columns are 1-based, end is exclusive."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int | None = None
+    end_col: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def shifted(self, line: int, col: int, end_line: int | None = None, end_col: int | None = None) -> "Span":
+        """A span at another position in the same file."""
+        return Span(self.file, line, col, end_line, end_col)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One located problem (or note) about an input."""
+
+    span: Span | None
+    message: str
+    severity: Severity = "error"
+    hint: str | None = None
+
+    def headline(self) -> str:
+        """The ``FILE:LINE:COL: severity: message`` line."""
+        where = str(self.span) if self.span else "<input>"
+        return f"{where}: {self.severity}: {self.message}"
+
+    def format(self, text: str | None = None) -> str:
+        """Headline plus the source line and a caret under the offending column."""
+        out = [self.headline()]
+        snippet = _snippet(self.span, text)
+        if snippet:
+            out.append(snippet)
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+
+def _snippet(span: Span | None, text: str | None) -> str:
+    """The source line of `span` and a caret line, or '' when unavailable."""
+    if span is None:
+        return ""
+    if text is None:
+        text = read_text_quietly(span.file)
+    if text is None:
+        return ""
+    lines = text.splitlines()
+    if not 1 <= span.line <= len(lines):
+        return ""
+    src = lines[span.line - 1].expandtabs(1)
+    start = max(span.col - 1, 0)
+    width = 1
+    if span.end_line == span.line and span.end_col and span.end_col > span.col:
+        width = span.end_col - span.col
+    width = max(1, min(width, max(len(src) - start, 1)))
+    gutter = f"{span.line:>5} | "
+    return f"{gutter}{src}\n{' ' * (len(gutter) - 2)}| {' ' * start}{'^' * width}"
+
+
+_TEXT_CACHE: dict[str, str | None] = {}
+
+
+def read_text_quietly(path: str) -> str | None:
+    """Read a file's text for snippets, never raising."""
+    if path in _TEXT_CACHE:
+        return _TEXT_CACHE[path]
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        text = None
+    _TEXT_CACHE[path] = text
+    return text
+
+
+def remember_text(path: str, text: str) -> None:
+    """Register a file's text so snippets work for in-memory sources too."""
+    _TEXT_CACHE[path] = text
+
+
+class OrreryError(Exception):
+    """Base for every error Orrery reports to a user (exit code 2, no traceback)."""
+
+    exit_code = 2
+
+    def __init__(self, findings: Iterable[Finding] | Finding | str):
+        if isinstance(findings, str):
+            findings = [Finding(None, findings)]
+        elif isinstance(findings, Finding):
+            findings = [findings]
+        self.findings: list[Finding] = list(findings)
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """All findings, formatted with snippets."""
+        return "\n".join(f.format() for f in self.findings)
+
+
+class SpecError(OrreryError):
+    """A spec, variant or scenario file is invalid."""
+
+
+class InputError(OrreryError):
+    """Bad command-line input, log or save file."""
+
+
+class LimitError(OrreryError):
+    """A resource limit was hit while loading or running a spec."""
+
+
+@dataclass
+class Diagnostics:
+    """Collects findings so that all problems are reported at once."""
+
+    findings: list[Finding] = field(default_factory=list)
+
+    def error(self, span: Span | None, message: str, hint: str | None = None) -> None:
+        """Record an error."""
+        self.findings.append(Finding(span, message, "error", hint))
+
+    def warning(self, span: Span | None, message: str, hint: str | None = None) -> None:
+        """Record a warning (does not fail validation)."""
+        self.findings.append(Finding(span, message, "warning", hint))
+
+    def extend(self, findings: Iterable[Finding]) -> None:
+        """Add findings from elsewhere."""
+        self.findings.extend(findings)
+
+    @property
+    def has_errors(self) -> bool:
+        """True when any finding is an error."""
+        return any(f.severity == "error" for f in self.findings)
+
+    def raise_if_errors(self) -> None:
+        """Raise SpecError with every finding (sorted by position) if any is an error."""
+        if self.has_errors:
+            raise SpecError(sorted(self.findings, key=_sort_key))
+
+
+def _sort_key(f: Finding) -> tuple:
+    s = f.span
+    return (s.file, s.line, s.col) if s else ("", 0, 0)

@@ -1,0 +1,450 @@
+"""Parse conditions and effects with the Lark grammar into the AST.
+
+The grammar ships as package data (`orrery.grammar/orrery.lark`).  Positions
+reported by Lark are inside the YAML scalar; a `SpanMapper` turns them into
+positions in the file, so every AST node and every syntax error points at the
+right line and column of the spec.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+from functools import lru_cache
+from importlib import resources
+from typing import Callable, Iterator
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import ast as A
+from .errors import Finding, Span, SpecError
+
+# Maps (line, col, end_line, end_col) inside the parsed text to a file span.
+SpanMapper = Callable[[int, int, int | None, int | None], Span]
+
+# Tokens after which a newline cannot end a statement, so it is dropped.
+_CONTINUE_AFTER = {"COMMA", "ADD_OP", "MUL_OP", "COMP_OP", "EQUAL", "PLUSEQUAL", "MINUSEQUAL", "STAREQUAL", "AND", "OR", "NOT", "IN", "WHERE", "LBRACE"}
+# Tokens before which a newline is dropped (`}` newline `else {` reads naturally).
+_CONTINUE_BEFORE = {"ELSE", "ELIF"}
+_OPEN = {"LPAR": "RPAR", "LSQB": "RSQB"}
+
+
+class _PostLex:
+    """Drop newlines inside brackets and around continuation tokens."""
+
+    always_accept = ("_NL",)
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        depth = 0
+        prev: Token | None = None
+        pending_nl: Token | None = None
+        for tok in stream:
+            if tok.type == "_NL":
+                if depth > 0 or (prev is not None and prev.type in _CONTINUE_AFTER):
+                    continue
+                pending_nl = tok
+                continue
+            if pending_nl is not None:
+                if tok.type not in _CONTINUE_BEFORE:
+                    yield pending_nl
+                pending_nl = None
+            if tok.type in _OPEN:
+                depth += 1
+            elif tok.type in _OPEN.values():
+                depth = max(depth - 1, 0)
+            prev = tok
+            yield tok
+        if pending_nl is not None:
+            yield pending_nl
+
+
+@lru_cache(maxsize=1)
+def grammar_text() -> str:
+    """The grammar source, read from package data."""
+    return resources.files("orrery.grammar").joinpath("orrery.lark").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=2)
+def _parser(start: str) -> Lark:
+    return Lark(
+        grammar_text(),
+        parser="lalr",
+        lexer="basic",  # the post-lexer looks one token ahead, which a contextual lexer cannot allow
+        start=start,
+        propagate_positions=True,
+        maybe_placeholders=True,
+        postlex=_PostLex(),
+    )
+
+
+def _identity_mapper(file: str) -> SpanMapper:
+    def mapper(line: int, col: int, end_line: int | None = None, end_col: int | None = None) -> Span:
+        return Span(file, line, col, end_line, end_col)
+
+    return mapper
+
+
+class _Builder(Transformer):
+    """Transformer methods are named after grammar rules and build AST nodes."""
+
+    def __init__(self, mapper: SpanMapper):
+        super().__init__()
+        self.mapper = mapper
+
+    # -- helpers
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return self.mapper(1, 1, None, None)
+        return self.mapper(meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tok_span(self, tok: Token) -> Span:
+        return self.mapper(tok.line, tok.column, tok.end_line, tok.end_column)
+
+    # -- entry points and blocks
+    @v_args(meta=True)
+    def block_start(self, meta, children):
+        stmts = children[0] if children and children[0] is not None else ()
+        return A.Block(span=self._span(meta), body=tuple(stmts))
+
+    def expr_start(self, children):
+        return children[0]
+
+    def stmts(self, children):
+        return tuple(children)
+
+    @v_args(meta=True)
+    def block(self, meta, children):
+        stmts = children[0] if children and children[0] is not None else ()
+        return A.Block(span=self._span(meta), body=tuple(stmts))
+
+    # -- statements
+    @v_args(meta=True)
+    def let_stmt(self, meta, c):
+        return A.Let(span=self._span(meta), name=str(c[0]), value=c[1])
+
+    @v_args(meta=True)
+    def assign_stmt(self, meta, c):
+        return A.Assign(span=self._span(meta), target=c[0], op=c[1], value=c[2])
+
+    def assign_op(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        else_ = None
+        for extra in c[2:]:
+            if isinstance(extra, tuple) and extra[0] == "elif":
+                branches.append((extra[1], extra[2]))
+            elif isinstance(extra, A.Block):
+                else_ = extra
+        return A.If(span=self._span(meta), branches=tuple(branches), else_=else_)
+
+    def elif_clause(self, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, c):
+        return c[0]
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, c):
+        var, it, where, order, body = str(c[0]), c[1], c[2], c[3], c[4]
+        key = desc = chooser = None
+        if order is not None:
+            kind, val, flag = order
+            if kind == "by":
+                key, desc = val, flag
+            else:
+                chooser = val
+        return A.For(
+            span=self._span(meta), var=var, iter=it, cond=where, order_key=key,
+            descending=bool(desc), chooser=chooser, body=body,
+        )
+
+    def where_clause(self, c):
+        return c[0]
+
+    def order_by(self, c):
+        return ("by", c[0], c[1] is not None)
+
+    def order_chosen(self, c):
+        return ("chosen", c[0], False)
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, c):
+        return A.While(span=self._span(meta), cond=c[0], body=c[1])
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta, c):
+        return A.Repeat(span=self._span(meta), count=c[0], body=c[1])
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, c):
+        opts = {"chooser": None, "prompt": None, "optional": False, "reason": None}
+        for kind, val in c[3:]:
+            opts[kind] = val
+        return A.Choose(span=self._span(meta), var=str(c[0]), domain=c[1], cond=c[2], **opts)
+
+    def chooser(self, c):
+        return ("chooser", c[0])
+
+    def prompt(self, c):
+        return ("prompt", _unquote(c[0]))
+
+    def optional(self, c):
+        return ("optional", True)
+
+    def reason(self, c):
+        return ("reason", _unquote(c[0]))
+
+    @v_args(meta=True)
+    def require_stmt(self, meta, c):
+        return A.Require(span=self._span(meta), cond=c[0], message=_unquote(c[1]) if c[1] else None)
+
+    @v_args(meta=True)
+    def move_stmt(self, meta, c):
+        return A.Move(span=self._span(meta), what=c[0], dest=c[1], position=c[2])
+
+    def position(self, c):
+        return str(c[-1])
+
+    @v_args(meta=True)
+    def create_stmt(self, meta, c):
+        return A.Create(span=self._span(meta), kind=str(c[0]), attrs=c[1], dest=c[2],
+                        bind=str(c[3]) if c[3] else None)
+
+    @v_args(meta=True)
+    def destroy_stmt(self, meta, c):
+        return A.Destroy(span=self._span(meta), what=c[0])
+
+    @v_args(meta=True)
+    def draw_stmt(self, meta, c):
+        return A.Draw(span=self._span(meta), count=c[0], source=c[1], dest=c[2],
+                      bind=str(c[3]) if c[3] else None)
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta, c):
+        return A.Shuffle(span=self._span(meta), zone=c[0])
+
+    @v_args(meta=True)
+    def swap_stmt(self, meta, c):
+        return A.Swap(span=self._span(meta), a=c[0], b=c[1])
+
+    @v_args(meta=True)
+    def emit_stmt(self, meta, c):
+        args, kwargs = _split_args(c[1])
+        return A.Emit(span=self._span(meta), event=str(c[0]), args=args, kwargs=kwargs)
+
+    @v_args(meta=True)
+    def end_game_stmt(self, meta, c):
+        return A.EndGame(span=self._span(meta), name=str(c[0]))
+
+    @v_args(meta=True)
+    def settle_stmt(self, meta, c):
+        return A.Settle(span=self._span(meta))
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta, c):
+        return A.Pass(span=self._span(meta))
+
+    @v_args(meta=True)
+    def end_turn_stmt(self, meta, c):
+        return A.EndTurn(span=self._span(meta))
+
+    @v_args(meta=True)
+    def say_stmt(self, meta, c):
+        return A.Say(span=self._span(meta), message=c[0])
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, c):
+        args, kwargs = _split_args(c[1])
+        return A.CallProc(span=self._span(meta), name=str(c[0]), args=args, kwargs=kwargs)
+
+    @v_args(meta=True)
+    def perform_stmt(self, meta, c):
+        return A.Perform(span=self._span(meta), action=str(c[0]))
+
+    # -- expressions
+    @v_args(meta=True)
+    def cond_expr(self, meta, c):
+        return A.Cond(span=self._span(meta), test=c[0], then=c[1], else_=c[2])
+
+    @v_args(meta=True)
+    def or_op(self, meta, c):
+        return A.Binary(span=self._span(meta), op="or", left=c[0], right=c[1])
+
+    @v_args(meta=True)
+    def and_op(self, meta, c):
+        return A.Binary(span=self._span(meta), op="and", left=c[0], right=c[1])
+
+    @v_args(meta=True)
+    def not_op(self, meta, c):
+        return A.Unary(span=self._span(meta), op="not", operand=c[0])
+
+    @v_args(meta=True)
+    def compare(self, meta, c):
+        return A.Binary(span=self._span(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    @v_args(meta=True)
+    def in_op(self, meta, c):
+        return A.Binary(span=self._span(meta), op="in", left=c[0], right=c[1])
+
+    @v_args(meta=True)
+    def not_in_op(self, meta, c):
+        return A.Binary(span=self._span(meta), op="not in", left=c[0], right=c[1])
+
+    @v_args(meta=True)
+    def arith(self, meta, c):
+        return A.Binary(span=self._span(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    @v_args(meta=True)
+    def neg(self, meta, c):
+        return A.Unary(span=self._span(meta), op="-", operand=c[0])
+
+    @v_args(meta=True)
+    def attr(self, meta, c):
+        return A.Attr(span=self._span(meta), obj=c[0], name=str(c[1]))
+
+    @v_args(meta=True)
+    def index(self, meta, c):
+        return A.Index(span=self._span(meta), obj=c[0], index=c[1])
+
+    def int_lit(self, c):
+        return A.Literal(span=self._tok_span(c[0]), value=int(c[0]))
+
+    def str_lit(self, c):
+        return A.Literal(span=self._tok_span(c[0]), value=_unquote(c[0]))
+
+    @v_args(meta=True)
+    def true_lit(self, meta, c):
+        return A.Literal(span=self._span(meta), value=True)
+
+    @v_args(meta=True)
+    def false_lit(self, meta, c):
+        return A.Literal(span=self._span(meta), value=False)
+
+    @v_args(meta=True)
+    def none_lit(self, meta, c):
+        return A.Literal(span=self._span(meta), value=None)
+
+    def name(self, c):
+        return A.Name(span=self._tok_span(c[0]), id=str(c[0]))
+
+    @v_args(meta=True)
+    def call(self, meta, c):
+        args, kwargs = _split_args(c[1])
+        return A.Call(span=self._span(meta), func=str(c[0]), args=args, kwargs=kwargs)
+
+    @v_args(meta=True)
+    def list_lit(self, meta, c):
+        return A.ListLit(span=self._span(meta), items=tuple(x for x in c if x is not None))
+
+    @v_args(meta=True)
+    def list_comp(self, meta, c):
+        return A.Comprehension(span=self._span(meta), elt=c[0], clauses=tuple(c[1:]))
+
+    @v_args(meta=True)
+    def record(self, meta, c):
+        return A.Record(span=self._span(meta), items=tuple(x for x in c if x is not None))
+
+    def field(self, c):
+        return (str(c[0]), c[1])
+
+    def args(self, c):
+        return ("args", tuple(x for x in c if x is not None))
+
+    @v_args(meta=True)
+    def gen_args(self, meta, c):
+        comp = A.Comprehension(span=self._span(meta), elt=c[0], clauses=tuple(c[1:]))
+        return ("args", (comp,))
+
+    def kwarg(self, c):
+        return ("kw", str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def comp_for(self, meta, c):
+        return A.CompFor(span=self._span(meta), var=str(c[0]), iter=c[1], cond=c[2])
+
+
+def _split_args(packed) -> tuple[tuple, tuple]:
+    if packed is None:
+        return (), ()
+    _, items = packed
+    args, kwargs = [], []
+    for item in items:
+        if isinstance(item, tuple) and item and item[0] == "kw":
+            kwargs.append((item[1], item[2]))
+        else:
+            args.append(item)
+    return tuple(args), tuple(kwargs)
+
+
+def _unquote(tok) -> str:
+    text = str(tok)
+    try:
+        value = pyast.literal_eval(text)  # string literal only: the grammar guarantees it is quoted text
+    except (ValueError, SyntaxError):
+        return text[1:-1]
+    return value if isinstance(value, str) else text[1:-1]
+
+
+_EXPECT_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a string", "_NL": "end of line", "$END": "end of text"}
+
+
+def _describe_expected(expected: set[str], parser: Lark) -> str:
+    """Turn terminal names into what a rule author would type: 'if', '(' , a name."""
+    names = set()
+    for name in expected:
+        if name in _EXPECT_NAMES:
+            names.add(_EXPECT_NAMES[name])
+            continue
+        try:
+            pattern = parser.get_terminal(name).pattern
+        except KeyError:
+            names.add(name.lower())
+            continue
+        names.add(repr(pattern.value) if pattern.type == "str" else name.lower())
+    shown = sorted(names, key=lambda n: (not n.startswith("a "), n))
+    if len(shown) > 10:
+        shown = shown[:10] + ["..."]
+    return ", ".join(shown)
+
+
+def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser: Lark) -> Finding:
+    line = getattr(err, "line", 1) or 1
+    col = getattr(err, "column", 1) or 1
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        shown = "end of text" if tok.type == "$END" else ("end of line" if tok.type == "_NL" else repr(str(tok)))
+        msg = f"syntax error in {what}: unexpected {shown}; expected {_describe_expected(err.expected, parser)}"
+        if tok.type != "$END":
+            line, col = tok.line, tok.column
+    elif isinstance(err, UnexpectedCharacters):
+        msg = f"syntax error in {what}: unexpected character {err.char!r}"
+    elif isinstance(err, UnexpectedEOF):
+        msg = f"syntax error in {what}: unexpected end of text"
+    else:  # pragma: no cover - lark has no other UnexpectedInput kinds today
+        msg = f"syntax error in {what}"
+    return Finding(mapper(line, col, None, None), msg)
+
+
+def _parse(text: str, start: str, mapper: SpanMapper, what: str):
+    parser = _parser(start)
+    try:
+        tree = parser.parse(text)
+    except UnexpectedInput as err:
+        raise SpecError(_syntax_finding(err, mapper, what, parser)) from None
+    try:
+        return _Builder(mapper).transform(tree)
+    except VisitError as err:  # pragma: no cover - transformer bugs surface as findings, not tracebacks
+        raise SpecError(Finding(mapper(1, 1, None, None), f"internal error building {what}: {err.orig_exc}")) from None
+
+
+def parse_expr(text: str, mapper: SpanMapper | None = None, *, file: str = "<expr>") -> A.Expr:
+    """Parse a condition or value expression; raise SpecError with a located finding."""
+    return _parse(text, "expr_start", mapper or _identity_mapper(file), "expression")
+
+
+def parse_block(text: str, mapper: SpanMapper | None = None, *, file: str = "<effect>") -> A.Block:
+    """Parse an effect (statements); raise SpecError with a located finding."""
+    return _parse(text, "block_start", mapper or _identity_mapper(file), "effect")
