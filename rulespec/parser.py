@@ -22,10 +22,11 @@ from .errors import Finding, Span, SpecError
 # Maps (line, col, end_line, end_col) inside the parsed text to a file span.
 SpanMapper = Callable[[int, int, int | None, int | None], Span]
 
-# Tokens after which a newline cannot end a statement, so it is dropped.
-_CONTINUE_AFTER = {"COMMA", "ADD_OP", "MUL_OP", "COMP_OP", "EQUAL", "PLUSEQUAL", "MINUSEQUAL", "STAREQUAL", "AND", "OR", "NOT", "IN", "WHERE", "LBRACE"}
-# Tokens before which a newline is dropped (`}` newline `else {` reads naturally).
-_CONTINUE_BEFORE = {"ELSE", "ELIF"}
+# Token texts after which a newline cannot end a statement, so it is dropped.
+_CONTINUE_AFTER = {",", "+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "=", "+=", "-=", "*=",
+                   "and", "or", "not", "in", "where", "then", "{"}
+# Token texts before which a newline is dropped (`}` newline `else {` reads naturally).
+_CONTINUE_BEFORE = {"else", "elif"}
 _OPEN = {"LPAR": "RPAR", "LSQB": "RSQB"}
 
 
@@ -40,12 +41,12 @@ class _PostLex:
         pending_nl: Token | None = None
         for tok in stream:
             if tok.type == "_NL":
-                if depth > 0 or (prev is not None and prev.type in _CONTINUE_AFTER):
+                if depth > 0 or (prev is not None and prev.type != "STRING" and str(prev) in _CONTINUE_AFTER):
                     continue
                 pending_nl = tok
                 continue
             if pending_nl is not None:
-                if tok.type not in _CONTINUE_BEFORE:
+                if tok.type == "STRING" or str(tok) not in _CONTINUE_BEFORE:
                     yield pending_nl
                 pending_nl = None
             if tok.type in _OPEN:
@@ -82,6 +83,14 @@ def _identity_mapper(file: str) -> SpanMapper:
         return Span(file, line, col, end_line, end_col)
 
     return mapper
+
+
+class _PositionError(Exception):
+    """`move ... at X` with X other than top/bottom."""
+
+    def __init__(self, tok: Token):
+        super().__init__(str(tok))
+        self.tok = tok
 
 
 class _Builder(Transformer):
@@ -206,7 +215,10 @@ class _Builder(Transformer):
         return A.Move(span=self._span(meta), what=c[0], dest=c[1], position=c[2])
 
     def position(self, c):
-        return str(c[-1])
+        where = str(c[0])
+        if where not in ("top", "bottom"):
+            raise _PositionError(c[0])
+        return where
 
     @v_args(meta=True)
     def create_stmt(self, meta, c):
@@ -293,9 +305,28 @@ class _Builder(Transformer):
     def not_in_op(self, meta, c):
         return A.Binary(span=self._span(meta), op="not in", left=c[0], right=c[1])
 
+    def _arith(self, meta, op, c):
+        return A.Binary(span=self._span(meta), op=op, left=c[0], right=c[1])
+
     @v_args(meta=True)
-    def arith(self, meta, c):
-        return A.Binary(span=self._span(meta), op=str(c[1]), left=c[0], right=c[2])
+    def add(self, meta, c):
+        return self._arith(meta, "+", c)
+
+    @v_args(meta=True)
+    def sub(self, meta, c):
+        return self._arith(meta, "-", c)
+
+    @v_args(meta=True)
+    def mul(self, meta, c):
+        return self._arith(meta, "*", c)
+
+    @v_args(meta=True)
+    def floordiv(self, meta, c):
+        return self._arith(meta, "//", c)
+
+    @v_args(meta=True)
+    def mod(self, meta, c):
+        return self._arith(meta, "%", c)
 
     @v_args(meta=True)
     def neg(self, meta, c):
@@ -436,7 +467,11 @@ def _parse(text: str, start: str, mapper: SpanMapper, what: str):
         raise SpecError(_syntax_finding(err, mapper, what, parser)) from None
     try:
         return _Builder(mapper).transform(tree)
-    except VisitError as err:  # pragma: no cover - transformer bugs surface as findings, not tracebacks
+    except VisitError as err:
+        if isinstance(err.orig_exc, _PositionError):
+            tok = err.orig_exc.tok
+            raise SpecError(Finding(mapper(tok.line, tok.column, tok.end_line, tok.end_column),
+                                    f"'at {tok}': a position is 'at top' or 'at bottom'")) from None
         raise SpecError(Finding(mapper(1, 1, None, None), f"internal error building {what}: {err.orig_exc}")) from None
 
 

@@ -1,0 +1,468 @@
+"""Implementations of the built-in functions listed in rulespec/signatures.py.
+
+Each takes the interpreter first (for the state, the rules and the RNG), then
+the evaluated arguments.  They are general: grids, graphs, lists, players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from orrery.rulespec.signatures import FUNCTIONS, Sig
+
+from .values import CLOCKWISE, DIRS, HEX_DIRS, Cell, PieceRef, Player, ZoneRef, parse_cell_label
+
+if TYPE_CHECKING:
+    from .evaluator import Interp
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A built-in: its implementation and its signature."""
+
+    fn: Callable[..., Any]
+    sig: Sig
+
+
+REGISTRY: dict[str, Builtin] = {}
+
+
+def builtin(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register an implementation under a name from the signature table."""
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        REGISTRY[name] = Builtin(fn, FUNCTIONS[name])
+        return fn
+
+    return deco
+
+
+def _items(it: "Interp", v: Any) -> list[Any]:
+    return it.iterate(v, None)
+
+
+# ------------------------------------------------------------ collections
+
+
+@builtin("count")
+def count(it: "Interp", v: Any) -> int:
+    """Items in a list or pieces in a place."""
+    if isinstance(v, (ZoneRef, Cell)):
+        return len(it.pieces_in(v))
+    return len(_items(it, v))
+
+
+@builtin("len")
+def length(it: "Interp", v: Any) -> int:
+    """Length of a list or text."""
+    if isinstance(v, str):
+        return len(v)
+    return len(_items(it, v))
+
+
+@builtin("sum")
+def total(it: "Interp", v: Any) -> int:
+    """Sum of numbers."""
+    return sum(_items(it, v))
+
+
+def _extreme(it: "Interp", pick: Callable, args: tuple, default: Any, has_default: bool) -> Any:
+    if len(args) == 2:
+        return pick(args[0], args[1])
+    items = _items(it, args[0])
+    if not items:
+        if has_default:
+            return default
+        raise ValueError("empty list (give default: value)")
+    return pick(items)
+
+
+_NO = object()
+
+
+@builtin("min")
+def minimum(it: "Interp", *args: Any, default: Any = _NO) -> Any:
+    """Smallest value."""
+    return _extreme(it, min, args, default, default is not _NO)
+
+
+@builtin("max")
+def maximum(it: "Interp", *args: Any, default: Any = _NO) -> Any:
+    """Largest value."""
+    return _extreme(it, max, args, default, default is not _NO)
+
+
+@builtin("any")
+def any_(it: "Interp", v: Any) -> bool:
+    """Some item is true."""
+    return any(x is True for x in _items(it, v))
+
+
+@builtin("all")
+def all_(it: "Interp", v: Any) -> bool:
+    """Every item is true."""
+    return all(x is True for x in _items(it, v))
+
+
+@builtin("range")
+def range_(it: "Interp", a: int, b: int | None = None) -> list[int]:
+    """Integers a..b-1."""
+    lo, hi = (0, a) if b is None else (a, b)
+    if hi - lo > it.limits.loop:
+        raise ValueError(f"range of {hi - lo} numbers is larger than the loop limit")
+    return list(range(lo, hi))
+
+
+@builtin("sorted")
+def sorted_(it: "Interp", v: Any, reverse: bool = False) -> list[Any]:
+    """Increasing order."""
+    return sorted(_items(it, v), reverse=bool(reverse))
+
+
+@builtin("reversed")
+def reversed_(it: "Interp", v: Any) -> list[Any]:
+    """Backwards."""
+    return list(reversed(_items(it, v)))
+
+
+@builtin("unique")
+def unique(it: "Interp", v: Any) -> list[Any]:
+    """Without repeats."""
+    out: list[Any] = []
+    for x in _items(it, v):
+        if x not in out:
+            out.append(x)
+    return out
+
+
+@builtin("first")
+def first(it: "Interp", v: Any) -> Any:
+    """First item or none."""
+    items = _items(it, v)
+    return items[0] if items else None
+
+
+@builtin("last")
+def last(it: "Interp", v: Any) -> Any:
+    """Last item or none."""
+    items = _items(it, v)
+    return items[-1] if items else None
+
+
+@builtin("index_of")
+def index_of(it: "Interp", v: Any, x: Any) -> int:
+    """Position or -1."""
+    items = _items(it, v)
+    return items.index(x) if x in items else -1
+
+
+@builtin("abs")
+def abs_(it: "Interp", x: int) -> int:
+    """Absolute value."""
+    return abs(x)
+
+
+@builtin("text")
+def text(it: "Interp", x: Any) -> str:
+    """Menu text of a value."""
+    return it.label(x)
+
+
+# --------------------------------------------------------- places, pieces
+
+
+@builtin("cells")
+def cells(it: "Interp", zone: Any) -> list[Cell]:
+    """Cells of a board zone."""
+    if not isinstance(zone, ZoneRef) or not it.r.zones[zone.name].is_board:
+        raise ValueError(f"needs a grid or graph zone, got {it.describe(zone)}")
+    return it.cells_of(zone)
+
+
+@builtin("pieces")
+def pieces(it: "Interp", place: Any, kind: str | None = None) -> list[PieceRef]:
+    """Pieces in a place, optionally of one kind."""
+    if isinstance(place, list):
+        out = [p for c in place for p in it.pieces_in(c)]
+    else:
+        out = it.pieces_in(place)
+    if kind is not None:
+        out = [p for p in out if it.s.kinds[p.id] == kind]
+    return out
+
+
+@builtin("empty")
+def empty(it: "Interp", place: Any) -> bool:
+    """No pieces in a place."""
+    if isinstance(place, Cell):
+        return not it.s.contents(place)
+    return not it.pieces_in(place)
+
+
+@builtin("size")
+def size(it: "Interp", place: Any) -> int:
+    """Pieces in a place."""
+    return len(it.pieces_in(place))
+
+
+@builtin("top")
+def top(it: "Interp", place: Any) -> Any:
+    """Top piece or none."""
+    lst = it.s.contents(it.as_place(place, None))
+    return PieceRef(lst[-1]) if lst else None
+
+
+@builtin("bottom")
+def bottom(it: "Interp", place: Any) -> Any:
+    """Bottom piece or none."""
+    lst = it.s.contents(it.as_place(place, None))
+    return PieceRef(lst[0]) if lst else None
+
+
+@builtin("place_of")
+def place_of(it: "Interp", piece: PieceRef) -> Any:
+    """Where a piece is."""
+    return it.s.loc[piece.id]
+
+
+@builtin("zone_of")
+def zone_of(it: "Interp", x: Any) -> ZoneRef:
+    """The zone of a cell or piece."""
+    if isinstance(x, PieceRef):
+        x = it.s.loc[x.id]
+    if isinstance(x, Cell):
+        return ZoneRef(x.zone, x.owner)
+    if isinstance(x, ZoneRef):
+        return x
+    raise ValueError(f"needs a cell or piece, got {it.describe(x)}")
+
+
+@builtin("changed_at")
+def changed_at(it: "Interp", place: Any) -> int:
+    """Change stamp of a place."""
+    return it.s.stamps.get(place, 0)
+
+
+@builtin("cell")
+def cell(it: "Interp", zone: ZoneRef, a: Any, b: Any = None) -> Cell | None:
+    """A cell by label or coordinates."""
+    z = it.r.zones[zone.name]
+    if z.decl.type == "graph":
+        pos: Any = a
+    elif b is None:
+        pos = parse_cell_label(str(a))
+        if pos is None:
+            raise ValueError(f"'{a}' is not a cell label like c3")
+    else:
+        pos = (a, b)
+    return Cell(zone.name, zone.owner, pos) if z.in_bounds(pos) else None
+
+
+@builtin("owner_of")
+def owner_of(it: "Interp", x: Any) -> Any:
+    """Owner of a per-player zone or cell."""
+    owner = getattr(x, "owner", None)
+    return None if owner is None else Player(owner)
+
+
+# ---------------------------------------------------------------- geometry
+
+
+def _dirs_for(it: "Interp", zone: str, adjacency: str | None) -> list[str]:
+    from .rules import ADJACENCY_DIRS
+
+    kind = adjacency or it.r.zones[zone].decl.adjacency
+    if kind not in ADJACENCY_DIRS:
+        raise ValueError(f"unknown adjacency '{kind}' (orthogonal, diagonal, king, hex)")
+    return ADJACENCY_DIRS[kind]
+
+
+def _step(it: "Interp", c: Cell, d: str, n: int = 1) -> Cell | None:
+    z = it.r.zones[c.zone]
+    table = HEX_DIRS if z.decl.adjacency == "hex" else DIRS
+    if d not in table:
+        raise ValueError(f"unknown direction '{d}'")
+    dx, dy = table[d]
+    x, y = c.pos[0] + dx * n, c.pos[1] + dy * n
+    if z.decl.wrap and not z.decl.unbounded:
+        x, y = x % z.decl.width, y % z.decl.height
+    pos = (x, y)
+    return Cell(c.zone, c.owner, pos) if z.in_bounds(pos) else None
+
+
+@builtin("adjacent")
+def adjacent(it: "Interp", c: Cell, adjacency: str | None = None) -> list[Cell]:
+    """Neighbouring cells on the board."""
+    if not isinstance(c, Cell):
+        raise ValueError(f"needs a cell, got {it.describe(c)}")
+    z = it.r.zones[c.zone]
+    if z.decl.type == "graph":
+        return [Cell(c.zone, c.owner, n) for n in z.graph_adj.get(c.pos, [])]
+    out = []
+    for d in _dirs_for(it, c.zone, adjacency):
+        n = _step(it, c, d)
+        if n is not None and n != c and n not in out:
+            out.append(n)
+    return out
+
+
+@builtin("neighbor")
+def neighbor(it: "Interp", c: Cell, d: str, n: int = 1) -> Cell | None:
+    """The cell n steps away in direction d."""
+    if not isinstance(c, Cell):
+        raise ValueError(f"needs a cell, got {it.describe(c)}")
+    return _step(it, c, d, n)
+
+
+@builtin("dirs")
+def dirs(it: "Interp", adjacency: str = "orthogonal") -> list[str]:
+    """Direction names."""
+    from .rules import ADJACENCY_DIRS
+
+    if adjacency not in ADJACENCY_DIRS:
+        raise ValueError(f"unknown adjacency '{adjacency}'")
+    return list(ADJACENCY_DIRS[adjacency])
+
+
+@builtin("rotate")
+def rotate(it: "Interp", d: str, quarter_turns: int) -> str:
+    """Turn a direction by quarter turns clockwise."""
+    if d not in CLOCKWISE:
+        raise ValueError(f"unknown direction '{d}'")
+    return CLOCKWISE[(CLOCKWISE.index(d) + 2 * quarter_turns) % 8]
+
+
+@builtin("opposite")
+def opposite(it: "Interp", d: str) -> str:
+    """The opposite direction."""
+    return rotate(it, d, 2)
+
+
+@builtin("direction")
+def direction(it: "Interp", a: Cell, b: Cell) -> str | None:
+    """Direction from a to its neighbour b."""
+    for d in DIRS:
+        if _step(it, a, d) == b:
+            return d
+    return None
+
+
+@builtin("line")
+def line(it: "Interp", c: Cell, d: str, n: int) -> list[Cell]:
+    """n cells from c in direction d, or [] if off the board."""
+    out = [c]
+    cur: Cell | None = c
+    for _ in range(n - 1):
+        cur = _step(it, cur, d)
+        if cur is None:
+            return []
+        out.append(cur)
+    return out
+
+
+@builtin("lines")
+def lines(it: "Interp", zone: ZoneRef, n: int, adjacency: str | None = None) -> list[list[Cell]]:
+    """Every straight run of n cells."""
+    z = it.r.zones[zone.name]
+    kind = adjacency or ("king" if z.decl.adjacency in ("king", "diagonal") else "orthogonal")
+    ways = {"orthogonal": ["E", "N"], "king": ["E", "N", "NE", "SE"], "diagonal": ["NE", "SE"]}.get(kind, ["E", "N"])
+    out = []
+    for c in it.cells_of(zone):
+        for d in ways:
+            run = line(it, c, d, n)
+            if run and not (z.decl.wrap and len(set(run)) < n):
+                out.append(run)
+    return out
+
+
+@builtin("distance")
+def distance(it: "Interp", a: Cell, b: Cell, metric: str = "manhattan") -> int:
+    """Steps between cells."""
+    dx, dy = abs(a.x - b.x), abs(a.y - b.y)
+    if metric == "manhattan":
+        return dx + dy
+    if metric == "king":
+        return max(dx, dy)
+    if metric == "hex":
+        ddx, ddy = b.x - a.x, b.y - a.y
+        return (abs(ddx) + abs(ddy) + abs(ddx - ddy)) // 2
+    raise ValueError(f"unknown metric '{metric}' (manhattan, king, hex)")
+
+
+@builtin("connected")
+def connected(it: "Interp", start: Any, within: Any, adjacency: str | None = None) -> list[Cell]:
+    """Flood fill from start through `within`."""
+    allowed = set(_items(it, within))
+    seeds = [start] if isinstance(start, Cell) else list(_items(it, start))
+    seen: list[Cell] = []
+    seen_set: set[Cell] = set()
+    stack = [c for c in seeds if c in allowed]
+    while stack:
+        c = stack.pop()
+        if c in seen_set:
+            continue
+        it.tick(None)
+        seen_set.add(c)
+        seen.append(c)
+        for n in adjacent(it, c, adjacency):
+            if n in allowed and n not in seen_set:
+                stack.append(n)
+    return sorted(seen)
+
+
+@builtin("groups")
+def groups(it: "Interp", cells_: Any, adjacency: str | None = None) -> list[list[Cell]]:
+    """Connected components of a set of cells."""
+    remaining = list(_items(it, cells_))
+    out: list[list[Cell]] = []
+    done: set[Cell] = set()
+    for c in remaining:
+        if c in done:
+            continue
+        group = connected(it, [c], remaining, adjacency)
+        done.update(group)
+        out.append(group)
+    return out
+
+
+@builtin("in_bounds")
+def in_bounds(it: "Interp", zone: ZoneRef, a: Any, b: Any = None) -> bool:
+    """Whether a position is on the board."""
+    return cell(it, zone, a, b) is not None
+
+
+# ---------------------------------------------------------- players, chance
+
+
+@builtin("next_player")
+def next_player(it: "Interp", p: int, k: int = 1) -> Player:
+    """k seats clockwise."""
+    return Player((int(p) + k) % it.s.n)
+
+
+@builtin("players_from")
+def players_from(it: "Interp", p: int) -> list[Player]:
+    """Everyone clockwise from p."""
+    return [Player((int(p) + i) % it.s.n) for i in range(it.s.n)]
+
+
+@builtin("random_int")
+def random_int(it: "Interp", a: int, b: int) -> int:
+    """Seeded random integer in [a, b]."""
+    if b < a:
+        raise ValueError(f"empty range {a}..{b}")
+    return a + it.s.rng.below(b - a + 1)
+
+
+@builtin("shuffled")
+def shuffled(it: "Interp", v: Any) -> list[Any]:
+    """Seeded random order."""
+    items = list(_items(it, v))
+    it.s.rng.shuffle(items)
+    return items
+
+
+missing = set(FUNCTIONS) - set(REGISTRY)
+if missing:  # pragma: no cover - caught by the import in tests
+    raise ImportError(f"built-ins without implementation: {sorted(missing)}")

@@ -1,0 +1,436 @@
+"""Statement execution, actions, events and cascades (state triggers) for the interpreter."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from orrery.rulespec import ast as A
+
+from .decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
+from .state import BOX
+from .values import Cell, PieceRef, Player, Record, ZoneRef
+
+if TYPE_CHECKING:
+    from .evaluator import Interp
+    from .rules import ActionInfo
+
+
+# ---------------------------------------------------------------- assignment
+
+
+def _let(it: "Interp", node: A.Let, env: dict) -> None:
+    env[node.name] = it.ev(node.value, env)
+
+
+def _combine(it: "Interp", op: str, old: Any, new: Any, node: A.Assign) -> Any:
+    if op == "=":
+        return new
+    if op == "+=" and isinstance(old, list):
+        return old + (new if isinstance(new, list) else [new])
+    if op == "-=" and isinstance(old, list):
+        drop = new if isinstance(new, list) else [new]
+        return [x for x in old if x not in drop]
+    for v in (old, new):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise RuleError(f"'{op}' needs numbers, got {it.describe(v)}", node.span)
+    return old + new if op == "+=" else old - new if op == "-=" else old * new
+
+
+def _clamp(it: "Interp", name: str, value: Any) -> Any:
+    track = it.r.tracks.get(name)
+    if track is None or not isinstance(value, int) or isinstance(value, bool):
+        return value
+    if track.min is not None and value < track.min:
+        value = track.min
+    if track.max is not None and value > track.max:
+        value = track.max
+    return value
+
+
+def _assign(it: "Interp", node: A.Assign, env: dict) -> None:
+    target, s = node.target, it.s
+    value = it.ev(node.value, env)
+    if isinstance(target, A.Name):
+        name = target.id
+        if name in env:
+            env[name] = _combine(it, node.op, env[name], value, node)
+            return
+        if it.r.names.get(name, (None,))[0] == "var":
+            s.vars[name] = _clamp(it, name, _combine(it, node.op, s.vars.get(name), value, node))
+            return
+        raise RuleError(f"cannot assign to '{name}': not a variable or local name", target.span)
+    if isinstance(target, A.Attr):
+        obj = it.ev(target.obj, env)
+        name = target.name
+        if isinstance(obj, Player) and name in it.r.player_var_names:
+            d = s.pvars[obj]
+            d[name] = _clamp(it, name, _combine(it, node.op, d.get(name), value, node))
+            return
+        if isinstance(obj, PieceRef):
+            old = s.attrs[obj.id].get(name)
+            s.set_attr(obj.id, name, _combine(it, node.op, old, value, node))
+            return
+        raise RuleError(f"cannot assign to attribute '{name}' of {it.describe(obj)}", target.span)
+    raise RuleError("cannot assign to this expression", target.span)
+
+
+# --------------------------------------------------------------- control
+
+
+def _if(it: "Interp", node: A.If, env: dict) -> None:
+    for cond, body in node.branches:
+        if it.truth(cond, env):
+            it.run(body, env)
+            return
+    if node.else_ is not None:
+        it.run(node.else_, env)
+
+
+def _for(it: "Interp", node: A.For, env: dict) -> None:
+    items = [v for v in it.iterate(it.ev(node.iter, env), node.iter.span)]
+    if node.cond is not None:
+        kept = []
+        for v in items:
+            env[node.var] = v
+            if it.truth(node.cond, env):
+                kept.append(v)
+        items = kept
+    if node.order_key is not None:
+        keyed = []
+        for i, v in enumerate(items):
+            env[node.var] = v
+            keyed.append((it.ev(node.order_key, env), i, v))
+        keyed.sort(key=lambda t: t[0], reverse=node.descending)  # stable: ties keep domain order
+        items = [v for _, _, v in keyed]
+    if node.chooser is not None:
+        chooser = it.ev(node.chooser, env)
+        remaining = list(items)
+        while remaining:
+            it.tick(node.span)
+            pick = it.choose_value(node.var, remaining, int(chooser), f"which {node.var} next?", False,
+                                   node.span, None)
+            remaining.remove(pick)
+            env[node.var] = pick
+            it.run(node.body, env)
+        return
+    for v in items:
+        it.tick(node.span)
+        env[node.var] = v
+        it.run(node.body, env)
+
+
+def _while(it: "Interp", node: A.While, env: dict) -> None:
+    while it.truth(node.cond, env):
+        it.tick(node.span)
+        it.run(node.body, env)
+
+
+def _repeat(it: "Interp", node: A.Repeat, env: dict) -> None:
+    n = it.ev(node.count, env)
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise RuleError(f"repeat needs a number, got {it.describe(n)}", node.count.span)
+    for _ in range(n):
+        it.tick(node.span)
+        it.run(node.body, env)
+
+
+def _choose(it: "Interp", node: A.Choose, env: dict) -> None:
+    domain = it.iterate(it.ev(node.domain, env), node.domain.span)
+    values, rejected = _filter(it, node.var, domain, node.cond, env, node.reason)
+    chooser = it.ev(node.chooser, env) if node.chooser is not None else it.current()
+    prompt = node.prompt or f"choose {node.var}"
+    env[node.var] = it.choose_value(node.var, values, int(chooser), prompt, node.optional, node.span, node.reason,
+                                    rejected)
+
+
+def _filter(it: "Interp", var: str, domain: list, cond: Any, env: dict, why: str | None) -> tuple[list, list]:
+    """Split a domain into the values passing `cond` and the rejected ones with a reason."""
+    if cond is None:
+        return list(domain), []
+    values, rejected = [], []
+    for v in domain:
+        env[var] = v
+        if it.truth(cond, env):
+            values.append(v)
+        else:
+            rejected.append((v, why or f"it does not satisfy the rule at {cond.span}"))
+    return values, rejected
+
+
+def _require(it: "Interp", node: A.Require, env: dict) -> None:
+    if not it.truth(node.cond, env):
+        raise RequireFailed(node.message or "a requirement of this rule is not met", node.span,
+                            env.get("__rule__"))
+
+
+# ---------------------------------------------------------------- pieces
+
+
+def _check_capacity(it: "Interp", place: Any, adding: int, span: Any) -> None:
+    zname = place.zone if isinstance(place, Cell) else place.name
+    if zname == BOX.name:
+        return
+    cap = it.r.zones[zname].decl.capacity
+    if cap is not None and len(it.s.contents(place)) + adding > cap:
+        raise RequireFailed(f"{it.label(place)} can hold at most {cap}", span)
+
+
+def _move(it: "Interp", node: A.Move, env: dict) -> None:
+    pids = it.as_pieces(it.ev(node.what, env), node.what.span)
+    dest = it.as_place(it.ev(node.dest, env), node.dest.span)
+    _check_capacity(it, dest, len([p for p in pids if it.s.loc[p] != dest]), node.span)
+    for pid in pids:
+        it.s.move(pid, dest, bottom=node.position == "bottom")
+
+
+def _create(it: "Interp", node: A.Create, env: dict) -> None:
+    kind = it.r.kinds.get(node.kind)
+    if kind is None:
+        raise RuleError(f"unknown piece kind '{node.kind}'", node.span)
+    attrs = dict(kind.defaults)
+    if node.attrs is not None:
+        for k, v in node.attrs.items:
+            attrs[k] = it.ev(v, env)
+    dest = it.as_place(it.ev(node.dest, env), node.dest.span)
+    _check_capacity(it, dest, 1, node.span)
+    if len(it.s.kinds) >= it.limits.pieces:
+        raise RunawayError(f"more than {it.limits.pieces} pieces (limit pieces); raise it with --limit pieces=N",
+                           node.span)
+    ref = it.s.new_piece(node.kind, attrs, dest)
+    if node.bind:
+        env[node.bind] = ref
+
+
+def _destroy(it: "Interp", node: A.Destroy, env: dict) -> None:
+    for pid in it.as_pieces(it.ev(node.what, env), node.what.span):
+        it.s.move(pid, BOX)
+
+
+def _draw(it: "Interp", node: A.Draw, env: dict) -> None:
+    n = it.ev(node.count, env)
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise RuleError(f"draw needs a number, got {it.describe(n)}", node.count.span)
+    src = it.as_place(it.ev(node.source, env), node.source.span)
+    dest = it.as_place(it.ev(node.dest, env), node.dest.span)
+    at_random = isinstance(src, ZoneRef) and it.r.zones[src.name].type == "bag"
+    drawn: list[PieceRef] = []
+    for _ in range(max(n, 0)):
+        lst = it.s.contents(src)
+        if not lst:
+            break
+        pid = lst[it.s.rng.below(len(lst))] if at_random else lst[-1]
+        _check_capacity(it, dest, 1, node.span)
+        it.s.move(pid, dest)
+        drawn.append(PieceRef(pid))
+    if node.bind:
+        env[node.bind] = drawn
+
+
+def _shuffle(it: "Interp", node: A.Shuffle, env: dict) -> None:
+    place = it.as_place(it.ev(node.zone, env), node.zone.span)
+    lst = it.s.places.get(place)
+    if lst:
+        it.s.rng.shuffle(lst)
+        it.s._touch(place)
+
+
+def _swap(it: "Interp", node: A.Swap, env: dict) -> None:
+    a = it.as_place(it.ev(node.a, env), node.a.span)
+    b = it.as_place(it.ev(node.b, env), node.b.span)
+    it.s.swap_places(a, b)
+
+
+# ---------------------------------------------------------------- events
+
+
+def _emit(it: "Interp", node: A.Emit, env: dict) -> None:
+    data = Record((k, it.ev(v, env)) for k, v in node.kwargs)
+    if node.args:
+        data["args"] = [it.ev(a, env) for a in node.args]
+    emit(it, node.event, data, node.span)
+
+
+def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None) -> None:
+    """Run every trigger listening to `event`, in declaration order."""
+    triggers = it.r.event_triggers.get(event)
+    if not triggers:
+        return
+    it.emit_depth += 1
+    if it.emit_depth > it.limits.emit_depth:
+        raise RunawayError(f"events nested more than {it.limits.emit_depth} deep while emitting '{event}' "
+                           f"(limit emit_depth); raise it with --limit emit_depth=N", span)
+    try:
+        record = Record(data or {})
+        record.setdefault("name", event)
+        record.setdefault("player", it.current())
+        for trig in triggers:
+            env = {"event": record}
+            if it.truth(trig.when, env):
+                it.run(trig.effect, env)
+    finally:
+        it.emit_depth -= 1
+
+
+def settle(it: "Interp") -> int:
+    """Fire state triggers until none matches (the cascade); return how many fired."""
+    s = it.s
+    s.cascade = 0
+    triggers = it.r.state_triggers
+    if not triggers:
+        return 0
+    while True:
+        best = None
+        for ti, trig in enumerate(triggers):
+            for env, key in _matches(it, trig):
+                cand = (key, ti)
+                if best is None or cand < best[0]:
+                    best = (cand, trig, env)
+                    if key is None:
+                        break
+        if best is None:
+            break
+        s.cascade += 1
+        if s.cascade > it.limits.cascade:
+            trig = best[1]
+            raise RunawayError(f"trigger '{trig.name}' keeps firing: more than {it.limits.cascade} firings in one "
+                               f"cascade (limit cascade); raise it with --limit cascade=N", trig.span)
+        it.run(best[1].effect, best[2])
+    if s.cascade:
+        emit(it, "cascade_end", Record(count=s.cascade))
+    return s.cascade
+
+
+def _matches(it: "Interp", trig: Any):
+    """(env, order key) for each binding of a state trigger whose condition holds."""
+    if trig.var is None:
+        env: dict[str, Any] = {}
+        if it.truth(trig.when, env):
+            yield env, _order_key(it, trig, env, 0)
+        return
+    for i, v in enumerate(it.iterate(it.ev(trig.domain, {}), trig.span)):
+        env = {trig.var: v}
+        if it.truth(trig.when, env):
+            yield env, _order_key(it, trig, env, i)
+
+
+def _order_key(it: "Interp", trig: Any, env: dict, i: int) -> Any:
+    if trig.order is None:
+        return (0, i)
+    return (it.ev(trig.order, env), i)
+
+
+def _settle(it: "Interp", node: A.Settle, env: dict) -> None:
+    settle(it)
+
+
+def _end_game(it: "Interp", node: A.EndGame, env: dict) -> None:
+    raise GameEnded(node.name)
+
+
+def _pass(it: "Interp", node: A.Pass, env: dict) -> None:
+    it.s.cursor.passed.add(it.s.cursor.current)
+    it.s.cursor.end_turn = True
+
+
+def _end_turn(it: "Interp", node: A.EndTurn, env: dict) -> None:
+    it.s.cursor.end_turn = True
+
+
+def _say(it: "Interp", node: A.Say, env: dict) -> None:
+    v = it.ev(node.message, env)
+    it.s.msgs.append(v if isinstance(v, str) else it.label(v))
+
+
+def _call_proc(it: "Interp", node: A.CallProc, env: dict) -> None:
+    proc = it.r.procedures.get(node.name)
+    if proc is None:
+        raise RuleError(f"unknown procedure '{node.name}'", node.span)
+    params, body = proc
+    local = {p: it.ev(a, env) for p, a in zip(params, node.args)}
+    for k, v in node.kwargs:
+        local[k] = it.ev(v, env)
+    it.tick(node.span)
+    it.run(body, local)
+
+
+def _perform_stmt(it: "Interp", node: A.Perform, env: dict) -> None:
+    perform_action(it, it.r.actions[node.action], count_limit=False)
+
+
+# ---------------------------------------------------------------- actions
+
+
+def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -> None:
+    """Raise RequireFailed if the acting player may not start this action now."""
+    env: dict[str, Any] = {}
+    if count_limit and action.limit is not None:
+        done = it.s.cursor.turn_actions.get(action.name, 0)
+        if done >= action.limit:
+            raise RequireFailed(f"'{action.label}' can be done at most {action.limit} time(s) per turn",
+                                action.span, action.rule)
+    if not it.truth(action.condition, env):
+        raise RequireFailed(action.why or f"'{action.label}' is not allowed now", action.condition.span,
+                            action.rule)
+    me = it.current()
+    for var, amount_expr in action.cost:
+        amount = it.ev(amount_expr, env)
+        have = it.s.pvars[me].get(var, 0) or 0
+        if have < amount:
+            raise RequireFailed(f"'{action.label}' costs {amount} {var}; you have {have}", amount_expr.span,
+                                action.rule)
+
+
+def perform_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -> None:
+    """Check, pay, choose parameters, run the effect, then emit `action`."""
+    outer = it.current_action
+    it.current_action = action.name
+    try:
+        _perform(it, action, count_limit)
+    finally:
+        it.current_action = outer
+
+
+def _perform(it: "Interp", action: "ActionInfo", count_limit: bool) -> None:
+    check_action(it, action, count_limit)
+    env: dict[str, Any] = {"__rule__": action.rule}
+    me = it.current()
+    for var, amount_expr in action.cost:
+        it.s.pvars[me][var] = _clamp(it, var, (it.s.pvars[me].get(var, 0) or 0) - it.ev(amount_expr, env))
+    for p in action.params:
+        domain = it.iterate(it.ev(p.domain, env), p.domain.span)
+        values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
+        env[p.name] = it.choose_value(p.name, values, int(me), p.prompt or f"{action.label}: choose {p.name}",
+                                      p.optional, p.span, p.why, rejected)
+    if count_limit:
+        ta = it.s.cursor.turn_actions
+        ta[action.name] = ta.get(action.name, 0) + 1
+    it.run(action.effect, env)
+    emit(it, "action", Record(action=action.name))
+
+
+EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
+    A.Let: _let,
+    A.Assign: _assign,
+    A.If: _if,
+    A.For: _for,
+    A.While: _while,
+    A.Repeat: _repeat,
+    A.Choose: _choose,
+    A.Require: _require,
+    A.Move: _move,
+    A.Create: _create,
+    A.Destroy: _destroy,
+    A.Draw: _draw,
+    A.Shuffle: _shuffle,
+    A.Swap: _swap,
+    A.Emit: _emit,
+    A.EndGame: _end_game,
+    A.Settle: _settle,
+    A.Pass: _pass,
+    A.EndTurn: _end_turn,
+    A.Say: _say,
+    A.CallProc: _call_proc,
+    A.Perform: _perform_stmt,
+}
+
+__all__ = ["EXEC", "emit", "settle", "perform_action", "check_action", "Decision", "Option", "Cell"]

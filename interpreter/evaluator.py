@@ -1,0 +1,527 @@
+"""The tree-walking interpreter: evaluates expressions and executes effects on a State.
+
+It is the reference semantics of the rule language; the compiled fast path must
+agree with it exactly.  Decisions are answered from a list of answers given so
+far; when the list runs out a `Suspend` carries the menu out (continuation by
+replay: the caller re-runs from a snapshot once the answer is known).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from orrery.rulespec import ast as A
+
+from .decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError, Suspend
+from .state import BOX, State
+from .values import Cell, PieceRef, Player, Record, ZoneRef
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Runaway guards; each error names the rule and the limit to raise."""
+
+    cascade: int = 10_000
+    loop: int = 2_000_000
+    emit_depth: int = 64
+    flow: int = 100_000
+    pieces: int = 200_000
+    lookahead: int = 5_000
+
+    def replace(self, **kw: int) -> "Limits":
+        """A copy with some limits changed."""
+        return Limits(**{**self.__dict__, **kw})
+
+
+class Interp:
+    """Evaluates rule-language AST nodes against one State."""
+
+    def __init__(self, state: State, answers: list[int] | None = None, limits: Limits | None = None):
+        self.s = state
+        self.r = state.rules
+        self.answers = answers if answers is not None else []
+        self.pos = 0
+        self.limits = limits or Limits()
+        self.loops = 0
+        self.emit_depth = 0
+        self.current_action: str | None = None
+        from . import builtins  # local import: builtins imports this module's helpers
+
+        self.builtins = builtins.REGISTRY
+
+    # ================================================================ decisions
+    def ask(self, decision: Decision) -> Any:
+        """The answer to a decision from the answer list, or Suspend."""
+        if self.pos < len(self.answers):
+            idx = self.answers[self.pos]
+            self.pos += 1
+            for opt in decision.options:
+                if opt.index == idx:
+                    return opt.value
+            raise RequireFailed(f"answer {idx} is not an option of '{decision.prompt}'", decision.span)
+        raise Suspend(decision)
+
+    def options_for(self, values: list[Any], optional: bool) -> list[Option]:
+        """Menu options for values, identical pieces merged, 'skip' last when optional."""
+        opts: list[Option] = []
+        seen: set = set()
+        for i, v in enumerate(values):
+            if isinstance(v, PieceRef):
+                key = (self.s.kinds[v.id], tuple(sorted(self.s.attrs[v.id].items(), key=lambda kv: kv[0])),
+                       self.s.loc[v.id])
+                try:
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                except TypeError:  # unhashable attribute values: no merging
+                    pass
+            opts.append(Option(self.label(v), v, i))
+        if optional:
+            opts.append(Option("skip", None, len(values)))
+        return opts
+
+    def choose_value(self, var: str, values: list[Any], chooser: int, prompt: str, optional: bool,
+                     span: Any, reason: str | None, rejected: list[tuple[Any, str]] | None = None) -> Any:
+        """Pick one of `values` (already filtered); auto-picks a lone mandatory option."""
+        if not values and not optional:
+            raise RequireFailed(reason or f"there is no legal choice for '{var}'", span)
+        if len(values) == 1 and not optional:
+            return values[0]
+        opts = self.options_for(values, optional)
+        if len(opts) == 1:
+            return opts[0].value
+        return self.ask(Decision(chooser, prompt, opts, "choose", span, var, action=self.current_action,
+                                 rejected=rejected or []))
+
+    # ============================================================= expressions
+    def ev(self, node: A.Expr, env: dict[str, Any]) -> Any:
+        """Evaluate an expression."""
+        return _EVAL[type(node)](self, node, env)
+
+    def truth(self, node: A.Expr | None, env: dict[str, Any], default: bool = True) -> bool:
+        """Evaluate a condition (None means `default`)."""
+        if node is None:
+            return default
+        v = self.ev(node, env)
+        if not isinstance(v, bool):
+            raise RuleError(f"condition must be true or false, got {self.describe(v)}", node.span)
+        return v
+
+    def _literal(self, node: A.Literal, env: dict) -> Any:
+        return node.value
+
+    def _name(self, node: A.Name, env: dict) -> Any:
+        name = node.id
+        if name in env:
+            return env[name]
+        kind, payload = self.r.names.get(name, (None, None))
+        if kind == "special":
+            return payload(self)
+        if kind == "var":
+            return self.s.vars.get(name)
+        if kind == "zone":
+            return ZoneRef(name)
+        if kind in ("table", "kind", "action", "end"):
+            return payload
+        raise RuleError(f"unknown name '{name}'", node.span)
+
+    def _attr(self, node: A.Attr, env: dict) -> Any:
+        return self.get_attr(self.ev(node.obj, env), node.name, node.span)
+
+    def get_attr(self, obj: Any, name: str, span: Any) -> Any:
+        """`obj.name` for players, pieces, cells, zones and records."""
+        s = self.s
+        if isinstance(obj, Player):
+            if name in self.r.player_var_names:
+                return s.pvars[obj].get(name)
+            if name in self.r.player_zone_names:
+                return ZoneRef(name, int(obj))
+            if name == "seat":
+                return int(obj)
+            if name == "name":
+                return self.r.seat_name(obj)
+            if name == "passed":
+                return int(obj) in s.cursor.passed
+            if name == "next":
+                return Player((int(obj) + 1) % s.n)
+        elif isinstance(obj, PieceRef):
+            attrs = s.attrs[obj.id]
+            if name in attrs:
+                return attrs[name]
+            if name == "kind":
+                return s.kinds[obj.id]
+            if name in ("place", "cell"):
+                return s.loc[obj.id]
+            if name == "id":
+                return obj.id
+            if name in self.r.kinds[s.kinds[obj.id]].defaults:
+                return None
+        elif isinstance(obj, Cell):
+            if name == "x":
+                return obj.x
+            if name == "y":
+                return obj.y
+            if name == "label":
+                return obj.label
+            if name == "pieces":
+                return [PieceRef(i) for i in s.contents(obj)]
+            if name == "size":
+                return len(s.contents(obj))
+            if name == "owner":
+                return None if obj.owner is None else Player(obj.owner)
+            if name == "zone":
+                return ZoneRef(obj.zone, obj.owner)
+            z = self.r.zones[obj.zone]
+            if name in z.cell_defaults:
+                return z.cell_attrs.get(obj.pos, {}).get(name, z.cell_defaults[name])
+        elif isinstance(obj, ZoneRef):
+            if name == "size":
+                return self.zone_size(obj)
+            if name == "pieces":
+                return self.pieces_in(obj)
+            if name == "owner":
+                return None if obj.owner is None else Player(obj.owner)
+            if name == "name":
+                return obj.name
+        elif isinstance(obj, Record):
+            if name in obj:
+                return obj[name]
+        raise RuleError(f"{self.describe(obj)} has no attribute '{name}'", span)
+
+    def _index(self, node: A.Index, env: dict) -> Any:
+        obj = self.ev(node.obj, env)
+        key = self.ev(node.index, env)
+        if isinstance(obj, TableRef):
+            return obj.lookup(key, node.span)
+        if isinstance(obj, (list, str)):
+            if not isinstance(key, int) or isinstance(key, bool):
+                raise RuleError(f"list index must be a number, got {self.describe(key)}", node.index.span)
+            if not -len(obj) <= key < len(obj):
+                raise RuleError(f"index {key} is outside a list of {len(obj)}", node.span)
+            return obj[key]
+        if isinstance(obj, Record):
+            return obj.get(str(key))
+        raise RuleError(f"cannot index {self.describe(obj)}", node.span)
+
+    def _call(self, node: A.Call, env: dict) -> Any:
+        fn = self.r.functions.get(node.func)
+        if fn is not None:
+            params, body = fn
+            args = [self.ev(a, env) for a in node.args]
+            local = dict(zip(params, args))
+            for k, v in node.kwargs:
+                local[k] = self.ev(v, env)
+            return self.ev(body, local)
+        spec = self.builtins.get(node.func)
+        if spec is None:
+            raise RuleError(f"unknown function '{node.func}'", node.span)
+        args = [self.ev(a, env) for a in node.args]
+        kwargs = {k: self.ev(v, env) for k, v in node.kwargs}
+        try:
+            return spec.fn(self, *args, **kwargs)
+        except (RuleError, Suspend, RequireFailed, GameEnded, RunawayError):
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
+            raise RuleError(f"{node.func}(): {exc}", node.span) from None
+
+    def _unary(self, node: A.Unary, env: dict) -> Any:
+        v = self.ev(node.operand, env)
+        if node.op == "not":
+            if not isinstance(v, bool):
+                raise RuleError(f"'not' needs true or false, got {self.describe(v)}", node.span)
+            return not v
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RuleError(f"'-' needs a number, got {self.describe(v)}", node.span)
+        return -v
+
+    def _binary(self, node: A.Binary, env: dict) -> Any:
+        op = node.op
+        if op == "and":
+            return self.truth(node.left, env) and self.truth(node.right, env)
+        if op == "or":
+            return self.truth(node.left, env) or self.truth(node.right, env)
+        a = self.ev(node.left, env)
+        b = self.ev(node.right, env)
+        if op == "==":
+            return values_equal(a, b)
+        if op == "!=":
+            return not values_equal(a, b)
+        if op in ("in", "not in"):
+            found = self.contains(b, a, node.span)
+            return found if op == "in" else not found
+        return _arith(self, op, a, b, node)
+
+    def contains(self, container: Any, item: Any, span: Any) -> bool:
+        """Membership: in a list/string, or a piece in a place."""
+        if isinstance(container, (ZoneRef, Cell)):
+            if isinstance(item, PieceRef):
+                loc = self.s.loc[item.id]
+                if isinstance(container, Cell):
+                    return loc == container
+                return loc == container or (isinstance(loc, Cell) and loc.zone == container.name
+                                            and loc.owner == container.owner)
+            if isinstance(item, Cell) and isinstance(container, ZoneRef):
+                return item.zone == container.name and item.owner == container.owner
+            raise RuleError(f"cannot look for {self.describe(item)} in a place", span)
+        if isinstance(container, (list, str, Record)):
+            return item in container
+        raise RuleError(f"'in' needs a list, text or place, got {self.describe(container)}", span)
+
+    def _cond(self, node: A.Cond, env: dict) -> Any:
+        return self.ev(node.then if self.truth(node.test, env) else node.else_, env)
+
+    def _list(self, node: A.ListLit, env: dict) -> Any:
+        return [self.ev(x, env) for x in node.items]
+
+    def _record(self, node: A.Record, env: dict) -> Any:
+        return Record((k, self.ev(v, env)) for k, v in node.items)
+
+    def _comprehension(self, node: A.Comprehension, env: dict) -> Any:
+        out: list[Any] = []
+        local = dict(env)
+        self._comp(node, 0, local, out)
+        return out
+
+    def _comp(self, node: A.Comprehension, i: int, env: dict, out: list) -> None:
+        if i == len(node.clauses):
+            out.append(self.ev(node.elt, env))
+            return
+        clause = node.clauses[i]
+        for v in self.iterate(self.ev(clause.iter, env), clause.iter.span):
+            self.tick(clause.span)
+            env[clause.var] = v
+            if clause.cond is None or self.truth(clause.cond, env):
+                self._comp(node, i + 1, env, out)
+
+    # ============================================================ collections
+    def iterate(self, v: Any, span: Any) -> list[Any]:
+        """The items of a list, the cells of a board zone, or the pieces of a place."""
+        if isinstance(v, list):
+            return v
+        if isinstance(v, ZoneRef):
+            z = self.r.zones[v.name]
+            if z.is_board:
+                return self.cells_of(v)
+            return [PieceRef(i) for i in self.s.contents(v)]
+        if isinstance(v, Cell):
+            return [PieceRef(i) for i in self.s.contents(v)]
+        if isinstance(v, (tuple, set, frozenset)):
+            return list(v)
+        raise RuleError(f"cannot go through {self.describe(v)}", span)
+
+    def cells_of(self, zone: ZoneRef) -> list[Cell]:
+        """Cells of a board zone (for unbounded grids: the occupied cells)."""
+        z = self.r.zones[zone.name]
+        if z.decl.type == "grid" and z.decl.unbounded:
+            cells = [p for p, lst in self.s.places.items()
+                     if lst and isinstance(p, Cell) and p.zone == zone.name and p.owner == zone.owner]
+            return sorted(cells, key=lambda c: (c.y, c.x))
+        return [Cell(zone.name, zone.owner, pos) for pos in z.all_positions()]
+
+    def pieces_in(self, place: Any) -> list[PieceRef]:
+        """Pieces in a place; for a board zone, in all its cells."""
+        if isinstance(place, ZoneRef) and self.r.zones[place.name].is_board:
+            out: list[PieceRef] = []
+            for c in self.cells_of(place) if not self.r.zones[place.name].decl.unbounded else self.cells_of(place):
+                out.extend(PieceRef(i) for i in self.s.contents(c))
+            return out
+        return [PieceRef(i) for i in self.s.contents(place)]
+
+    def zone_size(self, zone: ZoneRef) -> int:
+        """Number of pieces in a zone."""
+        return len(self.pieces_in(zone))
+
+    def as_place(self, v: Any, span: Any) -> Any:
+        """Check that v can hold pieces directly (a non-board zone or a cell)."""
+        if isinstance(v, Cell):
+            return v
+        if isinstance(v, ZoneRef):
+            if self.r.zones[v.name].is_board:
+                raise RuleError(f"'{v.name}' is a board: pieces go into its cells, not the zone", span)
+            return v
+        raise RuleError(f"expected a place (a zone or a cell), got {self.describe(v)}", span)
+
+    def as_pieces(self, v: Any, span: Any) -> list[int]:
+        """Piece ids from a piece or a list of pieces."""
+        if isinstance(v, PieceRef):
+            return [v.id]
+        if isinstance(v, list) and all(isinstance(x, PieceRef) for x in v):
+            return [x.id for x in v]
+        if v is None:
+            return []
+        raise RuleError(f"expected a piece or a list of pieces, got {self.describe(v)}", span)
+
+    def tick(self, span: Any) -> None:
+        """Count one loop iteration against the loop limit."""
+        self.loops += 1
+        if self.loops > self.limits.loop:
+            raise RunawayError(
+                f"more than {self.limits.loop} loop iterations in one step (limit loop); "
+                f"raise it with --limit loop=N", span)
+
+    # ================================================================ display
+    def label(self, v: Any) -> str:
+        """How a value is shown in menus and logs."""
+        if v is None:
+            return "none"
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, Player):
+            return self.r.seat_name(v)
+        if isinstance(v, PieceRef):
+            return self.piece_label(v.id)
+        if isinstance(v, Cell):
+            return v.label
+        if isinstance(v, ZoneRef):
+            return v.name if v.owner is None else f"{v.name} of {self.r.seat_name(v.owner)}"
+        if isinstance(v, list):
+            return ", ".join(self.label(x) for x in v)
+        if isinstance(v, Record):
+            return ", ".join(f"{k}={self.label(x)}" for k, x in v.items())
+        return str(v)
+
+    def piece_label(self, pid: int) -> str:
+        """A piece's name: its kind's label expression, its `name`, or its enumerated attributes."""
+        kind = self.r.kinds[self.s.kinds[pid]]
+        if kind.label is not None:
+            return str(self.ev(kind.label, {"it": PieceRef(pid)}))
+        attrs = self.s.attrs[pid]
+        if "name" in attrs:
+            return str(attrs["name"])
+        words = [str(attrs[a]) for a in kind.decl.attributes if a in attrs and attrs[a] is not None
+                 and not isinstance(attrs[a], (list, dict))]
+        words = [self.r.seat_name(w) if isinstance(w, Player) else w for w in words]
+        return " ".join(words + [kind.name]) if words else kind.name
+
+    def describe(self, v: Any) -> str:
+        """A value with its type, for error messages."""
+        if v is None:
+            return "none"
+        if isinstance(v, bool):
+            return f"the truth value {str(v).lower()}"
+        if isinstance(v, Player):
+            return f"player {self.label(v)}"
+        if isinstance(v, int):
+            return f"the number {v}"
+        if isinstance(v, str):
+            return f"the text {v!r}"
+        if isinstance(v, PieceRef):
+            return f"piece '{self.label(v)}'"
+        if isinstance(v, Cell):
+            return f"cell {v.label}"
+        if isinstance(v, ZoneRef):
+            return f"zone '{v.name}'"
+        if isinstance(v, list):
+            return f"a list of {len(v)}"
+        if isinstance(v, TableRef):
+            return f"table '{v.name}'"
+        return type(v).__name__
+
+    # ============================================================= statements
+    def run(self, block: A.Block | None, env: dict[str, Any] | None = None) -> None:
+        """Execute an effect."""
+        if block is None:
+            return
+        env = {} if env is None else env
+        for stmt in block.body:
+            _EXEC[type(stmt)](self, stmt, env)
+
+    def current(self) -> Player:
+        """The acting player."""
+        return Player(self.s.cursor.current)
+
+
+class TableRef:
+    """A lookup table value."""
+
+    __slots__ = ("name", "decl")
+
+    def __init__(self, name: str, decl: Any):
+        self.name = name
+        self.decl = decl
+
+    def lookup(self, key: Any, span: Any) -> Any:
+        """`table[key]` with the table's rule for keys past the end."""
+        vals, d = self.decl.values, self.decl
+        if isinstance(vals, list):
+            if isinstance(key, int) and 0 <= key < len(vals):
+                return vals[key]
+            if isinstance(key, int) and key >= len(vals) and d.above == "last" and vals:
+                return vals[-1]
+            if d.default is not None or d.above == "default":
+                return d.default
+            raise RuleError(f"table '{self.name}' has no entry {key!r}", span)
+        skey = str(key).lower() if isinstance(key, bool) else str(key)
+        if skey in vals:
+            return vals[skey]
+        if isinstance(key, int) and not isinstance(key, bool):
+            ints = sorted(int(k) for k in vals if _is_int(k))
+            if ints and key > ints[-1] and d.above == "last":
+                return vals[str(ints[-1])]
+        if d.default is not None or d.above == "default":
+            return d.default
+        raise RuleError(f"table '{self.name}' has no entry {key!r}", span)
+
+
+def values_equal(a: Any, b: Any) -> bool:
+    """Equality where true/false never equal the numbers 1/0."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return a == b
+
+
+def _is_int(k: str) -> bool:
+    return k.lstrip("-").isdigit()
+
+
+def _num(interp: Interp, v: Any, node: A.Node) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise RuleError(f"'{node.op}' needs numbers, got {interp.describe(v)}", node.span)
+    return v
+
+
+def _arith(interp: Interp, op: str, a: Any, b: Any, node: A.Binary) -> Any:
+    if op == "+" and isinstance(a, list) and isinstance(b, list):
+        return a + b
+    if op == "+" and isinstance(a, str) and isinstance(b, str):
+        return a + b
+    if op in ("<", "<=", ">", ">=") and isinstance(a, str) and isinstance(b, str):
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    x, y = _num(interp, a, node), _num(interp, b, node)
+    if op == "+":
+        return x + y
+    if op == "-":
+        return x - y
+    if op == "*":
+        return x * y
+    if op in ("//", "%"):
+        if y == 0:
+            raise RuleError("division by zero", node.span)
+        return x // y if op == "//" else x % y
+    if op == "<":
+        return x < y
+    if op == "<=":
+        return x <= y
+    if op == ">":
+        return x > y
+    if op == ">=":
+        return x >= y
+    raise RuleError(f"unknown operator {op}", node.span)  # pragma: no cover - grammar limits operators
+
+
+_EVAL: dict[type, Callable[[Interp, Any, dict], Any]] = {
+    A.Literal: Interp._literal,
+    A.Name: Interp._name,
+    A.Attr: Interp._attr,
+    A.Index: Interp._index,
+    A.Call: Interp._call,
+    A.Unary: Interp._unary,
+    A.Binary: Interp._binary,
+    A.Cond: Interp._cond,
+    A.ListLit: Interp._list,
+    A.Record: Interp._record,
+    A.Comprehension: Interp._comprehension,
+}
+
+from .effects import EXEC as _EXEC  # noqa: E402  (statements live in their own module)

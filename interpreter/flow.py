@@ -1,0 +1,337 @@
+"""The flow engine: rounds -> phases -> turns -> steps, as a stage machine over the cursor.
+
+`run_flow` advances the cursor until a player must decide (a `Suspend` leaves
+it) or the game ends.  Every stage re-checks end conditions; a flow that keeps
+going without ever asking anyone anything is stopped by the flow limit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
+from .effects import check_action, emit, perform_action, settle
+from .evaluator import Interp
+from .state import BOX, Outcome
+from .values import Player, Record, ZoneRef
+
+DONE = "done"
+NOTHING_VIABLE = -1  # answer recorded when no option of a step menu can be completed
+
+
+def run_flow(it: Interp) -> None:
+    """Advance until a decision is needed (Suspend propagates) or the game is over."""
+    s = it.s
+    steps = 0
+    while s.outcome is None:
+        steps += 1
+        if steps > it.limits.flow:
+            raise RunawayError(
+                f"the flow went through {it.limits.flow} stages without asking any player anything "
+                f"(limit flow); is an end condition missing? Raise it with --limit flow=N",
+                it.r.spec.span("flow"))
+        try:
+            _STAGES[s.cursor.stage](it)
+        except GameEnded as ended:
+            finish(it, ended.name)
+
+
+# ------------------------------------------------------------------ stages
+
+
+def _game_start(it: Interp) -> None:
+    s, r = it.s, it.r
+    for kind, attrs in r.initial_pieces():
+        start = r.kinds[kind].start
+        place = BOX if start is None else it.as_place(it.ev(start, {}), start.span)
+        s.new_piece(kind, attrs, place)
+    for name, track in r.tracks.items():
+        _init_var(it, name, track.per_player, track.start, ("components", "tracks", name, "start"))
+    for name, var in r.variables.items():
+        _init_var(it, name, var.per_player, var.start, ("variables", name, "start"))
+    it.run(r.spec.effect("setup"))
+    emit(it, "game_start")
+    check_ends(it, "immediate")
+    s.cursor.stage = "round_start"
+
+
+def _init_var(it: Interp, name: str, per_player: bool, start: Any, path: tuple) -> None:
+    expr = it.r.spec.expr(*path)
+    if per_player:
+        for p in it.s.players:
+            it.s.pvars[p][name] = it.ev(expr, {"p": p}) if expr is not None else start
+    else:
+        it.s.vars[name] = it.ev(expr, {}) if expr is not None else start
+
+
+def _round_start(it: Interp) -> None:
+    s, c = it.s, it.s.cursor
+    c.round += 1
+    if c.round == 1:
+        first = it.ev(it.r.spec.expr("flow", "first_player"), {})
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < s.n:
+            raise RuleError(f"flow.first_player must be a player, got {it.describe(first)}",
+                            it.r.spec.span("flow", "first_player"))
+        c.first_player = int(first)
+    elif it.r.spec.model.flow.rotate_first_player:
+        c.first_player = (c.first_player + 1) % s.n
+    c.current = c.first_player
+    c.phase = 0
+    it.run(it.r.spec.effect("flow", "round_start"))
+    emit(it, "round_start", Record(round=c.round))
+    check_ends(it, "immediate")
+    c.stage = "phase_start"
+
+
+def _phase_start(it: Interp) -> None:
+    c = it.s.cursor
+    ph = it.r.phases[c.phase]
+    if not it.truth(ph.when, {}):
+        c.stage = "phase_next"
+        return
+    c.order = turn_order(it, ph)
+    c.pos = 0
+    c.passed = set()
+    it.run(ph.on_start)
+    emit(it, "phase_start", Record(phase=ph.name))
+    check_ends(it, "immediate")
+    c.stage = "turn_start" if ph.steps else "phase_end"
+
+
+def turn_order(it: Interp, ph: Any) -> list[int]:
+    """The seats in the order this phase gives them turns."""
+    n = it.s.n
+    start = it.s.cursor.first_player
+    if ph.start is not None:
+        start = int(it.ev(ph.start, {}))
+    cw = [(start + i) % n for i in range(n)]
+    if ph.order == "clockwise":
+        return cw
+    if ph.order == "counterclockwise":
+        return [start] + [(start - i) % n for i in range(1, n)]
+    if ph.order == "snake":
+        return cw + list(reversed(cw))
+    keyed = [(it.ev(ph.order_by, {"p": Player(p)}), i, p) for i, p in enumerate(cw)]
+    keyed.sort(key=lambda t: (t[0], t[1]))
+    return [p for _, _, p in keyed]
+
+
+def _eligible(it: Interp, ph: Any, p: int) -> bool:
+    if ph.turns == "until_pass" and p in it.s.cursor.passed:
+        return False
+    return it.truth(ph.players, {"p": Player(p)})
+
+
+def _turn_start(it: Interp) -> None:
+    s, c = it.s, it.s.cursor
+    ph = it.r.phases[c.phase]
+    if not c.order:
+        c.stage = "phase_end"
+        return
+    if ph.turns == "once":
+        while c.pos < len(c.order) and not _eligible(it, ph, c.order[c.pos]):
+            c.pos += 1
+        if c.pos >= len(c.order):
+            c.stage = "phase_end"
+            return
+    else:
+        for _ in range(len(c.order)):
+            if _eligible(it, ph, c.order[c.pos]):
+                break
+            c.pos = (c.pos + 1) % len(c.order)
+        else:
+            c.stage = "phase_end"
+            return
+    c.current = c.order[c.pos]
+    c.turn += 1
+    c.step = 0
+    c.step_count = 0
+    c.turn_actions = {}
+    c.end_turn = False
+    it.run(ph.turn_start)
+    emit(it, "turn_start", Record(player=Player(c.current)))
+    check_ends(it, "immediate")
+    c.stage = "step"
+
+
+def step_candidates(it: Interp, ph: Any, st: Any) -> list[str]:
+    """The actions a step offers, in menu order: its own, then the phase's free actions."""
+    names = list(st.actions)
+    names.extend(a for a in ph.free_actions if a not in names)
+    return names
+
+
+def _step(it: Interp) -> None:
+    s, c = it.s, it.s.cursor
+    ph = it.r.phases[c.phase]
+    if c.end_turn or c.step >= len(ph.steps):
+        c.stage = "turn_end"
+        return
+    st = ph.steps[c.step]
+    if not it.truth(st.when, {}):
+        _next_step(c)
+        return
+    names = step_candidates(it, ph, st)
+    options, reasons, rejected = [], {}, []
+    for i, name in enumerate(names):
+        action = it.r.actions[name]
+        try:
+            check_action(it, action)
+        except RequireFailed as why:
+            reasons[i] = why.explain()
+            rejected.append((action.label, reasons[i]))
+            continue
+        options.append(Option(action.label, name, i))
+    can_stop = st.optional or (st.repeat and c.step_count > 0)
+    if can_stop:
+        options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
+    prompt = f"{ph.name}: {st.name}" if len(ph.steps) > 1 else ph.name
+    if not options:
+        s.msgs.append(f"{it.r.seat_name(c.current)} has no legal action at {prompt}")
+        _next_step(c)
+        return
+    decision = Decision(c.current, prompt, options, "action", it.r.phases[c.phase].span, reasons=reasons,
+                        rejected=rejected)
+    if it.pos < len(it.answers) and it.answers[it.pos] == NOTHING_VIABLE:
+        it.pos += 1  # the driver found no option that can be completed: the step is skipped
+        s.msgs.append(f"{it.r.seat_name(c.current)} has no legal action at {prompt}")
+        _next_step(c)
+        return
+    choice = it.ask(decision)
+    if choice == DONE:
+        _next_step(c)
+        return
+    perform_action(it, it.r.actions[choice])
+    settle(it)
+    s.decisions += 1
+    check_ends(it, "immediate")
+    if choice in st.actions:
+        c.step_count += 1
+        if not st.repeat or (st.max is not None and c.step_count >= st.max):
+            _next_step(c)
+
+
+def _next_step(c: Any) -> None:
+    c.step += 1
+    c.step_count = 0
+
+
+def _turn_end(it: Interp) -> None:
+    c = it.s.cursor
+    ph = it.r.phases[c.phase]
+    it.run(ph.turn_end)
+    emit(it, "turn_end", Record(player=Player(c.current)))
+    check_ends(it, "end_of_turn")
+    if ph.turns == "once":
+        c.pos += 1
+        c.stage = "phase_end" if c.pos >= len(c.order) else "turn_start"
+    else:
+        c.pos = (c.pos + 1) % len(c.order)
+        c.stage = "turn_start"
+
+
+def _phase_end(it: Interp) -> None:
+    c = it.s.cursor
+    ph = it.r.phases[c.phase]
+    it.run(ph.on_end)
+    emit(it, "phase_end", Record(phase=ph.name))
+    check_ends(it, "end_of_phase")
+    c.stage = "phase_next"
+
+
+def _phase_next(it: Interp) -> None:
+    c = it.s.cursor
+    c.phase += 1
+    c.stage = "round_end" if c.phase >= len(it.r.phases) else "phase_start"
+
+
+def _round_end(it: Interp) -> None:
+    c = it.s.cursor
+    it.run(it.r.spec.effect("flow", "round_end"))
+    emit(it, "round_end", Record(round=c.round))
+    check_ends(it, "end_of_round")
+    c.stage = "round_start"
+
+
+def _over(it: Interp) -> None:  # pragma: no cover - run_flow stops before reaching it
+    raise RuntimeError("the game is over")
+
+
+_STAGES: dict[str, Callable[[Interp], None]] = {
+    "game_start": _game_start,
+    "round_start": _round_start,
+    "phase_start": _phase_start,
+    "turn_start": _turn_start,
+    "step": _step,
+    "turn_end": _turn_end,
+    "phase_end": _phase_end,
+    "phase_next": _phase_next,
+    "round_end": _round_end,
+    "over": _over,
+}
+
+
+# ------------------------------------------------------------------ ending
+
+
+_TIMINGS = {"immediate": ("immediate",), "end_of_turn": ("immediate", "end_of_turn"),
+            "end_of_phase": ("immediate", "end_of_phase"), "end_of_round": ("immediate", "end_of_round")}
+
+
+def check_ends(it: Interp, timing: str) -> None:
+    """Raise GameEnded for the first end condition (in spec order) that applies now and holds."""
+    allowed = _TIMINGS[timing]
+    for end in it.r.ends.values():
+        if end.when is not None and end.check in allowed and it.truth(end.when, {}):
+            raise GameEnded(end.name)
+
+
+def finish(it: Interp, name: str) -> None:
+    """Final scoring, winners, scores and returns; the game is over."""
+    s, r = it.s, it.r
+    if name not in r.ends:
+        raise RuleError(f"end_game names '{name}', which is not an end condition", r.spec.span("end"))
+    try:
+        it.run(r.spec.effect("scoring", "final"))
+    except GameEnded:
+        pass  # already ending
+    end = r.ends[name]
+    players = s.players
+    if end.winners is not None:
+        w = it.ev(end.winners, {})
+        winners = [w] if isinstance(w, int) and not isinstance(w, bool) else list(w or [])
+        winners = sorted({int(p) for p in winners})
+    else:
+        winners = rank_winners(it)
+    scores = [it.ev(r.score, {"p": p}) for p in players] if r.score is not None else [0] * s.n
+    if not winners or len(winners) == s.n and s.n > 1:
+        returns = [0.0] * s.n
+    else:
+        returns = [1.0 if p in winners else -1.0 for p in range(s.n)]
+    s.outcome = Outcome(name, winners, scores, returns)
+    s.cursor.stage = "over"
+    emit_safe(it)
+
+
+def emit_safe(it: Interp) -> None:
+    """Announce the end in the narration."""
+    o = it.s.outcome
+    if o is None:
+        return
+    who = ", ".join(it.r.seat_name(p) for p in o.winners) or "nobody"
+    it.s.msgs.append(f"game over ({o.end}): winner {who}")
+
+
+def rank_winners(it: Interp) -> list[int]:
+    """Players with the best ranking keys (compared largest first)."""
+    keys = []
+    for p in it.s.players:
+        keys.append(tuple(it.ev(k, {"p": p}) for k in it.r.ranking))
+    best = max(keys)
+    winners = [i for i, k in enumerate(keys) if k == best]
+    if len(winners) > 1 and it.r.spec.model.ranking.ties == "nobody":
+        return []
+    return winners
+
+
+__all__ = ["run_flow", "check_ends", "finish", "turn_order", "DONE", "ZoneRef"]

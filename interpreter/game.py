@@ -1,0 +1,292 @@
+"""The public API: `Game` (a loaded spec) and `GameState` (shaped like OpenSpiel's State).
+
+A GameState is a checkpoint (the State at the last step menu) plus the answers
+given since.  Asking "what now?" re-runs the flow from the checkpoint with those
+answers until it suspends at the next decision (continuation by replay), so any
+state, even one paused mid-effect, is plain data: `clone()` is exact and cheap.
+Options are filtered by look-ahead so that no menu leads into a dead end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from orrery.rulespec.loader import GameSpec, load_spec
+
+from .decisions import Decision, Option, RequireFailed, Suspend
+from .evaluator import Interp, Limits
+from .flow import NOTHING_VIABLE, run_flow
+from .rules import Rules
+from .state import State
+
+TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
+
+
+class IllegalMove(Exception):
+    """An answer that the rules do not allow here; `reason` says which rule forbids it."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Step:
+    """One answered decision in a game's history."""
+
+    player: int
+    index: int
+    label: str
+    prompt: str
+    auto: bool = False
+
+
+class Game:
+    """A loaded, validated spec ready to play."""
+
+    def __init__(self, spec: GameSpec, limits: Limits | None = None):
+        self.spec = spec
+        self.rules = Rules(spec)
+        self.limits = limits or Limits()
+
+    @classmethod
+    def load(cls, path: str | Path, variants: list[str | Path] = (), limits: Limits | None = None) -> "Game":
+        """Load a spec file (and variants) and build the game."""
+        return cls(load_spec(path, list(variants)), limits)
+
+    @property
+    def name(self) -> str:
+        """The game's identifier."""
+        return self.rules.name
+
+    def new_initial_state(self, players: int | None = None, seed: int = 0) -> "GameState":
+        """A new game: setup runs up to the first decision."""
+        n = players if players is not None else self.rules.default_players
+        if not self.rules.min_players <= n <= self.rules.max_players:
+            raise IllegalMove(f"{self.name} takes {self.rules.min_players}-{self.rules.max_players} players, not {n}")
+        state = GameState(self, State(self.rules, n, seed), [], seed)
+        state._advance()
+        return state
+
+
+class GameState:
+    """A game in progress: a checkpoint plus the answers given since it."""
+
+    def __init__(self, game: Game, checkpoint: State, answers: list[int], seed: int):
+        self.game = game
+        self.seed = seed
+        self._checkpoint = checkpoint
+        self._answers = answers
+        self._live: State = checkpoint
+        self._decision: Decision | None = None
+        self.history: list[Step] = []
+        self.narration: list[str] = []
+        self.lookahead_used = 0
+
+    # ------------------------------------------------------------- queries
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the game is over."""
+        return self._decision
+
+    @property
+    def state(self) -> State:
+        """The state as it is now (mid-effect if a decision interrupted one)."""
+        return self._live
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self._live.n
+
+    def current_player(self) -> int:
+        """Who must decide now, or TERMINAL."""
+        return TERMINAL if self._decision is None else self._decision.player
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self._live.outcome is not None
+
+    def legal_actions(self) -> list[int]:
+        """Indices of the options of the pending decision (stable: logs record them)."""
+        return [] if self._decision is None else [o.index for o in self._decision.options]
+
+    def legal_options(self) -> list[Option]:
+        """The options of the pending decision."""
+        return [] if self._decision is None else list(self._decision.options)
+
+    def returns(self) -> list[float]:
+        """Per-player results: 1 win, -1 loss, 0 draw (all zeros before the end)."""
+        o = self._live.outcome
+        return list(o.returns) if o else [0.0] * self._live.n
+
+    def outcome(self):
+        """How the game ended, or None."""
+        return self._live.outcome
+
+    def digest(self) -> str:
+        """A hash of the position (checkpoint and answers since)."""
+        return f"{self._checkpoint.digest()}:{','.join(map(str, self._answers))}"
+
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        """A JSON-able picture of the state as `player` may see it (None: everything)."""
+        data = self._live.to_data(player, hide=player is not None)
+        d = self._decision
+        if d is not None:
+            data["decision"] = {"player": d.player, "prompt": d.prompt,
+                                "options": [{"index": o.index, "label": o.label} for o in d.options]}
+        return data
+
+    # ------------------------------------------------------------- changes
+    def clone(self) -> "GameState":
+        """An independent copy."""
+        g = GameState.__new__(GameState)
+        g.game = self.game
+        g.seed = self.seed
+        g._checkpoint = self._checkpoint  # never mutated: every run works on a clone of it
+        g._answers = list(self._answers)
+        g._live = self._live
+        g._decision = self._decision
+        g.history = list(self.history)
+        g.narration = list(self.narration)
+        g.lookahead_used = 0
+        return g
+
+    def apply(self, index: int) -> None:
+        """Answer the pending decision with the option of that index; raise IllegalMove if not allowed."""
+        d = self._decision
+        if d is None:
+            raise IllegalMove("the game is over")
+        opt = next((o for o in d.options if o.index == index), None)
+        if opt is None:
+            raise IllegalMove(self.why_not_index(index))
+        self._commit(opt, auto=False)
+
+    def apply_label(self, text: str) -> Option:
+        """Answer by an option's label or 1-based menu number; raise IllegalMove with the reason."""
+        d = self._decision
+        if d is None:
+            raise IllegalMove("the game is over")
+        opt = d.find(text)
+        if opt is None:
+            raise IllegalMove(self.why_not_label(text))
+        self._commit(opt, auto=False)
+        return opt
+
+    def _commit(self, opt: Option, auto: bool) -> None:
+        d = self._decision
+        assert d is not None
+        saved = (self._checkpoint, list(self._answers), self._live, self._decision, len(self.history),
+                 len(self.narration))
+        self.history.append(Step(d.player, opt.index, opt.label, d.prompt, auto))
+        self._answers.append(opt.index)
+        try:
+            self._advance()
+        except RequireFailed as failed:
+            self._checkpoint, self._answers, self._live, self._decision, nh, nn = saved
+            del self.history[nh:]
+            del self.narration[nn:]
+            raise IllegalMove(failed.explain()) from None
+
+    # ------------------------------------------------------------- engine
+    def _run(self, answers: list[int]) -> tuple[State, Decision | None, int]:
+        """Re-run from the checkpoint with these answers: (live state, decision or None, answers used)."""
+        live = self._checkpoint.clone()
+        it = Interp(live, answers, self.game.limits)
+        try:
+            run_flow(it)
+        except Suspend as s:
+            return live, s.decision, it.pos
+        return live, None, it.pos
+
+    def _advance(self) -> None:
+        """Move to the next decision that needs a real choice, taking checkpoints at step menus."""
+        while True:
+            live, decision, used = self._run(self._answers)
+            if decision is not None and decision.kind == "action" and used == len(self._answers):
+                self.narration.extend(live.msgs)
+                live.msgs = []
+                self._checkpoint, self._answers = live, []
+            if decision is None:
+                self.narration.extend(live.msgs)
+                self._live, self._decision = live, None
+                return
+            viable = self._viable(decision)
+            if not viable:
+                if decision.kind == "action":
+                    self._answers.append(NOTHING_VIABLE)
+                    continue
+                raise RequireFailed(f"no option of '{decision.prompt}' can be completed", decision.span)
+            if len(viable) == 1:
+                opt = viable[0]
+                self.history.append(Step(decision.player, opt.index, opt.label, decision.prompt, auto=True))
+                self._answers.append(opt.index)
+                continue
+            decision.options = viable
+            self._live, self._decision = live, decision
+            return
+
+    def _viable(self, decision: Decision) -> list[Option]:
+        """The options from which the current action can still be completed."""
+        if not self._needs_lookahead(decision):
+            return list(decision.options)
+        self.lookahead_used = 0
+        out = []
+        for opt in decision.options:
+            why = self._dead_end(self._answers + [opt.index])
+            if why is None:
+                out.append(opt)
+            else:
+                decision.reasons[opt.index] = why
+                decision.rejected.append((opt.label, why))
+        return out
+
+    def _needs_lookahead(self, decision: Decision) -> bool:
+        rules = self.game.rules
+        if decision.kind == "action":
+            names = [o.value for o in decision.options if o.value in rules.actions]
+            return any(rules.may_fail(n) for n in names)
+        return decision.action is None or rules.may_fail(decision.action)
+
+    def _dead_end(self, answers: list[int]) -> str | None:
+        """None if some continuation of these answers completes the action, else the reason it cannot."""
+        self.lookahead_used += 1
+        if self.lookahead_used > self.game.limits.lookahead:
+            return None  # budget spent: offer the option; a failure later is refused with its reason
+        try:
+            _, decision, _ = self._run(answers)
+        except RequireFailed as failed:
+            return failed.explain()
+        if decision is None or decision.kind == "action":
+            return None
+        last_why = "no option can be completed"
+        for opt in decision.options:
+            why = self._dead_end(answers + [opt.index])
+            if why is None:
+                return None
+            last_why = why
+        return last_why
+
+    # ------------------------------------------------------------- explanations
+    def why_not_index(self, index: int) -> str:
+        """Why an option index is not allowed now."""
+        d = self._decision
+        if d is None:
+            return "the game is over"
+        if index in d.reasons:
+            return d.reasons[index]
+        return f"{index} is not one of the options ({', '.join(str(o.index) for o in d.options)})"
+
+    def why_not_label(self, text: str) -> str:
+        """Why a typed answer is not allowed now: the rule that forbids it, if it names something real."""
+        d = self._decision
+        assert d is not None
+        t = text.strip().lower()
+        interp = Interp(self._live, [], self.game.limits)
+        for value, why in d.rejected:
+            if interp.label(value).lower() == t:
+                return f"'{text}' is not allowed: {why}"
+        shown = ", ".join(o.label for o in d.options[:12])
+        return f"'{text}' is not an option here; choose one of: {shown} (or its number)"

@@ -1,0 +1,379 @@
+"""The runtime view of a validated spec: zones, piece kinds, actions, triggers, flow.
+
+Built once per GameSpec from its model and ASTs; shared (read-only) by every
+state of every game of that spec.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from orrery.rulespec import ast as A
+from orrery.rulespec.errors import Span
+from orrery.rulespec.loader import GameSpec
+from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl
+
+from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, parse_cell_label
+
+ADJACENCY_DIRS = {
+    "orthogonal": ORTHOGONAL,
+    "diagonal": DIAGONAL,
+    "king": ORTHOGONAL + DIAGONAL,
+    "hex": list(HEX_DIRS),
+}
+
+
+@dataclass
+class ZoneInfo:
+    """A zone declaration, resolved."""
+
+    name: str
+    decl: ZoneDecl
+    cell_attrs: dict[Any, dict[str, Any]] = field(default_factory=dict)
+    cell_defaults: dict[str, Any] = field(default_factory=dict)
+    graph_adj: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def type(self) -> str:
+        return self.decl.type
+
+    @property
+    def per_player(self) -> bool:
+        return self.decl.per_player
+
+    @property
+    def is_board(self) -> bool:
+        """Grids and graphs hold pieces in cells, not directly."""
+        return self.decl.type in ("grid", "graph")
+
+    def in_bounds(self, pos: Any) -> bool:
+        """Whether a position is a cell of this zone."""
+        d = self.decl
+        if d.type == "graph":
+            return pos in self.graph_adj
+        if d.unbounded:
+            return True
+        x, y = pos
+        return 0 <= x < d.width and 0 <= y < d.height
+
+    def all_positions(self) -> list[Any]:
+        """Every cell position of a bounded grid (row by row from the bottom) or graph."""
+        d = self.decl
+        if d.type == "graph":
+            return list(self.graph_adj)
+        return [(x, y) for y in range(d.height) for x in range(d.width)]
+
+
+@dataclass
+class KindInfo:
+    """A piece kind with attribute defaults and display expressions."""
+
+    name: str
+    decl: PieceKind
+    defaults: dict[str, Any]
+    label: A.Expr | None
+    symbol: A.Expr | None
+    style: A.Expr | None
+    start: A.Expr | None
+
+
+@dataclass
+class ParamInfo:
+    """An action parameter."""
+
+    name: str
+    domain: A.Expr
+    where: A.Expr | None
+    why: str | None
+    prompt: str | None
+    optional: bool
+    span: Span
+
+
+@dataclass
+class ActionInfo:
+    """An action, resolved."""
+
+    name: str
+    label: str
+    rule: str | None
+    condition: A.Expr | None
+    why: str | None
+    params: list[ParamInfo]
+    cost: list[tuple[str, A.Expr]]
+    effect: A.Block
+    limit: int | None
+    span: Span
+
+
+@dataclass
+class TriggerInfo:
+    """An event or state trigger."""
+
+    name: str
+    on: str | None
+    var: str | None
+    domain: A.Expr | None
+    when: A.Expr | None
+    order: A.Expr | None
+    effect: A.Block
+    span: Span
+
+
+@dataclass
+class StepInfo:
+    """A decision point of a turn."""
+
+    index: int
+    name: str
+    actions: list[str]
+    optional: bool
+    repeat: bool
+    max: int | None
+    when: A.Expr | None
+
+
+@dataclass
+class PhaseInfo:
+    """A phase of a round."""
+
+    index: int
+    name: str
+    order: str
+    order_by: A.Expr | None
+    start: A.Expr | None
+    turns: str
+    players: A.Expr | None
+    when: A.Expr | None
+    steps: list[StepInfo]
+    free_actions: list[str]
+    on_start: A.Block | None
+    on_end: A.Block | None
+    turn_start: A.Block | None
+    turn_end: A.Block | None
+    span: Span
+
+
+@dataclass
+class EndInfo:
+    """An end condition."""
+
+    name: str
+    when: A.Expr | None
+    check: str
+    winners: A.Expr | None
+    description: str | None
+    span: Span
+
+
+_FALLIBLE = (A.Require, A.Choose)
+
+
+def _failure_analysis(rules: "Rules") -> dict[str, bool]:
+    """Per action: can it fail after its first choice? (requires, chooses, capacities, several params)."""
+    capped = any(z.decl.capacity is not None for z in rules.zones.values())
+    triggers_fail = any(_block_fails(t.effect) for t in rules.triggers if t.effect is not None)
+    procs_fail = any(_block_fails(body) for _, body in rules.procedures.values() if body is not None)
+    out: dict[str, bool] = {}
+    for name, a in rules.actions.items():
+        out[name] = (len(a.params) > 1 or capped or triggers_fail or procs_fail or _block_fails(a.effect)
+                     or any(isinstance(n, A.Perform) for n in a.effect.walk()))
+    return out
+
+
+def _block_fails(block: A.Block) -> bool:
+    for node in block.walk():
+        if isinstance(node, _FALLIBLE) or (isinstance(node, A.For) and node.chooser is not None):
+            return True
+        if isinstance(node, A.CallProc):
+            return True
+    return False
+
+
+def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
+    """What each spec-level name means: special, var, zone, table, kind, action or end."""
+    from .evaluator import TableRef  # local import: evaluator imports this module
+    from .values import Player
+
+    m = rules.spec.model
+    names: dict[str, tuple[str, Any]] = {}
+    for n in m.components.pieces:
+        names[n] = ("kind", n)
+    for n in m.actions:
+        names[n] = ("action", n)
+    for n in m.end:
+        names[n] = ("end", n)
+    for n, t in m.tables.items():
+        names[n] = ("table", TableRef(n, t))
+    for n, z in m.components.zones.items():
+        if not z.per_player:
+            names[n] = ("zone", n)
+    for n, t in m.components.tracks.items():
+        if not t.per_player:
+            names[n] = ("var", n)
+    for n, v in m.variables.items():
+        if not v.per_player:
+            names[n] = ("var", n)
+    names.update({
+        "current": ("special", lambda it: Player(it.s.cursor.current)),
+        "players": ("special", lambda it: it.s.players),
+        "num_players": ("special", lambda it: it.s.n),
+        "round": ("special", lambda it: it.s.cursor.round),
+        "turn": ("special", lambda it: it.s.cursor.turn),
+        "phase": ("special", lambda it: rules.phases[it.s.cursor.phase].name
+                  if it.s.cursor.phase < len(rules.phases) else None),
+        "first_player": ("special", lambda it: Player(it.s.cursor.first_player)),
+        "cascade": ("special", lambda it: it.s.cascade),
+    })
+    return names
+
+
+def attr_default(decl: AttrDecl | list | str) -> Any:
+    """The default value of an attribute declaration."""
+    if isinstance(decl, AttrDecl):
+        return decl.default
+    return None
+
+
+def attr_values(decl: AttrDecl | list | str) -> list | None:
+    """The enumerated values of an attribute declaration, if any."""
+    if isinstance(decl, list):
+        return decl
+    if isinstance(decl, AttrDecl):
+        return decl.values
+    return None
+
+
+class Rules:
+    """Everything the interpreter needs from a spec, indexed for quick lookup."""
+
+    def __init__(self, spec: GameSpec):
+        self.spec = spec
+        m = spec.model
+        self.name = m.game.name
+        self.min_players = m.game.players.min
+        self.max_players = m.game.players.max
+        self.default_players = m.game.players.default or m.game.players.min
+        self.seat_names = m.game.seat_names
+        self.zones = {n: self._zone(n, z) for n, z in m.components.zones.items()}
+        self.kinds = {n: self._kind(n, k) for n, k in m.components.pieces.items()}
+        self.tracks = m.components.tracks
+        self.variables = m.variables
+        self.tables = m.tables
+        self.functions = {n: (f.params, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
+        self.procedures = {n: (p.params, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
+        self.actions = {n: self._action(n) for n in m.actions}
+        self.triggers = [self._trigger(n) for n in m.triggers]
+        self.event_triggers: dict[str, list[TriggerInfo]] = {}
+        for t in self.triggers:
+            if t.on:
+                self.event_triggers.setdefault(t.on, []).append(t)
+        self.state_triggers = [t for t in self.triggers if not t.on]
+        self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
+        self.ends = {n: self._end(n) for n in m.end}
+        self.ranking = [spec.expr("ranking", "by", i) for i in range(len(m.ranking.by))]
+        self.score = spec.expr("scoring", "score")
+        self.invariants = {n: spec.expr("invariants", n) for n in m.invariants}
+        self.names = _global_names(self)
+        self._may_fail = _failure_analysis(self)
+        self.player_zone_names = {n for n, z in self.zones.items() if z.per_player}
+        self.player_var_names = {n for n, t in self.tracks.items() if t.per_player} | {
+            n for n, v in self.variables.items() if v.per_player}
+
+    # -- builders
+    def _zone(self, name: str, decl: ZoneDecl) -> ZoneInfo:
+        info = ZoneInfo(name, decl)
+        info.cell_defaults = {k: attr_default(v) for k, v in decl.cell_attributes.items()}
+        for label, attrs in decl.cells.items():
+            pos = label if decl.type == "graph" else parse_cell_label(label)
+            info.cell_attrs[pos] = dict(attrs)
+        if decl.type == "graph":
+            info.graph_adj = {n: [] for n in decl.nodes or []}
+            for edge in decl.edges or []:
+                a, b = edge[0], edge[1]
+                info.graph_adj.setdefault(a, []).append(b)
+                if not decl.directed:
+                    info.graph_adj.setdefault(b, []).append(a)
+        return info
+
+    def _kind(self, name: str, decl: PieceKind) -> KindInfo:
+        defaults = {k: attr_default(v) for k, v in decl.attributes.items()}
+        s = self.spec
+        return KindInfo(name, decl, defaults, s.expr("components", "pieces", name, "label"),
+                        s.expr("components", "pieces", name, "symbol"),
+                        s.expr("components", "pieces", name, "style"),
+                        s.expr("components", "pieces", name, "start"))
+
+    def _action(self, name: str) -> ActionInfo:
+        s, decl = self.spec, self.spec.model.actions[name]
+        params = [
+            ParamInfo(p, s.expr("actions", name, "params", p, "from"), s.expr("actions", name, "params", p, "where"),
+                      pd.why, pd.prompt, pd.optional, s.span("actions", name, "params", p))
+            for p, pd in decl.params.items()
+        ]
+        cost = [(var, s.expr("actions", name, "cost", var)) for var in decl.cost]
+        effect = s.effect("actions", name, "effect") or A.Block(span=s.span("actions", name), body=())
+        return ActionInfo(name, decl.label or name.replace("_", " "), decl.rule, s.expr("actions", name, "condition"),
+                          decl.why, params, cost, effect, decl.limit, s.span("actions", name))
+
+    def _trigger(self, name: str) -> TriggerInfo:
+        s, decl = self.spec, self.spec.model.triggers[name]
+        var = domain = None
+        binder = s.expr("triggers", name, "for")
+        if isinstance(binder, A.Binary) and binder.op == "in" and isinstance(binder.left, A.Name):
+            var, domain = binder.left.id, binder.right
+        return TriggerInfo(name, decl.on, var, domain, s.expr("triggers", name, "when"),
+                           s.expr("triggers", name, "order"), s.effect("triggers", name, "effect"),
+                           s.span("triggers", name))
+
+    def _phase(self, i: int) -> PhaseInfo:
+        s, decl = self.spec, self.spec.model.flow.phases[i]
+        p = ("flow", "phases", i)
+        steps = [
+            StepInfo(j, st.name or f"step {j + 1}", st.actions, st.optional, st.repeat, st.max,
+                     s.expr(*p, "steps", j, "when"))
+            for j, st in enumerate(decl.steps)
+        ]
+        return PhaseInfo(i, decl.name, decl.order, s.expr(*p, "order_by"), s.expr(*p, "start"), decl.turns,
+                         s.expr(*p, "players"), s.expr(*p, "when"), steps, decl.free_actions,
+                         s.effect(*p, "on_start"), s.effect(*p, "on_end"), s.effect(*p, "turn_start"),
+                         s.effect(*p, "turn_end"), s.span(*p))
+
+    def _end(self, name: str) -> EndInfo:
+        s, decl = self.spec, self.spec.model.end[name]
+        return EndInfo(name, s.expr("end", name, "when"), decl.check, s.expr("end", name, "winners"),
+                       decl.description, s.span("end", name))
+
+    def may_fail(self, action: str) -> bool:
+        """Whether choices made inside this action can lead to a dead end (so menus need look-ahead)."""
+        return self._may_fail.get(action, True)
+
+    # -- piece generation
+    def initial_pieces(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every counted piece (kind, attributes) in spec order."""
+        out: list[tuple[str, dict[str, Any]]] = []
+        for name, k in self.kinds.items():
+            decl = k.decl
+            if decl.unlimited:
+                continue
+            if decl.instances is not None:
+                for inst in decl.instances:
+                    attrs = dict(k.defaults)
+                    attrs.update({a: v for a, v in inst.items() if a != "count"})
+                    out.extend((name, dict(attrs)) for _ in range(int(inst.get("count", decl.count))))
+                continue
+            enums = [(a, attr_values(d)) for a, d in decl.attributes.items() if attr_values(d)]
+            combos = itertools.product(*[vals for _, vals in enums]) if enums else [()]
+            for combo in combos:
+                attrs = dict(k.defaults)
+                attrs.update({a: v for (a, _), v in zip(enums, combo)})
+                out.extend((name, dict(attrs)) for _ in range(decl.count))
+        return out
+
+    def seat_name(self, p: int) -> str:
+        """Display name of a seat."""
+        if self.seat_names and p < len(self.seat_names):
+            return str(self.seat_names[p])
+        return f"P{p + 1}"

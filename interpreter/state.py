@@ -1,0 +1,222 @@
+"""Game state as plain data: pieces, places, variables, RNG and the flow cursor.
+
+A State is cheap to clone: piece attribute dicts are copy-on-write, place lists
+and variable dicts are copied shallowly, and the RNG is one integer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .rng import Rng
+from .rules import Rules
+from .values import Cell, PieceRef, Player, Record, ZoneRef
+
+BOX = ZoneRef("__box__")  # where destroyed pieces and the unused ones rest
+
+
+@dataclass
+class Cursor:
+    """Where the flow is: round, phase, turn, step."""
+
+    stage: str = "game_start"
+    round: int = 0
+    phase: int = 0
+    order: list[int] = field(default_factory=list)
+    pos: int = 0
+    step: int = 0
+    step_count: int = 0
+    passed: set[int] = field(default_factory=set)
+    first_player: int = 0
+    current: int = 0
+    turn: int = 0
+    turn_actions: dict[str, int] = field(default_factory=dict)
+    end_turn: bool = False
+
+    def clone(self) -> "Cursor":
+        """An independent copy."""
+        c = Cursor.__new__(Cursor)
+        c.__dict__.update(self.__dict__)
+        c.order = list(self.order)
+        c.passed = set(self.passed)
+        c.turn_actions = dict(self.turn_actions)
+        return c
+
+
+@dataclass
+class Outcome:
+    """How a game ended."""
+
+    end: str
+    winners: list[int]
+    scores: list[Any]
+    returns: list[float]
+
+
+class State:
+    """The whole mutable state of one game."""
+
+    __slots__ = ("rules", "n", "kinds", "attrs", "loc", "places", "stamps", "clock", "vars", "pvars",
+                 "rng", "cursor", "outcome", "msgs", "cascade", "decisions")
+
+    def __init__(self, rules: Rules, n_players: int, seed: int):
+        self.rules = rules
+        self.n = n_players
+        self.kinds: list[str] = []
+        self.attrs: list[dict[str, Any]] = []
+        self.loc: list[Any] = []
+        self.places: dict[Any, list[int]] = {}
+        self.stamps: dict[Any, int] = {}
+        self.clock = 0
+        self.vars: dict[str, Any] = {}
+        self.pvars: list[dict[str, Any]] = [{} for _ in range(n_players)]
+        self.rng = Rng(seed)
+        self.cursor = Cursor()
+        self.outcome: Outcome | None = None
+        self.msgs: list[str] = []
+        self.cascade = 0
+        self.decisions = 0
+
+    def clone(self) -> "State":
+        """An independent copy (pieces' attribute dicts are shared until written)."""
+        s = State.__new__(State)
+        s.rules = self.rules
+        s.n = self.n
+        s.kinds = self.kinds  # kinds never change after creation; list grows only by create -> copied there
+        s.attrs = list(self.attrs)
+        s.loc = list(self.loc)
+        s.places = {k: list(v) for k, v in self.places.items()}
+        s.stamps = dict(self.stamps)
+        s.clock = self.clock
+        s.vars = dict(self.vars)
+        s.pvars = [dict(d) for d in self.pvars]
+        s.rng = self.rng.clone()
+        s.cursor = self.cursor.clone()
+        s.outcome = self.outcome
+        s.msgs = []
+        s.cascade = self.cascade
+        s.decisions = self.decisions
+        return s
+
+    # -- players
+    @property
+    def players(self) -> list[Player]:
+        """Every seat, in seat order."""
+        return [Player(i) for i in range(self.n)]
+
+    # -- pieces
+    def new_piece(self, kind: str, attrs: dict[str, Any], place: Any) -> PieceRef:
+        """Create a piece in a place."""
+        pid = len(self.kinds)
+        self.kinds = self.kinds + [kind]  # a new list: clones share the old one
+        self.attrs.append(attrs)
+        self.loc.append(place)
+        self.places.setdefault(place, []).append(pid)
+        self._touch(place)
+        return PieceRef(pid)
+
+    def kind_of(self, pid: int) -> str:
+        """A piece's kind."""
+        return self.kinds[pid]
+
+    def get_attr(self, pid: int, name: str) -> Any:
+        """A piece attribute."""
+        return self.attrs[pid].get(name)
+
+    def set_attr(self, pid: int, name: str, value: Any) -> None:
+        """Write a piece attribute (copy-on-write)."""
+        d = dict(self.attrs[pid])
+        d[name] = value
+        self.attrs[pid] = d
+        place = self.loc[pid]
+        if place is not None:
+            self._touch(place)
+
+    def place_of(self, pid: int) -> Any:
+        """Where a piece is (a ZoneRef or Cell)."""
+        return self.loc[pid]
+
+    def contents(self, place: Any) -> list[int]:
+        """Piece ids in a place, bottom first (do not mutate)."""
+        return self.places.get(place, _EMPTY)
+
+    def move(self, pid: int, dest: Any, bottom: bool = False) -> None:
+        """Move a piece to a place (on top, or at the bottom)."""
+        src = self.loc[pid]
+        if src is not None:
+            lst = self.places[src]
+            lst.remove(pid)
+            self._touch(src)
+        dl = self.places.get(dest)
+        if dl is None:
+            dl = self.places[dest] = []
+        if bottom:
+            dl.insert(0, pid)
+        else:
+            dl.append(pid)
+        self.loc[pid] = dest
+        self._touch(dest)
+
+    def swap_places(self, a: Any, b: Any) -> None:
+        """Exchange the contents of two places."""
+        la, lb = self.places.get(a, []), self.places.get(b, [])
+        self.places[a], self.places[b] = lb, la
+        for pid in lb:
+            self.loc[pid] = a
+        for pid in la:
+            self.loc[pid] = b
+        self._touch(a)
+        self._touch(b)
+
+    def _touch(self, place: Any) -> None:
+        self.clock += 1
+        self.stamps[place] = self.clock
+
+    # -- digest and views
+    def to_data(self, viewer: int | None = None, hide: bool = False) -> dict[str, Any]:
+        """A JSON-able picture of the state; with hide=True, only what `viewer` may see."""
+        from .view import state_view  # local import: view depends on evaluator helpers
+
+        return state_view(self, viewer, hide)
+
+    def digest(self) -> str:
+        """A short hash of everything that matters for replay."""
+        data = {
+            "kinds": self.kinds, "attrs": self.attrs, "loc": [_ser(p) for p in self.loc],
+            "places": sorted(([_ser(k), v] for k, v in self.places.items() if v), key=lambda kv: json.dumps(kv[0])),
+            "vars": _ser(self.vars), "pvars": _ser(self.pvars), "rng": self.rng.state,
+            "cursor": _ser({k: v for k, v in self.cursor.__dict__.items()}),
+            "outcome": _ser(self.outcome.__dict__ if self.outcome else None),
+        }
+        blob = json.dumps(data, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+_EMPTY: list[int] = []
+
+
+def _ser(v: Any) -> Any:
+    """Serialise runtime values to JSON-able data."""
+    if isinstance(v, Player):
+        return {"player": int(v)}
+    if isinstance(v, PieceRef):
+        return {"piece": v.id}
+    if isinstance(v, Cell):
+        return {"cell": [v.zone, v.owner, list(v.pos) if isinstance(v.pos, tuple) else v.pos]}
+    if isinstance(v, ZoneRef):
+        return {"zone": [v.name, v.owner]}
+    if isinstance(v, Record):
+        return {"record": {k: _ser(x) for k, x in v.items()}}
+    if isinstance(v, dict):
+        return {str(k): _ser(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_ser(x) for x in v]
+    if isinstance(v, (set, frozenset)):
+        return sorted(_ser(x) for x in v)
+    return v
+
+
+serialize = _ser

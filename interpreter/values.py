@@ -1,0 +1,161 @@
+"""Runtime values of the rule language besides int/str/bool/None/list.
+
+Players are ints with a type of their own; pieces, cells and zones are small
+immutable references resolved against a State, so a value never holds on to a
+particular state and clones stay independent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Player(int):
+    """A seat index (0-based) that the language treats as a player."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"P{int(self) + 1}"
+
+
+class PieceRef:
+    """A reference to a piece by id."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, pid: int):
+        self.id = pid
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, PieceRef) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(("piece", self.id))
+
+    def __repr__(self) -> str:
+        return f"piece#{self.id}"
+
+
+class ZoneRef:
+    """A whole zone; `owner` is the player for per-player zones, else None."""
+
+    __slots__ = ("name", "owner", "_h")
+
+    def __init__(self, name: str, owner: int | None = None):
+        self.name = name
+        self.owner = owner
+        self._h = hash(("zone", name, owner))
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, ZoneRef) and other.name == self.name and other.owner == self.owner
+
+    def __hash__(self) -> int:
+        return self._h
+
+    def __repr__(self) -> str:
+        return self.name if self.owner is None else f"{self.name}[P{self.owner + 1}]"
+
+
+class Cell:
+    """A cell of a grid zone (pos is (x, y)) or a node of a graph zone (pos is its name)."""
+
+    __slots__ = ("zone", "owner", "pos", "_h")
+
+    def __init__(self, zone: str, owner: int | None, pos: Any):
+        self.zone = zone
+        self.owner = owner
+        self.pos = pos
+        self._h = hash(("cell", zone, owner, pos))
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, Cell) and other.pos == self.pos and other.zone == self.zone
+                and other.owner == self.owner)
+
+    def __hash__(self) -> int:
+        return self._h
+
+    def __lt__(self, other: "Cell") -> bool:
+        return _cell_key(self) < _cell_key(other)
+
+    @property
+    def x(self) -> int:
+        return self.pos[0] if isinstance(self.pos, tuple) else 0
+
+    @property
+    def y(self) -> int:
+        return self.pos[1] if isinstance(self.pos, tuple) else 0
+
+    @property
+    def label(self) -> str:
+        return cell_label(self.pos)
+
+    def __repr__(self) -> str:
+        base = self.label
+        return base if self.owner is None else f"{base}[P{self.owner + 1}]"
+
+
+def _cell_key(c: Cell) -> tuple:
+    pos = c.pos if isinstance(c.pos, tuple) else (0, str(c.pos))
+    return (c.zone, -1 if c.owner is None else c.owner, pos)
+
+
+def column_letters(x: int) -> str:
+    """Column label: a..z, then aa, ab...; negative columns get a leading '-'."""
+    if x < 0:
+        return "-" + column_letters(-x - 1)
+    out = ""
+    x += 1
+    while x:
+        x, r = divmod(x - 1, 26)
+        out = chr(97 + r) + out
+    return out
+
+
+def cell_label(pos: Any) -> str:
+    """A cell's label: column letters then 1-based row (`c3`); graph nodes by name."""
+    if isinstance(pos, tuple):
+        x, y = pos
+        return f"{column_letters(x)}{y + 1}"
+    return str(pos)
+
+
+def parse_cell_label(label: str) -> tuple[int, int] | None:
+    """Inverse of cell_label for grid cells, or None if it is not a cell label."""
+    s = label.strip().lower()
+    neg_x = s.startswith("-")
+    if neg_x:
+        s = s[1:]
+    i = 0
+    while i < len(s) and s[i].isalpha():
+        i += 1
+    letters, digits = s[:i], s[i:]
+    if not letters or not digits.lstrip("-").isdigit():
+        return None
+    x = 0
+    for ch in letters:
+        x = x * 26 + (ord(ch) - 96)
+    x -= 1
+    if neg_x:
+        x = -x - 1
+    y = int(digits)
+    y = y - 1 if y > 0 else y
+    return (x, y)
+
+
+class Record(dict):
+    """A small map value (`{a: 1}`); fields are read with `.name`."""
+
+    def __hash__(self) -> int:  # records are values: hash by content
+        return hash(tuple(sorted(self.items(), key=lambda kv: kv[0])))
+
+
+DIRS: dict[str, tuple[int, int]] = {
+    "N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1),
+    "S": (0, -1), "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1),
+}
+CLOCKWISE = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+ORTHOGONAL = ["N", "E", "S", "W"]
+DIAGONAL = ["NE", "SE", "SW", "NW"]
+# Hex grids use 'odd-r' free axial directions; named so specs read naturally.
+HEX_DIRS: dict[str, tuple[int, int]] = {"E": (1, 0), "W": (-1, 0), "NE": (1, 1), "NW": (0, 1), "SE": (0, -1), "SW": (-1, -1)}

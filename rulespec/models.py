@@ -1,0 +1,406 @@
+"""Pydantic models of a rule spec: the YAML structure, before expressions are parsed.
+
+Fields holding conditions are typed `ExprText`, fields holding effects
+`EffectText`; the loader parses both into the AST with file positions.  The JSON
+Schema that `orrery schema` prints is exported from these models.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+ExprText = str
+"""An expression in the rule language, e.g. ``count(c for c in cells(board) where empty(c)) == 0``."""
+EffectText = Union[str, list[str]]
+"""Statements in the rule language: one string (newline-separated) or a list of strings."""
+
+NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+
+
+class Model(BaseModel):
+    """Base: unknown keys are errors, so typos are reported, not ignored."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+# ------------------------------------------------------------------- metadata
+
+
+class PlayerCount(Model):
+    """How many players the game takes."""
+
+    min: int = Field(1, ge=1, le=16)
+    max: int = Field(1, ge=1, le=16)
+    default: int | None = Field(None, ge=1, le=16, description="Seats when --players is not given (default: min).")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "PlayerCount":
+        if self.min > self.max:
+            raise ValueError(f"players.min ({self.min}) is greater than players.max ({self.max})")
+        if self.default is not None and not self.min <= self.default <= self.max:
+            raise ValueError(f"players.default ({self.default}) is outside {self.min}..{self.max}")
+        return self
+
+
+class GameMeta(Model):
+    """Who and what the game is."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Identifier used on the command line.")
+    title: str | None = None
+    version: str = "1"
+    players: PlayerCount = PlayerCount()
+    source: str | None = Field(None, description="The rulebook this spec encodes.")
+    description: str | None = None
+    seat_names: list[str] | None = Field(None, description="Names of the seats, e.g. colours (seat i gets name i).")
+
+
+class Assumption(Model):
+    """A reading chosen where the rulebook is silent or contradicts itself."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    passage: str = Field(description="The rulebook text this resolves.")
+    choice: str = Field(description="The reading this spec encodes.")
+    variant: str | None = Field(None, description="A bundled variant that encodes the other reading.")
+    designed: bool = Field(False, description="True when the rulebook does not print this rule at all (assumed by us).")
+
+
+# ----------------------------------------------------------------- components
+
+
+AttrType = Literal["int", "str", "bool", "player", "dir", "list", "any"]
+
+
+class AttrDecl(Model):
+    """A piece or cell attribute: a type, or a list of allowed values."""
+
+    type: AttrType = "any"
+    values: list[Any] | None = None
+    default: Any = None
+
+
+class PieceKind(Model):
+    """A kind of piece (token, card, tile, coin...) and how many exist."""
+
+    description: str | None = None
+    attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
+    count: int = Field(1, ge=0, le=100_000, description="Copies of each combination of listed attribute values, or of each instance.")
+    instances: list[dict[str, Any]] | None = Field(None, description="Explicit pieces: attribute values, optional 'count'.")
+    start: str | None = Field(None, description="Zone the pieces start in (an expression, e.g. 'bag'); default: the box.")
+    unlimited: bool = Field(False, description="Pieces are made on demand with `create` instead of counted.")
+    label: ExprText | None = Field(None, description="Expression naming a piece in menus, with `it` bound to the piece.")
+    symbol: ExprText | None = Field(None, description="Expression for the 1-3 character board symbol of a piece (`it`).")
+    style: ExprText | None = Field(None, description="Expression giving a colour name for the symbol (`it`).")
+
+
+ZoneType = Literal["bag", "deck", "pile", "hand", "grid", "graph"]
+
+
+class ZoneDecl(Model):
+    """A container of pieces: a bag drawn at random, a deck, a pile, a hand, a grid or a graph."""
+
+    type: ZoneType = "pile"
+    description: str | None = None
+    per_player: bool = False
+    visibility: Literal["public", "owner", "hidden"] = "public"
+    # grids
+    width: int | None = Field(None, ge=1, le=1000)
+    height: int | None = Field(None, ge=1, le=1000)
+    unbounded: bool = Field(False, description="Grid without edges: any integer coordinates are cells.")
+    adjacency: Literal["orthogonal", "diagonal", "king", "hex"] = "orthogonal"
+    wrap: bool = Field(False, description="Grid edges wrap around (torus).")
+    cell_attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
+    cells: dict[str, dict[str, Any]] = Field({}, description="Per-cell attribute values, by label (e.g. 'c3').")
+    # graphs
+    nodes: list[str] | None = None
+    edges: list[list[str]] | None = None
+    directed: bool = False
+    capacity: int | None = Field(None, ge=0, description="Most pieces a zone (or grid cell) may hold.")
+    label: str | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> "ZoneDecl":
+        if self.type == "grid" and not self.unbounded and (self.width is None or self.height is None):
+            raise ValueError("a bounded grid needs width and height")
+        if self.type == "graph" and not self.nodes:
+            raise ValueError("a graph needs nodes")
+        if self.type != "graph" and (self.nodes or self.edges):
+            raise ValueError("nodes/edges are only for type: graph")
+        return self
+
+
+class TrackDecl(Model):
+    """A bounded counter (score track, resource track), global or per player."""
+
+    per_player: bool = True
+    start: ExprText | int = 0
+    min: int | None = None
+    max: int | None = None
+    description: str | None = None
+
+
+class VarDecl(Model):
+    """A state variable of any type, global or per player."""
+
+    per_player: bool = False
+    type: Literal["int", "bool", "str", "list", "player", "piece", "cell", "any"] = "any"
+    start: ExprText | int | bool | None = None
+    description: str | None = None
+    visibility: Literal["public", "owner", "hidden"] = "public"
+
+
+class Components(Model):
+    """Pieces, zones and tracks."""
+
+    pieces: dict[str, PieceKind] = {}
+    zones: dict[str, ZoneDecl] = {}
+    tracks: dict[str, TrackDecl] = {}
+
+
+# ------------------------------------------------------ tables and functions
+
+
+class TableDecl(Model):
+    """A lookup table, e.g. points by chain length."""
+
+    values: dict[str, Any] | list[Any]
+    default: Any = None
+    above: Literal["error", "last", "default"] = Field(
+        "error", description="Lookup past the largest integer key: error, use the last entry, or the default."
+    )
+    description: str | None = None
+
+
+class FunctionDecl(Model):
+    """A named expression with parameters, callable from any expression."""
+
+    params: list[str] = []
+    expr: ExprText
+    description: str | None = None
+
+
+class ProcedureDecl(Model):
+    """A named effect with parameters, run with `call name(args)`."""
+
+    params: list[str] = []
+    effect: EffectText
+    description: str | None = None
+
+
+# --------------------------------------------------------------- actions
+
+
+class ParamDecl(Model):
+    """An action parameter: chosen by the acting player from a domain."""
+
+    from_: ExprText = Field(alias="from")
+    where: ExprText | None = None
+    why: str | None = Field(None, description="Shown when a typed option fails `where`.")
+    prompt: str | None = None
+    optional: bool = False
+
+
+class ActionDecl(Model):
+    """Something a player can do at a step of a turn."""
+
+    description: str | None = None
+    rule: str | None = Field(None, description="The rulebook passage this action encodes; quoted when a move is refused.")
+    label: str | None = Field(None, description="Menu text (default: the action's name).")
+    condition: ExprText | None = None
+    why: str | None = Field(None, description="Shown when `condition` is false.")
+    params: dict[str, ParamDecl] = {}
+    cost: dict[str, ExprText | int] = Field({}, description="Track or variable of the acting player -> amount paid first.")
+    effect: EffectText = ""
+    limit: int | None = Field(None, ge=1, description="Most times per turn.")
+
+
+class TriggerDecl(Model):
+    """Runs an effect on an event, or whenever a state condition holds (a cascade)."""
+
+    description: str | None = None
+    on: str | None = Field(None, description="Event name; without it the trigger is a state trigger.")
+    for_: ExprText | None = Field(None, alias="for", description="Binder 'x in collection' for state triggers.")
+    when: ExprText | None = None
+    order: ExprText | None = Field(None, description="Sort key choosing which match fires first (smallest first).")
+    effect: EffectText
+    rule: str | None = None
+
+
+# ------------------------------------------------------------------ flow
+
+
+class StepDecl(Model):
+    """One decision point of a turn: the player picks one of the listed actions."""
+
+    name: str | None = None
+    actions: list[str]
+    optional: bool = Field(False, description="The player may skip this step.")
+    repeat: bool = Field(False, description="Repeat this step until the player chooses to stop (or nothing is legal).")
+    max: int | None = Field(None, ge=1, description="With repeat: at most this many actions.")
+    when: ExprText | None = None
+
+
+TurnOrder = Literal["clockwise", "counterclockwise", "snake", "by"]
+
+
+class PhaseDecl(Model):
+    """A phase of a round: players take turns in an order, or an automatic effect runs."""
+
+    name: str = Field(pattern=NAME_PATTERN)
+    description: str | None = None
+    order: TurnOrder = "clockwise"
+    order_by: ExprText | None = Field(None, description="With order: by — sort key per player `p` (smallest first).")
+    start: ExprText | None = Field(None, description="First player of the phase (default: the round's first player).")
+    turns: Literal["once", "until_pass"] = "once"
+    players: ExprText | None = Field(None, description="Only players `p` for which this holds take turns.")
+    when: ExprText | None = Field(None, description="The phase is skipped unless this holds.")
+    steps: list[StepDecl] = []
+    free_actions: list[str] = []
+    on_start: EffectText | None = None
+    on_end: EffectText | None = None
+    turn_start: EffectText | None = None
+    turn_end: EffectText | None = None
+
+
+class FlowDecl(Model):
+    """Rounds made of phases."""
+
+    first_player: ExprText | int = 0
+    rotate_first_player: bool = Field(False, description="Pass the first player clockwise after each round.")
+    round_start: EffectText | None = None
+    round_end: EffectText | None = None
+    phases: list[PhaseDecl] = Field(min_length=1)
+
+
+# ---------------------------------------------------------- end and scoring
+
+
+class EndDecl(Model):
+    """A way the game ends."""
+
+    description: str | None = None
+    when: ExprText | None = Field(None, description="Without it, only `end_game NAME` ends the game this way.")
+    check: Literal["immediate", "end_of_turn", "end_of_phase", "end_of_round"] = "immediate"
+    winners: ExprText | None = Field(None, description="List of winning players (default: the ranking).")
+    rule: str | None = None
+
+
+class RankingDecl(Model):
+    """Who wins when an end condition names no winners: compare keys (largest first) per player `p`."""
+
+    by: list[ExprText] = ["p.score"]
+    ties: Literal["share", "nobody"] = "share"
+
+
+class ScoringDecl(Model):
+    """What a player's score is, and final scoring at game end."""
+
+    score: ExprText = "p.score"
+    final: EffectText | None = None
+
+
+class DisplayDecl(Model):
+    """Optional hints for the terminal renderer."""
+
+    zones: list[str] | None = Field(None, description="Zones to show, in order (default: all).")
+    player_info: list[str] | None = Field(None, description="Per-player tracks/variables/zones to show.")
+    cell_width: int = Field(3, ge=1, le=12)
+
+
+# -------------------------------------------------------------- the spec
+
+
+class Spec(Model):
+    """A complete rule spec."""
+
+    orrery: Literal[1] = Field(1, description="Spec format version.")
+    game: GameMeta
+    components: Components = Components()
+    variables: dict[str, VarDecl] = {}
+    tables: dict[str, TableDecl] = {}
+    functions: dict[str, FunctionDecl] = {}
+    procedures: dict[str, ProcedureDecl] = {}
+    setup: EffectText | None = None
+    flow: FlowDecl
+    actions: dict[str, ActionDecl] = {}
+    triggers: dict[str, TriggerDecl] = {}
+    scoring: ScoringDecl = ScoringDecl()
+    end: dict[str, EndDecl] = Field(min_length=1)
+    ranking: RankingDecl = RankingDecl()
+    invariants: dict[str, ExprText] = {}
+    assumptions: list[Assumption] = []
+    display: DisplayDecl = DisplayDecl()
+
+
+# ------------------------------------------------------------- variants
+
+
+class ChangeDecl(Model):
+    """One change a variant makes: exactly one of set/replace/remove/add, at a dotted path."""
+
+    set: str | None = None
+    replace: str | None = None
+    remove: str | None = None
+    add: str | None = None
+    value: Any = None
+    why: str | None = None
+
+    @model_validator(mode="after")
+    def _one_op(self) -> "ChangeDecl":
+        ops = [k for k in ("set", "replace", "remove", "add") if getattr(self, k) is not None]
+        if len(ops) != 1:
+            raise ValueError("a change needs exactly one of set, replace, remove, add")
+        if ops[0] != "remove" and "value" not in self.model_fields_set:
+            raise ValueError(f"'{ops[0]}' needs a value")
+        return self
+
+
+class VariantMeta(Model):
+    """A variant's identity and base spec."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str | None = None
+    description: str | None = None
+    base: str = Field("../rules.yaml", description="Path of the base spec, relative to the variant file.")
+
+
+class Variant(Model):
+    """A variant: changes overlaid on a base spec."""
+
+    variant: VariantMeta
+    changes: list[ChangeDecl] = []
+    assumptions: list[Assumption] = []
+
+
+# ------------------------------------------------------------- scenarios
+
+
+class ScenarioStep(Model):
+    """One scripted decision: an option label (or number), optionally checked against the deciding player."""
+
+    choose: str | int
+    player: int | None = None
+
+
+class ScenarioDecl(Model):
+    """A test for rule authors: a position, some decisions, expectations."""
+
+    name: str
+    description: str | None = None
+    players: int | None = None
+    seed: int = 0
+    variants: list[str] = []
+    setup: EffectText | None = Field(None, description="Effect run after the spec's setup (overrides).")
+    replace_setup: bool = Field(False, description="Skip the spec's setup entirely and run only this one.")
+    steps: list[ScenarioStep | str | int] = []
+    expect: list[ExprText] = []
+    expect_error: str | None = Field(None, description="The last step must be refused with a message containing this.")
+    expect_end: str | None = Field(None, description="Name of the end condition that must have ended the game.")
+
+
+class ScenarioFile(Model):
+    """A file of scenarios for one game."""
+
+    game: str | None = None
+    scenarios: list[ScenarioDecl]

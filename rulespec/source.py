@@ -1,0 +1,450 @@
+"""Load one YAML file into plain data while remembering where every value came from.
+
+PyYAML's `compose` step yields a node graph with start/end marks and never builds
+Python objects, so it is safe against `!!python/...` tags; we build the plain data
+from the nodes ourselves, refusing unknown tags, duplicate keys, several documents
+and alias bombs, and keep the nodes so that later stages can point at any value.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.events import MappingStartEvent, ScalarEvent, SequenceStartEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .errors import Finding, LimitError, SpecError, Span, remember_text
+
+_P = "tag:yaml.org,2002:"
+_ALLOWED_TAGS = frozenset(_P + t for t in ("str", "int", "float", "bool", "null", "map", "seq"))
+_MERGE = _P + "merge"
+_KINDS = {  # which explicit tags fit which kind of node
+    ScalarEvent: ("a single value", _ALLOWED_TAGS - {_P + "map", _P + "seq"}),
+    SequenceStartEvent: ("a list", {_P + "seq"}),
+    MappingStartEvent: ("a mapping", {_P + "map"}),
+}
+_SAFE = yaml.constructor.SafeConstructor()
+# Scalar conversions only; SafeConstructor's scalar methods just read node.value.
+_CONVERT = {
+    _P + "int": _SAFE.construct_yaml_int,
+    _P + "float": _SAFE.construct_yaml_float,
+    _P + "bool": _SAFE.construct_yaml_bool,
+    _P + "null": _SAFE.construct_yaml_null,
+}
+# YAML's line breaks (PyYAML counts exactly these when it computes marks).
+_BREAK = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
+_SPACE = " \t\r\n\x85\u2028\u2029"
+
+
+@dataclass(frozen=True)
+class YamlLimits:
+    """Resource limits for reading one YAML file."""
+
+    max_bytes: int = 5_000_000
+    max_nodes: int = 1_000_000  # after alias expansion
+    max_depth: int = 100
+
+
+@dataclass
+class SourceDoc:
+    """A parsed YAML file: its text, its plain data and the node graph behind the data."""
+
+    path: str
+    text: str
+    data: Any
+    root: Node | None = field(default=None, repr=False, compare=False)
+    # id(mapping node) -> {key: (key node, value node)}, merges already applied.
+    _maps: dict[int, dict[str, tuple[Node, Node]]] = field(default_factory=dict, repr=False, compare=False)
+    _starts: list[int] | None = field(default=None, repr=False, compare=False)
+
+    def span(self, path: tuple = ()) -> Span:
+        """Span of the value at `path`, or of its nearest known ancestor."""
+        node, _, _ = self._walk(path)
+        return self._node_span(node) if node is not None else Span(self.path, 1, 1)
+
+    def key_span(self, path: tuple) -> Span | None:
+        """Span of the mapping key of the entry at `path`, None if it is not a mapping entry."""
+        node, key, complete = self._walk(path)
+        return self._node_span(key) if complete and key is not None else None
+
+    def text_span(self, path: tuple, line: int, col: int,
+                  end_line: int | None = None, end_col: int | None = None) -> Span:
+        """Map a 1-based (line, col) inside the string value at `path` to a span in the file."""
+        node, _, complete = self._walk(path)
+        if not complete or not isinstance(node, ScalarNode):
+            return self.span(path)
+        start = self._locate(node, line, col)
+        end: tuple[int | None, int | None] = (None, None)
+        if end_col is not None:
+            el = line if end_line is None else end_line
+            if end_col > 1:  # map the last character, then step past it (end is exclusive)
+                last_line, last_col = self._locate(node, el, end_col - 1)
+                end = (last_line, last_col + 1)
+            else:
+                end = self._locate(node, el, end_col)
+        return Span(self.path, start[0], start[1], *end)
+
+    def _walk(self, path: tuple) -> tuple[Node | None, Node | None, bool]:
+        """Deepest node along `path`, the key node of the last step, and whether all of it matched."""
+        node, key = self.root, None
+        for step in path:
+            if isinstance(node, MappingNode) and isinstance(step, str):
+                entry = self._maps.get(id(node), {}).get(step)
+                if entry is None:
+                    return node, None, False
+                key, node = entry
+            elif (isinstance(node, SequenceNode) and isinstance(step, int) and not isinstance(step, bool)
+                  and -len(node.value) <= step < len(node.value)):
+                key, node = None, node.value[step]
+            else:
+                return node, None, False
+        return node, key, node is not None
+
+    def _node_span(self, node: Node) -> Span:
+        s, e = node.start_mark, node.end_mark
+        return Span(self.path, s.line + 1, s.column + 1, e.line + 1, e.column + 1)
+
+    def _locate(self, node: ScalarNode, line: int, col: int) -> tuple[int, int]:
+        """File (line, col) of position (line, col) inside the scalar's parsed value."""
+        starts = self._starts = self._starts or _line_starts(self.text)
+        p0 = _content_start(self.text, node.start_mark.index)
+        header = bisect.bisect_right(starts, p0) - 1
+        value = node.value
+        if node.style == "|":
+            # Literal block: value line N is file line header+N, shifted by the block indent.
+            return header + 1 + max(line, 1), _block_indent(self.text, starts, header, value) + max(col, 1)
+        if node.style == ">":
+            begin = starts[header + 1] if header + 1 < len(starts) else node.end_mark.index
+        else:
+            begin = p0 + 1 if node.style in ("'", '"') else p0
+        off = _match(self.text, begin, node.end_mark.index, value, _value_offset(value, line, col))
+        return _pos(starts, off)
+
+
+def load_yaml(source: str | Path, *, text: str | None = None, limits: YamlLimits | None = None) -> SourceDoc:
+    """Read and safely parse one YAML file whose top level must be a mapping."""
+    limits = limits or YamlLimits()
+    name = str(source)
+    if text is None:
+        text = _read(Path(source), name, limits)
+    elif len(text.encode("utf-8", "replace")) > limits.max_bytes:
+        raise LimitError(_too_big(name, limits))
+    text = text.removeprefix("\ufeff")  # PyYAML skips a BOM without counting it as a column
+    remember_text(name, text)
+    try:
+        root, findings = _compose(text, name, limits.max_depth)
+    except _TooDeep as exc:
+        raise LimitError(Finding(_mark_span(name, exc.args[0]), _depth_message(limits))) from None
+    except RecursionError:
+        raise LimitError(Finding(Span(name, 1, 1), _depth_message(limits))) from None
+    except yaml.YAMLError as exc:
+        raise SpecError(_syntax_finding(name, text, exc)) from exc
+    if not isinstance(root, MappingNode):
+        found = ("nothing" if root is None or root.tag == _P + "null"
+                 else "a list" if isinstance(root, SequenceNode) else "a single value")
+        where = _mark_span(name, root.start_mark) if root is not None else Span(name, 1, 1)
+        raise SpecError([*findings, Finding(where, f"expected a mapping at the top of the file, found {found}")])
+    size, height = _measure(root, name)
+    if height[id(root)] > limits.max_depth:
+        deep = _deepest(root, height, limits.max_depth)
+        raise LimitError(Finding(_mark_span(name, deep.start_mark), _depth_message(limits)))
+    if size > limits.max_nodes:
+        raise LimitError(Finding(_mark_span(name, root.start_mark), f"YAML document expands to more than "
+                                 f"{limits.max_nodes} nodes (limit yaml_nodes); raise it with --limit yaml_nodes=N"))
+    builder = _Builder(name)
+    try:
+        data = builder.value(root)
+    except RecursionError:  # only when max_depth was raised beyond what Python's stack allows
+        raise LimitError(Finding(_mark_span(name, root.start_mark), _depth_message(limits))) from None
+    findings = list(dict.fromkeys(findings + builder.findings))  # aliases can repeat a finding
+    if findings:
+        raise SpecError(sorted(findings, key=lambda f: (f.span.line, f.span.col) if f.span else (0, 0)))
+    return SourceDoc(name, text, data, root, builder.maps)
+
+
+class _TooDeep(Exception):
+    """Nesting passed max_depth while composing; args[0] is the offending mark."""
+
+
+class _Composer(yaml.SafeLoader):
+    """A SafeLoader used only to compose nodes: it records refused tags and stops runaway nesting."""
+
+    def __init__(self, text: str, name: str, max_depth: int):
+        super().__init__(text)
+        self.name, self.max_depth, self.level = name, max_depth, 0
+        self.findings: list[Finding] = []
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node:
+        event = self.peek_event()
+        tag = getattr(event, "tag", None)  # alias events have no tag
+        if tag not in (None, "!"):
+            kind, fits = _KINDS[type(event)]
+            if tag not in _ALLOWED_TAGS:
+                self._refuse(event, f"tag '{_short(tag)}' is not allowed: specs are data, not code")
+            elif tag not in fits:
+                self._refuse(event, f"tag '{_short(tag)}' cannot be used on {kind}")
+        return super().compose_node(parent, index)
+
+    def compose_sequence_node(self, anchor: str | None) -> Node:
+        return self._nested(super().compose_sequence_node, anchor)
+
+    def compose_mapping_node(self, anchor: str | None) -> Node:
+        return self._nested(super().compose_mapping_node, anchor)
+
+    def _nested(self, compose: Any, anchor: str | None) -> Node:
+        # PyYAML composes recursively; stop before Python's recursion limit does.
+        self.level += 1
+        try:
+            if self.level > self.max_depth:
+                raise _TooDeep(self.peek_event().start_mark)
+            return compose(anchor)
+        finally:
+            self.level -= 1
+
+    def _refuse(self, event: Any, message: str) -> None:
+        self.findings.append(Finding(_mark_span(self.name, event.start_mark), message,
+                                     hint="remove the tag; specs use plain YAML values only"))
+
+
+def _compose(text: str, name: str, max_depth: int) -> tuple[Node | None, list[Finding]]:
+    """Compose the single document of `text` (None when there is none)."""
+    loader = _Composer(text, name, max_depth)
+    try:
+        root = loader.get_node() if loader.check_node() else None
+        if root is not None and loader.check_node():
+            where = _mark_span(name, loader.peek_event().start_mark)
+            raise SpecError(Finding(where, "only one YAML document per file",
+                                    hint="split the documents into separate files"))
+        return root, loader.findings
+    finally:
+        loader.dispose()
+
+
+class _Builder:
+    """Turns a composed node graph into plain Python data, collecting findings."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.maps: dict[int, dict[str, tuple[Node, Node]]] = {}
+        self.findings: list[Finding] = []
+
+    def value(self, node: Node) -> Any:
+        if isinstance(node, ScalarNode):
+            return self.scalar(node)
+        if isinstance(node, SequenceNode):
+            return [self.value(item) for item in node.value]
+        return {key: self.value(v) for key, (_, v) in self.entries(node).items()}
+
+    def scalar(self, node: ScalarNode) -> Any:
+        convert = _CONVERT.get(node.tag)
+        if convert is None:  # str, and implicit timestamps/`=`: kept as the text written
+            return node.value
+        try:
+            return convert(node)
+        except (ValueError, KeyError, IndexError, TypeError):
+            self.error(node, f"cannot read {node.value!r} as {_short(node.tag)}")
+            return node.value
+
+    def entries(self, node: MappingNode) -> dict[str, tuple[Node, Node]]:
+        """Key -> (key node, value node) with `<<` merges applied; cached per node."""
+        if id(node) in self.maps:
+            return self.maps[id(node)]
+        own: dict[str, tuple[Node, Node]] = {}
+        merged: dict[str, tuple[Node, Node]] = {}
+        for key_node, value_node in node.value:
+            if isinstance(key_node, ScalarNode) and key_node.tag == _MERGE:
+                sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
+                for src in sources:
+                    if not isinstance(src, MappingNode):
+                        self.error(src, "'<<' (merge key) needs a mapping or a list of mappings")
+                        continue
+                    for k, entry in self.entries(src).items():
+                        merged.setdefault(k, entry)  # earlier merge sources win, as in PyYAML
+                continue
+            if not isinstance(key_node, ScalarNode):
+                self.error(key_node, "mapping keys must be plain text, not a list or mapping")
+                continue
+            key = key_node.value  # the key's own text: `on:` stays "on", `1:` becomes "1"
+            if key in own:
+                first = own[key][0].start_mark
+                self.error(key_node, f"duplicate key '{key}' (first defined at {first.line + 1}:{first.column + 1})")
+                continue
+            own[key] = (key_node, value_node)
+        result = {k: e for k, e in merged.items() if k not in own}  # explicit keys override merged ones
+        result.update(own)
+        self.maps[id(node)] = result
+        return result
+
+    def error(self, node: Node, message: str) -> None:
+        self.findings.append(Finding(_mark_span(self.name, node.start_mark), message))
+
+
+def _measure(root: Node, name: str) -> tuple[int, dict[int, int]]:
+    """Expanded node count and collection height per node, without recursion (aliases share nodes)."""
+    size: dict[int, int] = {}
+    height: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        kids = _children(node)
+        if done:
+            on_path.discard(id(node))
+            size[id(node)] = 1 + sum(size[id(k)] for k in kids)
+            base = 0 if isinstance(node, ScalarNode) else 1
+            height[id(node)] = base + max((height[id(k)] for k in kids), default=0)
+        elif id(node) not in size:
+            if id(node) in on_path:
+                raise SpecError(Finding(_mark_span(name, node.start_mark),
+                                        "recursive alias: a node cannot contain itself"))
+            on_path.add(id(node))
+            stack.append((node, True))
+            stack.extend((k, False) for k in kids if id(k) not in size)
+    return size[id(root)], height
+
+
+def _deepest(root: Node, height: dict[int, int], max_depth: int) -> Node:
+    """The first collection nested more than `max_depth` levels deep."""
+    node = root
+    for _ in range(max_depth):
+        node = max((k for k in _children(node) if not isinstance(k, ScalarNode)), key=lambda k: height[id(k)])
+    return node
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return node.value
+    if isinstance(node, MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _read(path: Path, name: str, limits: YamlLimits) -> str:
+    """The file's text, or a located SpecError/LimitError explaining why it cannot be read."""
+    where = Span(name, 1, 1)
+    try:
+        if path.is_dir():
+            raise SpecError(Finding(where, "is a directory, not a file"))
+        with path.open("rb") as fh:
+            data = fh.read(limits.max_bytes + 1)  # bounded, even for endless special files
+    except FileNotFoundError:
+        raise SpecError(Finding(where, "file not found")) from None
+    except OSError as exc:
+        raise SpecError(Finding(where, f"cannot read file: {exc.strerror or exc}")) from None
+    if len(data) > limits.max_bytes:
+        raise LimitError(_too_big(name, limits))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = len(data[line_start:exc.start].decode("utf-8", "replace")) + 1
+        remember_text(name, data.decode("utf-8", "replace"))
+        raise SpecError(Finding(Span(name, line, col),
+                                f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+                                hint="save the file with UTF-8 encoding")) from None
+
+
+def _syntax_finding(name: str, text: str, exc: yaml.YAMLError) -> Finding:
+    """A located finding for a PyYAML scanner/parser/composer/reader error."""
+    if isinstance(exc, yaml.reader.ReaderError):
+        line, col = _pos(_line_starts(text), exc.position)
+        char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        return Finding(Span(name, line, col), f"YAML syntax error: character #x{char:04x} is not allowed in YAML")
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        where = _mark_span(name, mark) if mark else Span(name, 1, 1)
+        hint = None
+        if exc.context and exc.context.startswith("found duplicate anchor"):
+            # PyYAML words this one as context "found duplicate anchor ..." plus problem "second occurrence".
+            cm = exc.context_mark
+            return Finding(where, f"YAML syntax error: {exc.context.split(';')[0]}",
+                           hint=f"first defined at {cm.line + 1}:{cm.column + 1}" if cm else None)
+        if exc.problem and exc.context:
+            cm = exc.context_mark
+            hint = exc.context + (f" (line {cm.line + 1}, column {cm.column + 1})" if cm else "")
+        return Finding(where, f"YAML syntax error: {exc.problem or exc.context or 'invalid YAML'}", hint=hint)
+    return Finding(Span(name, 1, 1), f"YAML syntax error: {exc}")
+
+
+def _mark_span(name: str, mark: yaml.Mark) -> Span:
+    return Span(name, mark.line + 1, mark.column + 1)
+
+
+def _short(tag: str) -> str:
+    return "!!" + tag[len(_P):] if tag.startswith(_P) else tag  # as the author wrote it
+
+
+def _depth_message(limits: YamlLimits) -> str:
+    return f"nesting deeper than {limits.max_depth} levels (limit yaml_depth); raise it with --limit yaml_depth=N"
+
+
+def _too_big(name: str, limits: YamlLimits) -> Finding:
+    return Finding(Span(name, 1, 1), f"file is larger than {limits.max_bytes} bytes (limit yaml_bytes); "
+                                     "raise it with --limit yaml_bytes=N")
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0] + [m.end() for m in _BREAK.finditer(text)]
+
+
+def _pos(starts: list[int], offset: int) -> tuple[int, int]:
+    """1-based (line, col) of a character offset."""
+    i = bisect.bisect_right(starts, offset) - 1
+    return i + 1, offset - starts[i] + 1
+
+
+def _content_start(text: str, i: int) -> int:
+    """Skip a node's anchor/tag properties (and comments) to where its content begins."""
+    while i < len(text):
+        c = text[i]
+        if c in "&!":
+            while i < len(text) and text[i] not in _SPACE:
+                i += 1
+        elif c in _SPACE:
+            i += 1
+        elif c == "#":
+            while i < len(text) and text[i] not in "\r\n\x85\u2028\u2029":
+                i += 1
+        else:
+            break
+    return i
+
+
+def _block_indent(text: str, starts: list[int], header: int, value: str) -> int:
+    """Indentation of a literal block, read off its first non-blank content line."""
+    for n, vline in enumerate(value.split("\n"), start=1):
+        if vline.strip() and header + n < len(starts):
+            a = starts[header + n]
+            b = starts[header + n + 1] if header + n + 1 < len(starts) else len(text)
+            src = text[a:b].rstrip("\r\n\x85\u2028\u2029")
+            return len(src) - len(vline) if src.endswith(vline) else len(src) - len(src.lstrip(" "))
+    return 0
+
+
+def _value_offset(value: str, line: int, col: int) -> int:
+    lines = value.split("\n")
+    line = min(max(line, 1), len(lines))
+    return sum(len(s) + 1 for s in lines[: line - 1]) + max(col, 1) - 1
+
+
+def _match(text: str, p: int, end: int, value: str, target: int) -> int:
+    """Source offset of value[target], pairing value characters with source characters in order.
+
+    Exact when the value is a verbatim copy of the source; folding (line break ->
+    space) and escapes only cost accuracy near the altered characters.
+    """
+    for i, ch in enumerate(value):
+        q = p
+        while q < end and not (text[q] == ch or (ch in " \t\n" and text[q] in _SPACE)):
+            q += 1
+        if i == target:
+            return q if q < end else p
+        if q < end:
+            p = q + 1
+    return p
