@@ -1,5 +1,346 @@
-"""Placeholder CLI: replaced below."""
+"""The `orrery` command: list, validate, schema, explain, play, simulate, replay, test.
+
+Every user mistake (bad spec, variant, log, argument) is printed as located,
+plain findings on stderr with exit code 2; a traceback means a bug in Orrery.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from orrery import __version__
+from orrery.rulespec.errors import InputError, OrreryError
+from orrery.rulespec.source import YamlLimits
+
+from .evaluator import Limits
+
+EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
+
+LIMIT_NAMES = {
+    "cascade": "most state-trigger firings in one cascade",
+    "loop": "most loop iterations while resolving one step",
+    "emit_depth": "deepest nesting of events",
+    "flow": "most flow stages without any decision",
+    "pieces": "most pieces in a game",
+    "lookahead": "most re-runs when filtering a menu for dead ends",
+    "yaml_bytes": "largest YAML file, in bytes",
+    "yaml_nodes": "most YAML nodes after alias expansion",
+    "yaml_depth": "deepest YAML nesting",
+    "steps": "most decisions in one simulated game before it counts as a runaway",
+}
 
 
-def main() -> int:
-    return 0
+def _limits(args: argparse.Namespace) -> tuple[Limits, YamlLimits, int]:
+    """Parse --limit NAME=N options into engine, YAML and step limits."""
+    eng: dict[str, int] = {}
+    yml: dict[str, int] = {}
+    steps = 20_000
+    for item in getattr(args, "limit", None) or []:
+        name, _, value = item.partition("=")
+        if name not in LIMIT_NAMES or not value.strip().isdigit():
+            raise InputError(f"--limit {item}: expected NAME=N with NAME one of {', '.join(LIMIT_NAMES)}")
+        n = int(value)
+        if name.startswith("yaml_"):
+            yml[{"yaml_bytes": "max_bytes", "yaml_nodes": "max_nodes", "yaml_depth": "max_depth"}[name]] = n
+        elif name == "steps":
+            steps = n
+        else:
+            eng[name] = n
+    return Limits().replace(**eng), YamlLimits(**yml), steps
+
+
+def _load_game(args: argparse.Namespace, game_arg: str | None = None):
+    """Resolve GAME and --variant options and load the game."""
+    from orrery.rulespec.loader import load_spec
+
+    from .game import Game
+    from .gamefiles import resolve_game, resolve_variant
+
+    limits, ylimits, _ = _limits(args)
+    path = resolve_game(game_arg or args.game)
+    variants = [resolve_variant(path, v) for v in getattr(args, "variant", None) or []]
+    spec = load_spec(path, variants, limits=ylimits)
+    return Game(spec, limits), path, [str(v) for v in getattr(args, "variant", None) or []]
+
+
+# ------------------------------------------------------------------ commands
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """Bundled games and their variants."""
+    from orrery.rulespec.loader import load_spec
+
+    from .gamefiles import bundled_games, bundled_variants, resolve_game
+
+    for name in bundled_games():
+        try:
+            meta = load_spec(resolve_game(name), check=False).model.game
+            desc = f"{meta.title or name} ({meta.players.min}-{meta.players.max} players)"
+        except OrreryError:
+            desc = "(does not load: run orrery validate)"
+        print(f"{name:24} {desc}")
+        for v in bundled_variants(name):
+            print(f"  --variant {v}")
+    return EXIT_OK
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Validate specs, variants and scenario files; all findings at once."""
+    from .validate import validate_path
+
+    _, ylimits, _ = _limits(args)
+    worst = EXIT_OK
+    for p in args.paths:
+        findings, kind = validate_path(Path(p), ylimits)
+        errors = [f for f in findings if f.severity == "error"]
+        for f in findings:
+            print(f.format(), file=sys.stderr)
+        if errors:
+            worst = EXIT_INPUT
+            print(f"{p}: {len(errors)} error(s)", file=sys.stderr)
+        else:
+            warn = sum(1 for f in findings if f.severity == "warning")
+            print(f"ok: {p} ({kind}{', ' + str(warn) + ' warning(s)' if warn else ''})")
+    return worst
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    """Print the JSON Schema of specs (or variants, scenarios)."""
+    from orrery.rulespec.schema import schema_for
+
+    print(json.dumps(schema_for(args.kind), indent=2, sort_keys=True))
+    return EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    """A readable summary of a game's rules, or what variants change."""
+    from .explain import explain_diff, explain_text
+
+    game, _, _ = _load_game(args)
+    print(explain_diff(game.spec) if args.diff else explain_text(game.spec))
+    return EXIT_OK
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play in the terminal: humans and bots at one table."""
+    from .play import play
+
+    game, path, variants = _load_game(args)
+    return play(game, path, variants, args)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Bots play many games; print a summary or JSON."""
+    from .simulate import simulate
+
+    game, path, variants = _load_game(args)
+    _, _, steps = _limits(args)
+    players = args.players or game.rules.default_players
+    _check_players(game, players)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    from .bots import BOTS
+
+    for b in bots:
+        if b not in BOTS:
+            raise InputError(f"--bots: unknown bot '{b}' (known: {', '.join(sorted(BOTS))})")
+    if len(bots) not in (1, players):
+        raise InputError(f"--bots: give one bot for everyone or one per seat ({players}), not {len(bots)}")
+    progress = _progress(args.games, quiet=args.json and not sys.stderr.isatty())
+    with progress as tick:
+        result = simulate(game, args.games, players, args.seed, bots, max_steps=steps, check=args.check,
+                          variants=variants, progress=tick)
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        _print_summary(result)
+    if args.check and result["violations"]:
+        for v in result["violations"][:20]:
+            print(f"{v['where']}: invariant '{v['invariant']}' failed in game seed {v['seed']} at step {v['step']} "
+                  f"(value: {v['value']})", file=sys.stderr)
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def _check_players(game: Any, n: int) -> None:
+    r = game.rules
+    if not r.min_players <= n <= r.max_players:
+        raise InputError(f"{game.name} takes {r.min_players}-{r.max_players} players, not {n}")
+
+
+class _NoProgress:
+    def __enter__(self) -> Callable[[int], None] | None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class _RichProgress:
+    """A progress bar on stderr (rich), only when stderr is a terminal."""
+
+    def __init__(self, total: int):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        self.progress = Progress("games", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                 console=Console(stderr=True), transient=True)
+        self.task = self.progress.add_task("games", total=total)
+
+    def __enter__(self) -> Callable[[int], None]:
+        self.progress.__enter__()
+        return lambda done: self.progress.update(self.task, completed=done)
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.__exit__(*exc)
+
+
+def _progress(total: int, quiet: bool) -> Any:
+    if quiet or not sys.stderr.isatty() or os.environ.get("CI"):
+        return _NoProgress()
+    return _RichProgress(total)
+
+
+def _print_summary(result: dict[str, Any]) -> None:
+    s = result["summary"]
+    print(f"{result['game']}: {s['games']} games, {result['players']} players, seed {result['seed']}, "
+          f"bots {','.join(result['bots'])}")
+    print(f"  ends: " + ", ".join(f"{k} {v}" for k, v in s["ends"].items()))
+    print(f"  wins: " + (", ".join(f"{k} {v}" for k, v in s["wins"].items()) or "none") + f"; draws {s['draws']}")
+    print(f"  steps: average {s['avg_steps']}, longest {s['max_steps']}; runaway games {s['failures']}")
+    if s["invariant_violations"]:
+        print(f"  invariant violations: {s['invariant_violations']}")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a log, verifying the state after every step."""
+    from .log import read_log, replay
+
+    log = read_log(args.log)
+    game_arg = args.game or log.header["game"]
+    ns = argparse.Namespace(variant=log.header["variants"], limit=args.limit)
+    game, _, _ = _load_game(ns, game_arg)
+    report = replay(log, game, verify=not args.no_verify)
+    if report.divergence:
+        print(f"replay diverged: {report.divergence}", file=sys.stderr)
+        return EXIT_FAIL
+    o = report.final.outcome()
+    status = f"game over ({o.end}), winners: {', '.join(game.rules.seat_name(w) for w in o.winners) or 'none'}" \
+        if o else f"game in progress: {report.final.decision.prompt}"
+    print(f"replayed {report.steps} step(s) of {args.log}: every state matches; {status}")
+    if report.result_matches is False:
+        print("but the result recorded in the log differs from the replayed result", file=sys.stderr)
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    """Run scenario files for a game."""
+    from .scenarios import load_scenarios, run_scenario, scenario_files
+
+    game, path, _ = _load_game(args)
+    files = [Path(f) for f in args.scenarios] or scenario_files(path)
+    if not files:
+        raise InputError(f"{args.game}: no scenario files (looked in {path.parent / 'scenarios'})")
+    passed = failed = 0
+    for f in files:
+        for sc in load_scenarios(f):
+            r = run_scenario(game, sc, path)
+            if r.passed:
+                passed += 1
+                print(f"PASS {f.name}: {r.name}")
+            else:
+                failed += 1
+                print(f"FAIL {f.name}: {r.name}  [{r.where}]")
+                for msg in r.failures:
+                    print(f"     {msg}")
+    print(f"{passed} passed, {failed} failed")
+    return EXIT_OK if failed == 0 else EXIT_FAIL
+
+
+# ------------------------------------------------------------------ parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand documented."""
+    p = argparse.ArgumentParser(prog="orrery", description="Orrery: play, check and simulate tabletop games "
+                                "written as rule specs.")
+    p.add_argument("--version", action="version", version=f"orrery {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    limit_help = "raise or lower a limit, e.g. --limit cascade=50000 (names: " + ", ".join(LIMIT_NAMES) + ")"
+
+    def add(name: str, fn: Callable, help_: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_, description=help_)
+        sp.set_defaults(fn=fn)
+        sp.add_argument("--limit", action="append", metavar="NAME=N", help=limit_help)
+        return sp
+
+    add("list", cmd_list, "List the bundled games and their variants.")
+    sp = add("validate", cmd_validate, "Check specs, variants and scenario files; print every problem as "
+                                       "FILE:LINE:COL; exit 2 if any is an error.")
+    sp.add_argument("paths", nargs="+", metavar="PATH")
+    sp = add("schema", cmd_schema, "Print the JSON Schema of rule specs (or of variants or scenario files).")
+    sp.add_argument("--kind", choices=["spec", "variant", "scenario"], default="spec")
+    sp = add("explain", cmd_explain, "Print a readable summary of a game's rules, generated from its spec.")
+    _game_args(sp)
+    sp.add_argument("--diff", action="store_true", help="show what the variants change, rule by rule")
+    sp = add("play", cmd_play, "Play in the terminal: humans and bots at the same table.")
+    _game_args(sp)
+    sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    sp.add_argument("--seats", help="comma-separated seat types, e.g. human,random (default: human then random)")
+    sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sp.add_argument("--log", metavar="FILE", help="save the game log (JSON Lines) to FILE")
+    sp.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each bot move")
+    sp.add_argument("--quiet-board", action="store_true", help="do not redraw the board after bot moves")
+    sp = add("simulate", cmd_simulate, "Let bots play many games and summarise the results.")
+    _game_args(sp)
+    sp.add_argument("--games", type=int, required=True, help="how many games")
+    sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    sp.add_argument("--bots", default="random", help="bot for every seat, or one per seat (comma-separated)")
+    sp.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed+i)")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.add_argument("--check", action="store_true", help="check the spec's invariants after every step; exit 1 "
+                                                         "if any fails")
+    sp = add("replay", cmd_replay, "Replay a game log, verifying the state after every step.")
+    sp.add_argument("log", metavar="LOG")
+    sp.add_argument("--game", help="the game's spec, if the log's game cannot be found")
+    sp.add_argument("--no-verify", action="store_true", help="do not compare state digests")
+    sp = add("test", cmd_test, "Run scenario tests of a game (default: all files in its scenarios/ folder).")
+    sp.add_argument("game", metavar="GAME", help="a bundled game's name or a path to its rules.yaml")
+    sp.add_argument("scenarios", nargs="*", metavar="SCENARIO")
+    return p
+
+
+def _game_args(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("game", metavar="GAME", help="a bundled game's name (e.g. tic-tac-toe) or a path to rules.yaml")
+    sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `orrery` command."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.fn(args)
+    except OrreryError as err:
+        print(err.render(), file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # a bug in Orrery, not in the user's input
+        if os.environ.get("ORRERY_DEBUG"):
+            raise
+        print(f"orrery: internal error: {type(exc).__name__}: {exc}\n"
+              f"This is a bug in Orrery; run again with ORRERY_DEBUG=1 for details.", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -282,11 +282,9 @@ def settle(it: "Interp") -> int:
         best = None
         for ti, trig in enumerate(triggers):
             for env, key in _matches(it, trig):
-                cand = (key, ti)
+                cand = (key[0], ti, key[1])  # order key, then declaration order, then domain order
                 if best is None or cand < best[0]:
                     best = (cand, trig, env)
-                    if key is None:
-                        break
         if best is None:
             break
         s.cascade += 1

@@ -49,7 +49,10 @@ def _game_start(it: Interp) -> None:
         _init_var(it, name, track.per_player, track.start, ("components", "tracks", name, "start"))
     for name, var in r.variables.items():
         _init_var(it, name, var.per_player, var.start, ("variables", name, "start"))
-    it.run(r.spec.effect("setup"))
+    extra, replace = s.setup_override or (None, False)
+    if not replace:
+        it.run(r.spec.effect("setup"))
+    it.run(extra)  # a scenario's position, on top of (or instead of) the spec's setup
     emit(it, "game_start")
     check_ends(it, "immediate")
     s.cursor.stage = "round_start"

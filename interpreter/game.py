@@ -61,12 +61,16 @@ class Game:
         """The game's identifier."""
         return self.rules.name
 
-    def new_initial_state(self, players: int | None = None, seed: int = 0) -> "GameState":
-        """A new game: setup runs up to the first decision."""
+    def new_initial_state(self, players: int | None = None, seed: int = 0, setup: Any = None,
+                          replace_setup: bool = False) -> "GameState":
+        """A new game: setup runs up to the first decision (plus an extra setup block, e.g. a scenario's)."""
         n = players if players is not None else self.rules.default_players
         if not self.rules.min_players <= n <= self.rules.max_players:
             raise IllegalMove(f"{self.name} takes {self.rules.min_players}-{self.rules.max_players} players, not {n}")
-        state = GameState(self, State(self.rules, n, seed), [], seed)
+        initial = State(self.rules, n, seed)
+        if setup is not None or replace_setup:
+            initial.setup_override = (setup, replace_setup)
+        state = GameState(self, initial, [], seed)
         state._advance()
         return state
 

@@ -60,7 +60,7 @@ class State:
     """The whole mutable state of one game."""
 
     __slots__ = ("rules", "n", "kinds", "attrs", "loc", "places", "stamps", "clock", "vars", "pvars",
-                 "rng", "cursor", "outcome", "msgs", "cascade", "decisions")
+                 "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override")
 
     def __init__(self, rules: Rules, n_players: int, seed: int):
         self.rules = rules
@@ -79,6 +79,7 @@ class State:
         self.msgs: list[str] = []
         self.cascade = 0
         self.decisions = 0
+        self.setup_override: tuple[Any, bool] | None = None  # (extra setup block, replace the spec's setup?)
 
     def clone(self) -> "State":
         """An independent copy (pieces' attribute dicts are shared until written)."""
@@ -99,6 +100,7 @@ class State:
         s.msgs = []
         s.cascade = self.cascade
         s.decisions = self.decisions
+        s.setup_override = self.setup_override
         return s
 
     # -- players

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 from pydantic import ValidationError
 
 from . import ast as A
-from .errors import Diagnostics, SpecError, Span
+from .errors import Diagnostics, Finding, SpecError, Span
 from .models import Spec
 from .parser import parse_block, parse_expr
 from .pydantic_errors import findings_from_validation
@@ -37,6 +37,7 @@ class GameSpec:
     variants: list[str]
     exprs: dict[tuple, A.Expr] = field(default_factory=dict)
     effects: dict[tuple, A.Block] = field(default_factory=dict)
+    warnings: list[Finding] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -90,6 +91,7 @@ def build_spec(merged: Merged, path: str, *, check: bool = True) -> GameSpec:
 
         diags.extend(check_spec(spec))
         diags.raise_if_errors()
+        spec.warnings = [f for f in diags.findings if f.severity != "error"]
     return spec
 
 

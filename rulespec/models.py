@@ -7,11 +7,20 @@ Schema that `orrery schema` prints is exported from these models.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-ExprText = str
+def _as_expr_text(v: Any) -> Any:
+    """YAML turns `when: true` or `order: 0` into bool/int; they are expressions too."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    return v
+
+
+ExprText = Annotated[str, BeforeValidator(_as_expr_text)]
 """An expression in the rule language, e.g. ``count(c for c in cells(board) where empty(c)) == 0``."""
 EffectText = Union[str, list[str]]
 """Statements in the rule language: one string (newline-separated) or a list of strings."""
@@ -134,7 +143,7 @@ class TrackDecl(Model):
     """A bounded counter (score track, resource track), global or per player."""
 
     per_player: bool = True
-    start: ExprText | int = 0
+    start: ExprText = "0"
     min: int | None = None
     max: int | None = None
     description: str | None = None
@@ -145,7 +154,7 @@ class VarDecl(Model):
 
     per_player: bool = False
     type: Literal["int", "bool", "str", "list", "player", "piece", "cell", "any"] = "any"
-    start: ExprText | int | bool | None = None
+    start: ExprText | None = None
     description: str | None = None
     visibility: Literal["public", "owner", "hidden"] = "public"
 
@@ -210,7 +219,7 @@ class ActionDecl(Model):
     condition: ExprText | None = None
     why: str | None = Field(None, description="Shown when `condition` is false.")
     params: dict[str, ParamDecl] = {}
-    cost: dict[str, ExprText | int] = Field({}, description="Track or variable of the acting player -> amount paid first.")
+    cost: dict[str, ExprText] = Field({}, description="Track or variable of the acting player -> amount paid first.")
     effect: EffectText = ""
     limit: int | None = Field(None, ge=1, description="Most times per turn.")
 
@@ -266,7 +275,7 @@ class PhaseDecl(Model):
 class FlowDecl(Model):
     """Rounds made of phases."""
 
-    first_player: ExprText | int = 0
+    first_player: ExprText = "0"
     rotate_first_player: bool = Field(False, description="Pass the first player clockwise after each round.")
     round_start: EffectText | None = None
     round_end: EffectText | None = None

@@ -25,8 +25,10 @@ SpanMapper = Callable[[int, int, int | None, int | None], Span]
 # Token texts after which a newline cannot end a statement, so it is dropped.
 _CONTINUE_AFTER = {",", "+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "=", "+=", "-=", "*=",
                    "and", "or", "not", "in", "where", "then", "{"}
-# Token texts before which a newline is dropped (`}` newline `else {` reads naturally).
-_CONTINUE_BEFORE = {"else", "elif"}
+# Token texts before which a newline is dropped: words that never start a statement, so a
+# clause may go on the next line (`}` newline `else {`, a long `choose` with `prompt` below).
+_CONTINUE_BEFORE = {"else", "elif", "where", "by", "prompt", "optional", "order", "chosen", "then", "and", "or",
+                    "to", "from", "as", "with", "at"}
 _OPEN = {"LPAR": "RPAR", "LSQB": "RSQB"}
 
 

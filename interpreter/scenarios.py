@@ -1,0 +1,184 @@
+"""Scenario tests for rule authors: a position, some decisions, expectations.
+
+A scenario file (`games/<game>/scenarios/*.yaml`) lists scenarios; each starts a
+game (players, seed, variants), optionally adds or replaces setup, plays the
+listed decisions by label, and checks expectations written as expressions.  A
+failing expectation reports the values of both sides of a comparison.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from orrery.rulespec import ast as A
+from orrery.rulespec.errors import Diagnostics, OrreryError, SpecError
+from orrery.rulespec.models import ScenarioDecl, ScenarioFile, ScenarioStep
+from orrery.rulespec.parser import parse_block, parse_expr
+from orrery.rulespec.pydantic_errors import findings_from_validation
+from orrery.rulespec.source import SourceDoc, load_yaml
+
+from .evaluator import Interp
+from .game import Game, GameState, IllegalMove
+from .gamefiles import resolve_variant
+from .values import Player
+
+
+@dataclass
+class ParsedScenario:
+    """A scenario with its rule text parsed."""
+
+    decl: ScenarioDecl
+    index: int
+    setup: A.Block | None
+    expects: list[tuple[str, A.Expr]]
+    where: str
+
+
+@dataclass
+class ScenarioResult:
+    """The outcome of one scenario."""
+
+    name: str
+    where: str
+    passed: bool
+    failures: list[str] = field(default_factory=list)
+
+
+def load_scenarios(path: str | Path) -> list[ParsedScenario]:
+    """Parse a scenario file; raise SpecError with every located problem."""
+    doc = load_yaml(path)
+    diags = Diagnostics()
+    try:
+        model = ScenarioFile.model_validate(doc.data)
+    except ValidationError as exc:
+        diags.extend(findings_from_validation(exc, doc.data, doc.span, doc.key_span))
+        diags.raise_if_errors()
+        raise  # pragma: no cover
+    out = []
+    for i, sc in enumerate(model.scenarios):
+        base = ("scenarios", i)
+        setup = _parse(doc, base + ("setup",), sc.setup, "effect", diags) if sc.setup is not None else None
+        expects = []
+        for j, text in enumerate(sc.expect):
+            node = _parse(doc, base + ("expect", j), text, "expr", diags)
+            if node is not None:
+                expects.append((text, node))
+        out.append(ParsedScenario(sc, i, setup, expects, str(doc.span(base))))
+    diags.raise_if_errors()
+    return out
+
+
+def _parse(doc: SourceDoc, path: tuple, text: Any, kind: str, diags: Diagnostics) -> Any:
+    items = text if isinstance(text, list) else [text]
+    nodes = []
+    for k, item in enumerate(items):
+        p = path + (k,) if isinstance(text, list) else path
+
+        def mapper(line: int, col: int, end_line: int | None = None, end_col: int | None = None, _p: tuple = p):
+            return doc.text_span(_p, line, col, end_line, end_col)
+
+        try:
+            nodes.append(parse_block(str(item), mapper) if kind == "effect" else parse_expr(str(item), mapper))
+        except SpecError as err:
+            diags.extend(err.findings)
+    if not nodes:
+        return None
+    if kind == "expr":
+        return nodes[0]
+    body = tuple(s for n in nodes for s in n.body)
+    return A.Block(span=doc.span(path), body=body)
+
+
+def run_scenario(game: Game, sc: ParsedScenario, game_path: Path | None = None) -> ScenarioResult:
+    """Play one scenario and check its expectations."""
+    d = sc.decl
+    if d.variants:
+        if game_path is None:
+            raise OrreryError(f"{sc.where}: scenario '{d.name}' uses variants but the game has no file path")
+        game = Game.load(game_path, [resolve_variant(game_path, v) for v in d.variants], game.limits)
+    result = ScenarioResult(d.name, sc.where, True)
+    try:
+        gs = game.new_initial_state(players=d.players, seed=d.seed, setup=sc.setup, replace_setup=d.replace_setup)
+    except IllegalMove as exc:
+        return _fail(result, f"cannot start: {exc.reason}")
+    for k, step in enumerate(d.steps, start=1):
+        label, player = _step(step)
+        last = k == len(d.steps)
+        if gs.is_terminal():
+            return _fail(result, f"step {k} ({label}): the game is already over ({gs.outcome().end})")
+        if player is not None and gs.current_player() != player:
+            return _fail(result, f"step {k} ({label}): expected player {player} to decide, "
+                                 f"but it is player {gs.current_player()} ({gs.decision.prompt})")
+        try:
+            gs.apply_label(label)
+        except IllegalMove as exc:
+            if last and d.expect_error is not None:
+                if d.expect_error.lower() not in exc.reason.lower():
+                    return _fail(result, f"step {k} ({label}) was refused, but with: {exc.reason}")
+                break
+            return _fail(result, f"step {k} ({label}) was refused: {exc.reason}")
+        else:
+            if last and d.expect_error is not None:
+                return _fail(result, f"step {k} ({label}) was accepted, but should be refused "
+                                     f"('{d.expect_error}')")
+    if d.expect_end is not None:
+        o = gs.outcome()
+        if o is None or o.end != d.expect_end:
+            result.failures.append(f"expected the game to end by '{d.expect_end}', "
+                                   f"got {o.end if o else 'no end (still playing: ' + gs.decision.prompt + ')'}")
+    for text, node in sc.expects:
+        msg = check_expectation(gs, text, node)
+        if msg:
+            result.failures.append(msg)
+    result.passed = not result.failures
+    return result
+
+
+def _step(step: ScenarioStep | str | int) -> tuple[str, int | None]:
+    if isinstance(step, ScenarioStep):
+        return str(step.choose), step.player
+    return str(step), None
+
+
+def _fail(result: ScenarioResult, msg: str) -> ScenarioResult:
+    result.passed = False
+    result.failures.append(msg)
+    return result
+
+
+def expectation_env(gs: GameState) -> dict[str, Any]:
+    """Extra names an expectation may use: `winners` and `ended`."""
+    o = gs.outcome()
+    return {"winners": [Player(w) for w in o.winners] if o else [], "ended": o.end if o else None}
+
+
+def check_expectation(gs: GameState, text: str, node: A.Expr) -> str | None:
+    """None if the expectation holds, else a message with the values involved."""
+    it = Interp(gs.state.clone(), [], gs.game.limits)
+    env = expectation_env(gs)
+    try:
+        value = it.ev(node, env)
+    except OrreryError as exc:
+        return f"{node.span}: `{text}` could not be evaluated: {exc.findings[0].message}"
+    except Exception as exc:  # the expectation itself is broken; say so plainly
+        return f"{node.span}: `{text}` could not be evaluated: {exc}"
+    if value is True:
+        return None
+    detail = ""
+    if isinstance(node, A.Binary) and node.op not in ("and", "or"):
+        try:
+            left, right = it.ev(node.left, env), it.ev(node.right, env)
+            detail = f" (left: {it.label(left)}, right: {it.label(right)})"
+        except Exception:  # sides that cannot be evaluated alone are simply not shown
+            detail = ""
+    return f"{node.span}: expected `{text}`, got {it.label(value)}{detail}"
+
+
+def scenario_files(game_path: Path) -> list[Path]:
+    """The scenario files bundled next to a game's rules.yaml."""
+    sdir = game_path.parent / "scenarios"
+    return sorted(sdir.glob("*.yaml")) if sdir.is_dir() else []

@@ -1,0 +1,139 @@
+"""Bots play many games; results as one JSON-able dict; optional invariant checks after every step."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .bots import Bot, make_bot
+from .evaluator import Interp
+from .game import Game, GameState
+from .state import serialize
+
+STEP_LIMIT_END = "step_limit"
+
+
+@dataclass
+class Violation:
+    """An invariant that did not hold."""
+
+    seed: int
+    step: int
+    invariant: str
+    where: str
+    value: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {"seed": self.seed, "step": self.step, "invariant": self.invariant, "where": self.where,
+                "value": self.value}
+
+
+@dataclass
+class GameRecord:
+    """One simulated game."""
+
+    seed: int
+    winners: list[int]
+    scores: list[Any]
+    end: str
+    steps: int
+    violations: list[Violation] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able form (the shape `simulate --json` prints)."""
+        return {"seed": self.seed, "winners": self.winners, "scores": serialize(self.scores), "end": self.end,
+                "steps": self.steps}
+
+
+def check_invariants(game: Game, gs: GameState, seed: int, step: int) -> list[Violation]:
+    """Evaluate every invariant of the spec on the current state."""
+    out = []
+    rules = game.rules
+    for name, expr in rules.invariants.items():
+        it = Interp(gs.state.clone(), [], game.limits)
+        try:
+            value = it.ev(expr, {})
+        except Exception as exc:  # an invariant that cannot even be evaluated is a violation too
+            value = f"error: {exc}"
+        if value is not True:
+            out.append(Violation(seed, step, name, str(expr.span), serialize(value)))
+    return out
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """Each seat's bot gets its own seed derived from the game's."""
+    return game_seed * 7919 + seat * 104729 + 1
+
+
+def play_game(game: Game, players: int, seed: int, bots: list[Bot], max_steps: int = 20_000,
+              check: bool = False) -> GameRecord:
+    """Play one game with bots to the end (or the step limit)."""
+    gs = game.new_initial_state(players=players, seed=seed)
+    violations: list[Violation] = []
+    if check:
+        violations.extend(check_invariants(game, gs, seed, 0))
+    steps = 0
+    while not gs.is_terminal():
+        if steps >= max_steps:
+            scores = [gs.state.pvars[p].get("score") for p in range(players)]
+            return GameRecord(seed, [], scores, STEP_LIMIT_END, steps, violations)
+        gs.apply(bots[gs.current_player()].choose(gs))
+        steps += 1
+        if check:
+            violations.extend(check_invariants(game, gs, seed, steps))
+    o = gs.outcome()
+    return GameRecord(seed, o.winners, o.scores, o.end, steps, violations)
+
+
+def simulate(game: Game, games: int, players: int, seed: int, bot_names: list[str], max_steps: int = 20_000,
+             check: bool = False, variants: list[str] = (),
+             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play `games` games; game i uses seed `seed + i`."""
+    if len(bot_names) == 1:
+        bot_names = bot_names * players
+    if len(bot_names) != players:
+        raise ValueError(f"{len(bot_names)} bots given for {players} players")
+    records: list[GameRecord] = []
+    for i in range(games):
+        gseed = seed + i
+        bots = [make_bot(name, bot_seed(gseed, k)) for k, name in enumerate(bot_names)]
+        records.append(play_game(game, players, gseed, bots, max_steps, check))
+        if progress:
+            progress(i + 1)
+    return {
+        "game": game.name,
+        "variants": list(variants),
+        "players": players,
+        "seed": seed,
+        "bots": bot_names,
+        "results": [r.as_dict() for r in records],
+        "summary": summarize(game, records),
+        "violations": [v.as_dict() for r in records for v in r.violations],
+    }
+
+
+def summarize(game: Game, records: list[GameRecord]) -> dict[str, Any]:
+    """Counts of end conditions, wins per seat, draws, failures and average length."""
+    ends = Counter(r.end for r in records)
+    wins: Counter = Counter()
+    draws = 0
+    for r in records:
+        if r.end == STEP_LIMIT_END:
+            continue
+        if not r.winners or (len(r.winners) > 1 and len(r.winners) == len(r.scores)):
+            draws += 1
+        for w in r.winners:
+            wins[game.rules.seat_name(w)] += 1
+    n = len(records) or 1
+    return {
+        "games": len(records),
+        "ends": dict(sorted(ends.items())),
+        "wins": dict(sorted(wins.items())),
+        "draws": draws,
+        "failures": ends.get(STEP_LIMIT_END, 0),
+        "avg_steps": round(sum(r.steps for r in records) / n, 2),
+        "max_steps": max((r.steps for r in records), default=0),
+        "invariant_violations": sum(len(r.violations) for r in records),
+    }

@@ -1,0 +1,45 @@
+"""`orrery validate`: check any Orrery file (spec, variant or scenario file) and collect findings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from orrery.rulespec.errors import Finding, OrreryError, Span
+from orrery.rulespec.loader import build_spec, load_spec
+from orrery.rulespec.source import YamlLimits, load_yaml
+from orrery.rulespec.variants import load_variant, merge, variant_base_path
+
+
+def file_kind(path: Path, limits: YamlLimits) -> str:
+    """spec, variant or scenario, judged by the top-level keys."""
+    doc = load_yaml(path, limits=limits)
+    if isinstance(doc.data, dict) and "variant" in doc.data:
+        return "variant"
+    if isinstance(doc.data, dict) and "scenarios" in doc.data:
+        return "scenario"
+    return "spec"
+
+
+def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Finding], str]:
+    """All findings for one file (errors and warnings) and its kind; never raises for bad input."""
+    limits = limits or YamlLimits()
+    kind = "file"
+    try:
+        kind = file_kind(path, limits)
+        if kind == "variant":
+            vdoc = load_variant(path)
+            base_path = variant_base_path(vdoc)
+            base = load_yaml(base_path, limits=limits)
+            spec = build_spec(merge(base, [vdoc]), str(base_path))
+        elif kind == "scenario":
+            from orrery.interpreter.scenarios import load_scenarios
+
+            load_scenarios(path)
+            return [], kind
+        else:
+            spec = load_spec(path, limits=limits)
+        return list(spec.warnings), kind
+    except OrreryError as err:
+        return err.findings, kind
+    except RecursionError:
+        return [Finding(Span(str(path), 1, 1), "the file nests too deeply to check")], kind
