@@ -389,9 +389,8 @@ class Interp:
         attrs = self.s.attrs[pid]
         if "name" in attrs:
             return str(attrs["name"])
-        words = [str(attrs[a]) for a in kind.decl.attributes if a in attrs and attrs[a] is not None
-                 and not isinstance(attrs[a], (list, dict))]
-        words = [self.r.seat_name(w) if isinstance(w, Player) else w for w in words]
+        words = [self.r.seat_name(v) if isinstance(v, Player) else str(v)
+                 for a in kind.decl.attributes if (v := attrs.get(a)) is not None and not isinstance(v, (list, dict))]
         return " ".join(words + [kind.name]) if words else kind.name
 
     def describe(self, v: Any) -> str:

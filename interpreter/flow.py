@@ -60,6 +60,8 @@ def _game_start(it: Interp) -> None:
 
 def _init_var(it: Interp, name: str, per_player: bool, start: Any, path: tuple) -> None:
     expr = it.r.spec.expr(*path)
+    if start is None and path[0] == "components":
+        start = 0  # tracks count from 0 unless told otherwise
     if per_player:
         for p in it.s.players:
             it.s.pvars[p][name] = it.ev(expr, {"p": p}) if expr is not None else start
@@ -71,7 +73,8 @@ def _round_start(it: Interp) -> None:
     s, c = it.s, it.s.cursor
     c.round += 1
     if c.round == 1:
-        first = it.ev(it.r.spec.expr("flow", "first_player"), {})
+        expr = it.r.spec.expr("flow", "first_player")
+        first = 0 if expr is None else it.ev(expr, {})
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < s.n:
             raise RuleError(f"flow.first_player must be a player, got {it.describe(first)}",
                             it.r.spec.span("flow", "first_player"))
@@ -306,7 +309,7 @@ def finish(it: Interp, name: str) -> None:
         winners = sorted({int(p) for p in winners})
     else:
         winners = rank_winners(it)
-    scores = [it.ev(r.score, {"p": p}) for p in players] if r.score is not None else [0] * s.n
+    scores = [r.score_of(it, p) for p in players]
     if not winners or len(winners) == s.n and s.n > 1:
         returns = [0.0] * s.n
     else:
@@ -327,9 +330,7 @@ def emit_safe(it: Interp) -> None:
 
 def rank_winners(it: Interp) -> list[int]:
     """Players with the best ranking keys (compared largest first)."""
-    keys = []
-    for p in it.s.players:
-        keys.append(tuple(it.ev(k, {"p": p}) for k in it.r.ranking))
+    keys = [it.r.rank_key(it, p) for p in it.s.players]
     best = max(keys)
     winners = [i for i, k in enumerate(keys) if k == best]
     if len(winners) > 1 and it.r.spec.model.ranking.ties == "nobody":

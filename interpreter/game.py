@@ -15,7 +15,7 @@ from typing import Any
 
 from orrery.rulespec.loader import GameSpec, load_spec
 
-from .decisions import Decision, Option, RequireFailed, Suspend
+from .decisions import Decision, Option, RequireFailed, RunawayError, Suspend
 from .evaluator import Interp, Limits
 from .flow import NOTHING_VIABLE, run_flow
 from .rules import Rules
@@ -207,7 +207,14 @@ class GameState:
 
     def _advance(self) -> None:
         """Move to the next decision that needs a real choice, taking checkpoints at step menus."""
+        auto = 0
         while True:
+            auto += 1
+            if auto > self.game.limits.flow:
+                raise RunawayError(
+                    f"{self.game.limits.flow} decisions in a row had only one possible answer, so nobody ever "
+                    f"gets a real choice (limit flow); is an end condition missing? Raise it with --limit flow=N",
+                    self.game.spec.span("end"))
             live, decision, used = self._run(self._answers)
             if decision is not None and decision.kind == "action" and used == len(self._answers):
                 self.narration.extend(live.msgs)

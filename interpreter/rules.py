@@ -273,7 +273,7 @@ class Rules:
         self.state_triggers = [t for t in self.triggers if not t.on]
         self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
         self.ends = {n: self._end(n) for n in m.end}
-        self.ranking = [spec.expr("ranking", "by", i) for i in range(len(m.ranking.by))]
+        self.ranking = [spec.expr("ranking", "by", i) for i in range(len(m.ranking.by or []))]
         self.score = spec.expr("scoring", "score")
         self.invariants = {n: spec.expr("invariants", n) for n in m.invariants}
         self.names = _global_names(self)
@@ -345,6 +345,20 @@ class Rules:
         s, decl = self.spec, self.spec.model.end[name]
         return EndInfo(name, s.expr("end", name, "when"), decl.check, s.expr("end", name, "winners"),
                        decl.description, s.span("end", name))
+
+    def score_of(self, it: Any, p: Any) -> Any:
+        """A player's score: scoring.score, else their `score` track/variable, else 0."""
+        if self.score is not None:
+            return it.ev(self.score, {"p": p})
+        if "score" in self.player_var_names:
+            return it.s.pvars[p].get("score")
+        return 0
+
+    def rank_key(self, it: Any, p: Any) -> tuple:
+        """Ranking keys of a player (compared largest first): ranking.by, else the score."""
+        if self.spec.model.ranking.by is not None:
+            return tuple(it.ev(k, {"p": p}) for k in self.ranking)
+        return (self.score_of(it, p),) if self.score is not None or "score" in self.player_var_names else ()
 
     def may_fail(self, action: str) -> bool:
         """Whether choices made inside this action can lead to a dead end (so menus need look-ahead)."""

@@ -138,9 +138,7 @@ def parse_cell_label(label: str) -> tuple[int, int] | None:
     x -= 1
     if neg_x:
         x = -x - 1
-    y = int(digits)
-    y = y - 1 if y > 0 else y
-    return (x, y)
+    return (x, int(digits) - 1)  # row labels are y + 1 everywhere, also at and below row 0
 
 
 class Record(dict):

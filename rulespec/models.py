@@ -143,7 +143,7 @@ class TrackDecl(Model):
     """A bounded counter (score track, resource track), global or per player."""
 
     per_player: bool = True
-    start: ExprText = "0"
+    start: ExprText | None = Field(None, description="Starting value (default 0); per-player tracks see `p`.")
     min: int | None = None
     max: int | None = None
     description: str | None = None
@@ -275,7 +275,7 @@ class PhaseDecl(Model):
 class FlowDecl(Model):
     """Rounds made of phases."""
 
-    first_player: ExprText = "0"
+    first_player: ExprText | None = Field(None, description="The first player of round 1 (default: seat 0).")
     rotate_first_player: bool = Field(False, description="Pass the first player clockwise after each round.")
     round_start: EffectText | None = None
     round_end: EffectText | None = None
@@ -298,14 +298,16 @@ class EndDecl(Model):
 class RankingDecl(Model):
     """Who wins when an end condition names no winners: compare keys (largest first) per player `p`."""
 
-    by: list[ExprText] = ["p.score"]
+    by: list[ExprText] | None = Field(None, description="Keys per player `p`; default: p.score if a per-player "
+                                      "`score` track or variable exists, else everyone ties.")
     ties: Literal["share", "nobody"] = "share"
 
 
 class ScoringDecl(Model):
     """What a player's score is, and final scoring at game end."""
 
-    score: ExprText = "p.score"
+    score: ExprText | None = Field(None, description="A player's score (per `p`); default: p.score if a per-player "
+                                   "`score` track or variable exists, else 0.")
     final: EffectText | None = None
 
 

@@ -1,0 +1,48 @@
+"""Every bundled spec and variant validates, matches the committed JSON Schema, and plays to an end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from orrery.interpreter.game import Game
+from orrery.interpreter.simulate import simulate
+from orrery.rulespec.loader import load_spec
+from orrery.rulespec.source import load_yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = sorted((ROOT / "games").glob("*/rules.yaml"))
+VARIANTS = sorted((ROOT / "games").glob("*/variants/*.yaml"))
+SCHEMA = json.loads((ROOT / "docs" / "spec.schema.json").read_text())
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.parent.name)
+def test_spec_matches_committed_json_schema(path: Path):
+    jsonschema.validate(load_yaml(path).data, SCHEMA)
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.parent.name)
+def test_spec_loads_without_warnings_or_errors(path: Path):
+    spec = load_spec(path)
+    assert spec.name == path.parent.name
+    assert spec.model.assumptions, "every bundled spec records its assumptions"
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_variant_loads(path: Path):
+    spec = load_spec(path.parent.parent / "rules.yaml", [path])
+    assert spec.variants == [path.stem]
+    assert spec.merged.applied, "a variant changes something"
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.parent.name)
+def test_random_games_end_by_a_spec_end_condition(path: Path):
+    game = Game(load_spec(path))
+    result = simulate(game, 30, game.rules.default_players, 7, ["random"], check=True)
+    ends = {r["end"] for r in result["results"]}
+    assert ends <= set(game.spec.model.end), ends
+    assert result["summary"]["failures"] == 0
+    assert result["violations"] == []
