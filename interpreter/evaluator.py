@@ -441,7 +441,11 @@ class TableRef:
         self.decl = decl
 
     def lookup(self, key: Any, span: Any) -> Any:
-        """`table[key]` with the table's rule for keys past the end."""
+        """`table[key]` with the table's rule for keys past the end; mapping rows read as records."""
+        value = self._lookup(key, span)
+        return Record(value) if isinstance(value, dict) else value
+
+    def _lookup(self, key: Any, span: Any) -> Any:
         vals, d = self.decl.values, self.decl
         if isinstance(vals, list):
             if isinstance(key, int) and 0 <= key < len(vals):

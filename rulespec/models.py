@@ -20,7 +20,7 @@ def _as_expr_text(v: Any) -> Any:
     return v
 
 
-ExprText = Annotated[str, BeforeValidator(_as_expr_text)]
+ExprText = Annotated[str, BeforeValidator(_as_expr_text, json_schema_input_type=Union[str, int, bool])]
 """An expression in the rule language, e.g. ``count(c for c in cells(board) where empty(c)) == 0``."""
 EffectText = Union[str, list[str]]
 """Statements in the rule language: one string (newline-separated) or a list of strings."""

@@ -1,0 +1,414 @@
+"""Static types of the rule language, local scopes and an index of what a spec declares, for the checker.
+
+Types are plain strings: int, bool, str, none, player, piece, cell, zone, list,
+record, table, any.  A list may carry its element type after a colon
+(``list:cell``, ``list:list:cell``) so that `for c in cells(board)` knows `c` is a
+cell.  'any' means "unknown": the checker never reports an error about it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from . import ast as A
+from .errors import Finding, Span
+from .models import AttrDecl, Spec
+from .signatures import FUNCTIONS, SPECIAL_NAMES
+
+# A player is a seat number at runtime (interpreter Player subclasses int), so
+# arithmetic and `<` accept players as numbers; flagging them would be a false alarm.
+NUMERIC = frozenset({"int", "player"})
+# Types that can never hold pieces: `move x to 3` is always wrong.
+NOT_PLACE = frozenset({"int", "bool", "str", "none", "list", "player", "piece", "table", "record"})
+NOT_ITERABLE = frozenset({"int", "bool", "str", "none", "player", "piece", "table", "record"})
+
+_DESCRIBE = {
+    "int": "a number", "bool": "true/false", "str": "text", "none": "none", "player": "a player",
+    "piece": "a piece", "cell": "a cell", "zone": "a zone", "list": "a list", "record": "a record",
+    "table": "a table", "any": "a value",
+}
+
+# Built-in attributes per runtime value type (interpreter Interp.get_attr).
+BUILTIN_ATTRS: dict[str, dict[str, str]] = {
+    "player": {"seat": "int", "name": "str", "passed": "bool", "next": "player"},
+    "piece": {"kind": "str", "place": "any", "cell": "any", "id": "int"},
+    "cell": {"x": "int", "y": "int", "label": "str", "pieces": "list:piece", "size": "int", "owner": "player",
+             "zone": "zone"},
+    "zone": {"size": "int", "pieces": "list:piece", "owner": "player", "name": "str"},
+}
+
+# Events the flow engine emits itself; listening to them needs no `emit`.
+BUILTIN_EVENTS = frozenset({"game_start", "round_start", "round_end", "phase_start", "phase_end", "turn_start",
+                            "turn_end", "action", "cascade_end"})
+# Fields of the `event` record that the engine fills in (emit adds its keyword arguments and `args`).
+EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", "count"})
+
+# Sig.returns says only 'list'; these element types let loops over the result be checked precisely.
+_RETURNS = {
+    "cells": "list:cell", "adjacent": "list:cell", "line": "list:cell", "connected": "list:cell",
+    "pieces": "list:piece", "players_from": "list:player", "range": "list:int", "dirs": "list:str",
+    "lines": "list:list:cell", "groups": "list:list:cell", "top": "piece", "bottom": "piece",
+}
+_SAME_LIST = frozenset({"sorted", "reversed", "shuffled", "unique"})
+_ELEMENT = frozenset({"first", "last"})
+
+_ATTR_TYPES = {"int": "int", "str": "str", "bool": "bool", "player": "player", "dir": "str", "list": "list",
+               "any": "any"}
+DIRECTIONS = frozenset({"N", "NE", "E", "SE", "S", "SW", "W", "NW"})
+
+
+def base(t: str) -> str:
+    """The type without its element type: 'list:cell' -> 'list'."""
+    return t.split(":", 1)[0]
+
+
+def elem(t: str) -> str:
+    """The element type of a list type, 'any' when unknown."""
+    return t.split(":", 1)[1] if t.startswith("list:") else "any"
+
+
+def list_of(t: str) -> str:
+    """The type of a list whose items have type t."""
+    return "list" if t == "any" else f"list:{t}"
+
+
+def join(a: str, b: str) -> str:
+    """The type of a value that is either a or b."""
+    if a == b:
+        return a
+    if base(a) == base(b) == "list":
+        return "list"
+    return "any"
+
+
+def describe(t: str) -> str:
+    """A type in words, for messages: 'a number', 'text'."""
+    return _DESCRIBE.get(base(t), "a value")
+
+
+def known(t: str) -> bool:
+    """True unless the type is unknown."""
+    return base(t) != "any"
+
+
+def value_type(v: Any) -> str:
+    """The type of a literal or YAML value."""
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, str):
+        return "str"
+    if v is None:
+        return "none"
+    if isinstance(v, list):
+        return "list"
+    return "any"
+
+
+def attr_decl_type(decl: AttrDecl | list | str) -> str:
+    """The type of a piece or cell attribute declaration."""
+    if isinstance(decl, str):
+        return _ATTR_TYPES.get(decl, "any")
+    if isinstance(decl, AttrDecl) and decl.type != "any":
+        return _ATTR_TYPES[decl.type]
+    values = decl if isinstance(decl, list) else decl.values
+    types = {value_type(v) for v in values or []}
+    return types.pop() if len(types) == 1 else "any"
+
+
+def attr_values(decl: AttrDecl | list | str) -> list | None:
+    """The enumerated values of an attribute declaration, if any."""
+    if isinstance(decl, list):
+        return decl
+    if isinstance(decl, AttrDecl):
+        return decl.values
+    return None
+
+
+def value_fits(decl: AttrDecl | list | str, v: Any) -> bool:
+    """Whether a YAML value suits an attribute declaration (None always does: unset)."""
+    vals = attr_values(decl)
+    if v is None:
+        return True
+    if vals:
+        return any(type(v) is type(x) and v == x for x in vals)
+    t = attr_decl_type(decl)
+    if t == "str" and (decl == "dir" or (isinstance(decl, AttrDecl) and decl.type == "dir")):
+        return v in DIRECTIONS
+    if t in ("int", "player"):
+        return isinstance(v, int) and not isinstance(v, bool)
+    return t in ("any", "list") or value_type(v) == t
+
+
+def call_returns(func: str, arg_types: list[str]) -> str:
+    """The result type of a built-in call given its argument types."""
+    if func in _RETURNS:
+        return _RETURNS[func]
+    if func in _SAME_LIST and arg_types:
+        return arg_types[0] if base(arg_types[0]) == "list" else "list"
+    if func in _ELEMENT and arg_types:
+        return elem(arg_types[0])
+    if func in ("min", "max"):
+        if len(arg_types) == 1:
+            return elem(arg_types[0])
+        if len(arg_types) == 2:
+            return join(*arg_types)
+    return FUNCTIONS[func].returns if func in FUNCTIONS else "any"
+
+
+# Non-number operand types an operator accepts when both sides have it, and how to say what it needs.
+_PAIRS: dict[str, tuple[tuple[str, ...], str]] = {
+    "+": (("str", "list"), "numbers, two texts or two lists"),
+    **{op: (("str",), "numbers or two texts") for op in ("<", "<=", ">", ">=")},
+}
+_NOT_CONTAINER = NOT_ITERABLE - {"str", "record"}
+
+
+def binary_problems(op: str, a: str, b: str) -> list[tuple[int, str]]:
+    """Why `a op b` must fail at runtime, per operand (0 left, 1 right); empty when it may work."""
+    if op in ("and", "or"):
+        return [(i, f"'{op}' needs true/false, but this is {describe(t)}")
+                for i, t in enumerate((a, b)) if known(t) and base(t) != "bool"]
+    if op in ("==", "!="):
+        return []
+    if op in ("in", "not in"):
+        return [(1, f"'{op}' needs a list, text or place, but this is {describe(b)}")] if base(b) in _NOT_CONTAINER else []
+    pairs, needs = _PAIRS.get(op, ((), "numbers"))
+    alone = NUMERIC | set(pairs)
+    ba, bb = base(a), base(b)
+    if known(a) and ba not in alone:
+        return [(0, f"'{op}' needs {needs}, but this is {describe(a)}")]
+    if known(b) and bb not in alone:
+        return [(1, f"'{op}' needs {needs}, but this is {describe(b)}")]
+    if known(a) and known(b) and not ({ba, bb} <= NUMERIC or (ba == bb and ba in pairs)):
+        return [(1, f"'{op}' needs {needs}, but this is {describe(b)}")]
+    return []
+
+
+def binary_type(op: str, a: str, b: str) -> str:
+    """The result type of `a op b`."""
+    if op == "+":
+        ba, bb = base(a), base(b)
+        if "list" in (ba, bb):
+            return join(a, b) if ba == bb else "list"
+        return "str" if "str" in (ba, bb) else "int"
+    return "int" if op in ("-", "*", "//", "%") else "bool"
+
+
+def assign_problem(op: str, target: str, tt: str, value: str) -> tuple[int, str] | None:
+    """Why `target op value` must fail or breaks the target's declared type: (0 target / 1 value, message)."""
+    bt, bv = base(tt), base(value)
+    if op == "=":
+        if known(tt) and known(value) and bv != "none" and bt != bv and not {bt, bv} <= NUMERIC:
+            return 1, f"'{target}' holds {describe(tt)}, but this is {describe(value)}"
+    elif bt == "list" and op != "*=":
+        return None  # list += item / list -= item
+    elif known(tt) and bt not in NUMERIC:
+        return 0, f"'{op}' needs a number or a list, but this is {describe(tt)}"
+    elif bt in NUMERIC and known(value) and bv not in NUMERIC:  # an unknown target may be a list: anything goes
+        return 1, f"'{op}' needs a number, but this is {describe(value)}"
+    return None
+
+
+def parse_label(label: str) -> tuple[int, int] | None:
+    """A grid cell label ('c3', 1-based row) as 0-based (x, y); None if it is not one.
+
+    Same reading as the interpreter's values.parse_cell_label (rulespec may not import it).
+    """
+    s = label.strip().lower()
+    neg = s.startswith("-")
+    s = s[1:] if neg else s
+    i = 0
+    while i < len(s) and "a" <= s[i] <= "z":
+        i += 1
+    letters, digits = s[:i], s[i:]
+    if not letters or not digits.lstrip("-").isdigit():
+        return None
+    x = 0
+    for ch in letters:
+        x = x * 26 + (ord(ch) - 96)
+    x = -x if neg else x - 1
+    y = int(digits)
+    return x, (y - 1 if y > 0 else y)
+
+
+@dataclass
+class SpecIndex:
+    """What a spec declares, by name: the names expressions can use and the attributes values have."""
+
+    globals: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (what it is, type)
+    player_attrs: dict[str, str] = field(default_factory=dict)  # per-player vars, tracks, zones
+    player_vars: set[str] = field(default_factory=set)  # the assignable ones
+    piece_attrs: dict[str, str] = field(default_factory=dict)
+    cell_attrs: dict[str, str] = field(default_factory=dict)
+    record_fields: set[str] = field(default_factory=set)
+    boards: set[str] = field(default_factory=set)  # grid and graph zones: pieces go into their cells
+
+    @classmethod
+    def build(cls, m: Spec) -> "SpecIndex":
+        """Index a validated spec model (same name resolution as the interpreter's _global_names)."""
+        ix = cls()
+        c = m.components
+        ix.globals.update({n: ("piece kind", "str") for n in c.pieces})
+        ix.globals.update({n: ("action", "str") for n in m.actions})
+        ix.globals.update({n: ("end condition", "str") for n in m.end})
+        ix.globals.update({n: ("table", "table") for n in m.tables})
+        for n, z in c.zones.items():
+            if z.type in ("grid", "graph"):
+                ix.boards.add(n)
+            if z.per_player:
+                ix.player_attrs[n] = "zone"
+            else:
+                ix.globals[n] = ("zone", "zone")
+        for n, t in c.tracks.items():
+            ix._var(n, t.per_player, "int", "track")
+        for n, v in m.variables.items():
+            ix._var(n, v.per_player, v.type, "variable")
+        ix.globals.update({n: ("special name", t) for n, (t, _) in SPECIAL_NAMES.items()})
+        for k in c.pieces.values():
+            for a, d in k.attributes.items():
+                ix.piece_attrs[a] = join(ix.piece_attrs.get(a, attr_decl_type(d)), attr_decl_type(d))
+        for z in c.zones.values():
+            for a, d in z.cell_attributes.items():
+                ix.cell_attrs[a] = join(ix.cell_attrs.get(a, attr_decl_type(d)), attr_decl_type(d))
+        ix.record_fields |= EVENT_FIELDS
+        return ix
+
+    def add_record_fields(self, nodes: Iterable[A.Node]) -> None:
+        """Fields records can have: keys of record literals and emit keywords (`create` keys are piece attributes)."""
+        nodes = list(nodes)
+        created = {id(n.attrs) for n in nodes if isinstance(n, A.Create) and n.attrs is not None}
+        for n in nodes:
+            if isinstance(n, A.Record) and id(n) not in created:
+                self.record_fields |= {k for k, _ in n.items}
+            elif isinstance(n, A.Emit):
+                self.record_fields |= {k for k, _ in n.kwargs}
+
+    def _var(self, name: str, per_player: bool, t: str, what: str) -> None:
+        if per_player:
+            self.player_attrs[name] = t
+            self.player_vars.add(name)
+        else:
+            self.globals[name] = (what, t)
+
+    def attrs_of(self, t: str) -> dict[str, str]:
+        """Every attribute a value of known type t has, with its type."""
+        b = base(t)
+        extra = {"player": self.player_attrs, "piece": self.piece_attrs, "cell": self.cell_attrs}.get(b, {})
+        return {**BUILTIN_ATTRS.get(b, {}), **extra}
+
+    def attr_type(self, t: str, name: str) -> str | None:
+        """The type of `x.name` for x of type t, or None when no such attribute can exist."""
+        b = base(t)
+        if b == "record":
+            return "any"  # record fields come from emit arguments and literals: not tracked per value
+        if b != "any":
+            return self.attrs_of(t).get(name)
+        found = [self.attrs_of(k)[name] for k in BUILTIN_ATTRS if name in self.attrs_of(k)]
+        if name in self.record_fields:
+            found.append("any")
+        if not found:
+            return None
+        return found[0] if all(f == found[0] for f in found) else "any"
+
+    def all_attr_names(self) -> set[str]:
+        """Every attribute name anything in this spec has (for did-you-mean hints)."""
+        out = set(self.record_fields)
+        for k in BUILTIN_ATTRS:
+            out |= set(self.attrs_of(k))
+        return out
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """' (did you mean 'x'?)' for the closest candidate, or ''."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.7)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+class Scope:
+    """Local names (with their types) visible at one point; blocks nest."""
+
+    def __init__(self, parent: "Scope | None" = None, names: dict[str, str] | None = None):
+        self.parent = parent
+        self.names: dict[str, str] = dict(names or {})
+
+    def child(self, names: dict[str, str] | None = None) -> "Scope":
+        """A nested scope."""
+        return Scope(self, names)
+
+    def get(self, name: str) -> str | None:
+        """The type of a visible local, or None."""
+        s: Scope | None = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def all(self) -> set[str]:
+        """Every visible local name."""
+        return set(self.names) | (self.parent.all() if self.parent else set())
+
+
+# ------------------------------------------------------- declared attribute values
+
+
+def component_findings(m: Spec, span: Callable[..., Span], key: Callable[..., Span]) -> list[Finding]:
+    """Values written in components: piece instances, grid/graph cells and graph edges fit their declarations."""
+    out: list[Finding] = []
+    for kname, kind in m.components.pieces.items():
+        for i, inst in enumerate(kind.instances or []):
+            for attr, value in inst.items():
+                p = ("components", "pieces", kname, "instances", i, attr)
+                if attr == "count":
+                    continue
+                if attr not in kind.attributes:
+                    out.append(Finding(key(*p), f"piece kind '{kname}' declares no attribute '{attr}'"
+                                       + did_you_mean(attr, list(kind.attributes) + ["count"])))
+                elif not value_fits(kind.attributes[attr], value):
+                    out.append(Finding(span(*p), _bad_value(attr, value, kind.attributes[attr])))
+    for zname, z in m.components.zones.items():
+        zp = ("components", "zones", zname)
+        if z.cells and z.type not in ("grid", "graph"):
+            out.append(Finding(key(*zp, "cells"), f"zone '{zname}' is a {z.type}: only grids and graphs have cells"))
+        for label, attrs in z.cells.items():
+            out += _cell_entry(zname, z, label, attrs, zp + ("cells", label), span, key)
+        nodes = set(z.nodes or [])
+        for i, edge in enumerate(z.edges or []):
+            if len(edge) != 2:
+                out.append(Finding(span(*zp, "edges", i), f"an edge joins two nodes, got {len(edge)}"))
+            for j, node in enumerate(edge):
+                if node not in nodes:
+                    out.append(Finding(span(*zp, "edges", i, j),
+                                       f"graph '{zname}' has no node '{node}'" + did_you_mean(str(node), nodes)))
+    return out
+
+
+def _cell_entry(zname: str, z: Any, label: str, attrs: dict, path: tuple, span: Callable[..., Span],
+                key: Callable[..., Span]) -> list[Finding]:
+    out: list[Finding] = []
+    if z.type == "graph" and label not in (z.nodes or []):
+        out.append(Finding(key(*path), f"graph '{zname}' has no node '{label}'" + did_you_mean(label, z.nodes or [])))
+    elif z.type == "grid":
+        pos = parse_label(label)
+        if pos is None:
+            out.append(Finding(key(*path), f"'{label}' is not a cell label (column letters then row, e.g. 'c3')"))
+        elif not z.unbounded and not (0 <= pos[0] < z.width and 0 <= pos[1] < z.height):
+            out.append(Finding(key(*path), f"cell '{label}' is outside grid '{zname}' ({z.width}x{z.height})"))
+    for attr, value in attrs.items():
+        if attr not in z.cell_attributes:
+            out.append(Finding(key(*path, attr), f"zone '{zname}' declares no cell attribute '{attr}'"
+                               + did_you_mean(attr, z.cell_attributes)))
+        elif not value_fits(z.cell_attributes[attr], value):
+            out.append(Finding(span(*path, attr), _bad_value(attr, value, z.cell_attributes[attr])))
+    return out
+
+
+def _bad_value(attr: str, value: Any, decl: Any) -> str:
+    vals = attr_values(decl)
+    if vals:
+        return f"{value!r} is not a value of '{attr}' (one of: {', '.join(map(str, vals))})"
+    return f"{value!r} does not fit attribute '{attr}'"
