@@ -56,10 +56,11 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace) 
     title = game.spec.model.game.title or game.name
     names = ", ".join(f"{game.rules.seat_name(i)}: {k}" for i, k in enumerate(seats))
     console.print(f"[bold]{title}[/bold] — seed {args.seed} — {names}")
-    shown = 0
+    all_bots = HUMAN not in seats
     try:
+        if all_bots and not args.quiet_board:
+            console.print(render_state(gs, None))
         while not gs.is_terminal():
-            shown = _narrate(console, gs, shown)
             p = gs.current_player()
             d = gs.decision
             if p in bots:
@@ -67,8 +68,8 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace) 
                 label = next(o.label for o in d.options if o.index == index)
                 gs.apply(index)
                 console.print(f"[dim]{game.rules.seat_name(p)} ({seats[p]}):[/dim] {d.prompt} -> [bold]{label}[/bold]")
-                if not args.quiet_board and not HUMAN in seats:
-                    console.print(render_state(gs, None))
+                if all_bots and not args.quiet_board:
+                    console.print(render_state(gs, None))  # the board shows the narration too
                 if args.delay:
                     time.sleep(args.delay)
             else:
@@ -81,20 +82,14 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace) 
                 index, label = answer
             if log:
                 log.step(p, index, label, d.prompt, gs)
-        _narrate(console, gs, shown)
-        console.print(render_state(gs, None))
+        if not all_bots or args.quiet_board:
+            console.print(render_state(gs, None))
     finally:
         if log:
             log.finish(gs)
     if log:
         console.print(f"log saved to {args.log} (replay with: orrery replay {args.log})")
     return 0
-
-
-def _narrate(console: Console, gs: GameState, shown: int) -> int:
-    for line in gs.narration[shown:]:
-        console.print(f"  [italic]{line}[/italic]")
-    return len(gs.narration)
 
 
 def _ask_human(console: Console, gs: GameState) -> tuple[int, str] | None:
