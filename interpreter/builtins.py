@@ -64,7 +64,11 @@ def length(it: "Interp", v: Any) -> int:
 @builtin("sum")
 def total(it: "Interp", v: Any) -> int:
     """Sum of numbers."""
-    return sum(_items(it, v))
+    items = _items(it, v)
+    for x in items:
+        if isinstance(x, bool) or not isinstance(x, int):
+            raise ValueError(f"can only add numbers, got {it.describe(x)}")
+    return sum(items)
 
 
 def _extreme(it: "Interp", pick: Callable, args: tuple, default: Any, has_default: bool) -> Any:
@@ -129,9 +133,11 @@ def reversed_(it: "Interp", v: Any) -> list[Any]:
 @builtin("unique")
 def unique(it: "Interp", v: Any) -> list[Any]:
     """Without repeats."""
+    from .evaluator import list_contains
+
     out: list[Any] = []
     for x in _items(it, v):
-        if x not in out:
+        if not list_contains(out, x):
             out.append(x)
     return out
 
@@ -153,8 +159,12 @@ def last(it: "Interp", v: Any) -> Any:
 @builtin("index_of")
 def index_of(it: "Interp", v: Any, x: Any) -> int:
     """Position or -1."""
-    items = _items(it, v)
-    return items.index(x) if x in items else -1
+    from .evaluator import values_equal
+
+    for i, y in enumerate(_items(it, v)):
+        if values_equal(x, y):
+            return i
+    return -1
 
 
 @builtin("abs")
@@ -278,9 +288,9 @@ def _dirs_for(it: "Interp", zone: str, adjacency: str | None) -> list[str]:
     return ADJACENCY_DIRS[kind]
 
 
-def _step(it: "Interp", c: Cell, d: str, n: int = 1) -> Cell | None:
+def _step(it: "Interp", c: Cell, d: str, n: int = 1, adjacency: str | None = None) -> Cell | None:
     z = it.r.zones[c.zone]
-    table = HEX_DIRS if z.decl.adjacency == "hex" else DIRS
+    table = HEX_DIRS if (adjacency or z.decl.adjacency) == "hex" else DIRS
     if d not in table:
         raise ValueError(f"unknown direction '{d}'")
     dx, dy = table[d]
@@ -301,7 +311,7 @@ def adjacent(it: "Interp", c: Cell, adjacency: str | None = None) -> list[Cell]:
         return [Cell(c.zone, c.owner, n) for n in z.graph_adj.get(c.pos, [])]
     out = []
     for d in _dirs_for(it, c.zone, adjacency):
-        n = _step(it, c, d)
+        n = _step(it, c, d, 1, adjacency)
         if n is not None and n != c and n not in out:
             out.append(n)
     return out
@@ -342,7 +352,8 @@ def opposite(it: "Interp", d: str) -> str:
 @builtin("direction")
 def direction(it: "Interp", a: Cell, b: Cell) -> str | None:
     """Direction from a to its neighbour b."""
-    for d in DIRS:
+    table = HEX_DIRS if it.r.zones[a.zone].decl.adjacency == "hex" else DIRS
+    for d in table:
         if _step(it, a, d) == b:
             return d
     return None
@@ -351,6 +362,8 @@ def direction(it: "Interp", a: Cell, b: Cell) -> str | None:
 @builtin("line")
 def line(it: "Interp", c: Cell, d: str, n: int) -> list[Cell]:
     """n cells from c in direction d, or [] if off the board."""
+    if n <= 0:
+        return []
     out = [c]
     cur: Cell | None = c
     for _ in range(n - 1):
@@ -365,8 +378,10 @@ def line(it: "Interp", c: Cell, d: str, n: int) -> list[Cell]:
 def lines(it: "Interp", zone: ZoneRef, n: int, adjacency: str | None = None) -> list[list[Cell]]:
     """Every straight run of n cells."""
     z = it.r.zones[zone.name]
-    kind = adjacency or ("king" if z.decl.adjacency in ("king", "diagonal") else "orthogonal")
-    ways = {"orthogonal": ["E", "N"], "king": ["E", "N", "NE", "SE"], "diagonal": ["NE", "SE"]}.get(kind, ["E", "N"])
+    kind = adjacency or ("king" if z.decl.adjacency in ("king", "diagonal") else z.decl.adjacency)
+    # one direction per axis, so each run is listed once
+    ways = {"orthogonal": ["E", "N"], "king": ["E", "N", "NE", "SE"], "diagonal": ["NE", "SE"],
+            "hex": ["E", "NE", "NW"]}[kind]
     out = []
     for c in it.cells_of(zone):
         for d in ways:

@@ -34,13 +34,13 @@ class Decision:
     def find(self, text: str) -> Option | None:
         """The offered option whose label (case-insensitive) or 1-based number is `text`."""
         t = text.strip().lower()
+        for opt in self.options:  # labels first: an option may be labelled "3"
+            if opt.label.lower() == t:
+                return opt
         if t.isdigit():
             i = int(t)
             if 1 <= i <= len(self.options):
                 return self.options[i - 1]
-        for opt in self.options:
-            if opt.label.lower() == t:
-                return opt
         return None
 
 

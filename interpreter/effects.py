@@ -12,6 +12,13 @@ from .values import Cell, PieceRef, Player, Record, ZoneRef
 
 if TYPE_CHECKING:
     from .evaluator import Interp
+
+
+def list_contains(items: Any, item: Any) -> bool:
+    """Membership that never equates true with 1 (see evaluator.values_equal)."""
+    from .evaluator import list_contains as contains  # local import: evaluator imports this module
+
+    return contains(items, item)
     from .rules import ActionInfo
 
 
@@ -29,7 +36,9 @@ def _combine(it: "Interp", op: str, old: Any, new: Any, node: A.Assign) -> Any:
         return old + (new if isinstance(new, list) else [new])
     if op == "-=" and isinstance(old, list):
         drop = new if isinstance(new, list) else [new]
-        return [x for x in old if x not in drop]
+        return [x for x in old if not list_contains(drop, x)]
+    if op == "+=" and isinstance(old, str) and isinstance(new, str):
+        return old + new
     for v in (old, new):
         if isinstance(v, bool) or not isinstance(v, int):
             raise RuleError(f"'{op}' needs numbers, got {it.describe(v)}", node.span)
@@ -68,7 +77,8 @@ def _assign(it: "Interp", node: A.Assign, env: dict) -> None:
             return
         if isinstance(obj, PieceRef):
             old = s.attrs[obj.id].get(name)
-            s.set_attr(obj.id, name, _combine(it, node.op, old, value, node))
+            new = it.r.coerce_attr(s.kinds[obj.id], name, _combine(it, node.op, old, value, node))
+            s.set_attr(obj.id, name, new)
             return
         raise RuleError(f"cannot assign to attribute '{name}' of {it.describe(obj)}", target.span)
     raise RuleError("cannot assign to this expression", target.span)
@@ -187,10 +197,12 @@ def _create(it: "Interp", node: A.Create, env: dict) -> None:
     kind = it.r.kinds.get(node.kind)
     if kind is None:
         raise RuleError(f"unknown piece kind '{node.kind}'", node.span)
+    if not kind.decl.unlimited:
+        raise RuleError(f"piece kind '{node.kind}' is counted; only unlimited kinds can be created", node.span)
     attrs = dict(kind.defaults)
     if node.attrs is not None:
         for k, v in node.attrs.items:
-            attrs[k] = it.ev(v, env)
+            attrs[k] = it.r.coerce_attr(node.kind, k, it.ev(v, env))
     dest = it.as_place(it.ev(node.dest, env), node.dest.span)
     _check_capacity(it, dest, 1, node.span)
     if len(it.s.kinds) >= it.limits.pieces:
@@ -271,19 +283,36 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
         it.emit_depth -= 1
 
 
-def settle(it: "Interp") -> int:
+def settle(it: "Interp", span: Any = None) -> int:
     """Fire state triggers until none matches (the cascade); return how many fired."""
     s = it.s
-    s.cascade = 0
     triggers = it.r.state_triggers
     if not triggers:
         return 0
+    if it.settling:
+        raise RuleError("`settle` inside a cascade: the cascade already resolves until nothing matches", span)
+    it.settling = True
+    try:
+        return _cascade(it, triggers)
+    finally:
+        it.settling = False
+
+
+def _cascade(it: "Interp", triggers: list) -> int:
+    s = it.s
+    s.cascade = 0
     while True:
         best = None
         for ti, trig in enumerate(triggers):
             for env, key in _matches(it, trig):
                 cand = (key[0], ti, key[1])  # order key, then declaration order, then domain order
-                if best is None or cand < best[0]:
+                try:
+                    better = best is None or cand < best[0]
+                except TypeError:
+                    raise RuleError(f"the order keys of state triggers '{best[1].name}' and '{trig.name}' cannot be "
+                                    f"compared ({it.describe(best[0][0])} vs {it.describe(key[0])}); give both "
+                                    f"`order:` keys of the same kind", trig.span) from None
+                if better:
                     best = (cand, trig, env)
         if best is None:
             break
@@ -318,7 +347,7 @@ def _order_key(it: "Interp", trig: Any, env: dict, i: int) -> Any:
 
 
 def _settle(it: "Interp", node: A.Settle, env: dict) -> None:
-    settle(it)
+    settle(it, node.span)
 
 
 def _end_game(it: "Interp", node: A.EndGame, env: dict) -> None:
@@ -348,7 +377,14 @@ def _call_proc(it: "Interp", node: A.CallProc, env: dict) -> None:
     for k, v in node.kwargs:
         local[k] = it.ev(v, env)
     it.tick(node.span)
-    it.run(body, local)
+    it.call_depth += 1
+    if it.call_depth > it.limits.emit_depth:
+        raise RunawayError(f"procedure '{node.name}' calls nested more than {it.limits.emit_depth} deep "
+                           f"(limit emit_depth); raise it with --limit emit_depth=N", node.span)
+    try:
+        it.run(body, local)
+    finally:
+        it.call_depth -= 1
 
 
 def _perform_stmt(it: "Interp", node: A.Perform, env: dict) -> None:

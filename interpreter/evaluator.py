@@ -46,6 +46,8 @@ class Interp:
         self.loops = 0
         self.emit_depth = 0
         self.current_action: str | None = None
+        self.settling = False
+        self.call_depth = 0
         from . import builtins  # local import: builtins imports this module's helpers
 
         self.builtins = builtins.REGISTRY
@@ -212,7 +214,14 @@ class Interp:
             local = dict(zip(params, args))
             for k, v in node.kwargs:
                 local[k] = self.ev(v, env)
-            return self.ev(body, local)
+            self.call_depth += 1
+            if self.call_depth > self.limits.emit_depth:
+                raise RunawayError(f"function '{node.func}' calls nested more than {self.limits.emit_depth} deep "
+                                   f"(limit emit_depth); raise it with --limit emit_depth=N", node.span)
+            try:
+                return self.ev(body, local)
+            finally:
+                self.call_depth -= 1
         spec = self.builtins.get(node.func)
         if spec is None:
             raise RuleError(f"unknown function '{node.func}'", node.span)
@@ -220,7 +229,11 @@ class Interp:
         kwargs = {k: self.ev(v, env) for k, v in node.kwargs}
         try:
             return spec.fn(self, *args, **kwargs)
-        except (RuleError, Suspend, RequireFailed, GameEnded, RunawayError):
+        except RuleError as err:
+            if err.findings and err.findings[0].span is None:  # raised deep inside with no location: use the call's
+                raise RuleError(err.findings[0].message, node.span) from None
+            raise
+        except (Suspend, RequireFailed, GameEnded, RunawayError):
             raise
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
             raise RuleError(f"{node.func}(): {exc}", node.span) from None
@@ -264,7 +277,13 @@ class Interp:
             if isinstance(item, Cell) and isinstance(container, ZoneRef):
                 return item.zone == container.name and item.owner == container.owner
             raise RuleError(f"cannot look for {self.describe(item)} in a place", span)
-        if isinstance(container, (list, str, Record)):
+        if isinstance(container, str):
+            if not isinstance(item, str):
+                raise RuleError(f"cannot look for {self.describe(item)} in a text", span)
+            return item in container
+        if isinstance(container, list):
+            return list_contains(container, item)
+        if isinstance(container, Record):
             return item in container
         raise RuleError(f"'in' needs a list, text or place, got {self.describe(container)}", span)
 
@@ -447,6 +466,8 @@ class TableRef:
 
     def _lookup(self, key: Any, span: Any) -> Any:
         vals, d = self.decl.values, self.decl
+        if isinstance(key, bool):
+            raise RuleError(f"table '{self.name}' is looked up by number or name, not by {str(key).lower()}", span)
         if isinstance(vals, list):
             if isinstance(key, int) and 0 <= key < len(vals):
                 return vals[key]
@@ -468,10 +489,19 @@ class TableRef:
 
 
 def values_equal(a: Any, b: Any) -> bool:
-    """Equality where true/false never equal the numbers 1/0."""
+    """Equality where true/false never equal the numbers 1/0, also inside lists and records."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(values_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(values_equal(a[k], b[k]) for k in a)
     return a == b
+
+
+def list_contains(items: Any, item: Any) -> bool:
+    """Membership with values_equal."""
+    return any(values_equal(x, item) for x in items)
 
 
 def _is_int(k: str) -> bool:

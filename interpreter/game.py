@@ -15,7 +15,7 @@ from typing import Any
 
 from orrery.rulespec.loader import GameSpec, load_spec
 
-from .decisions import Decision, Option, RequireFailed, RunawayError, Suspend
+from .decisions import Decision, Option, RequireFailed, RuleError, RunawayError, Suspend
 from .evaluator import Interp, Limits
 from .flow import NOTHING_VIABLE, run_flow
 from .rules import Rules
@@ -71,7 +71,10 @@ class Game:
         if setup is not None or replace_setup:
             initial.setup_override = (setup, replace_setup)
         state = GameState(self, initial, [], seed)
-        state._advance()
+        try:
+            state._advance()
+        except RequireFailed as failed:  # no player chose anything yet: the spec itself is at fault
+            raise RuleError(f"the game cannot start: {failed.message}", failed.span) from None
         return state
 
 
@@ -139,8 +142,9 @@ class GameState:
         data = self._live.to_data(player, hide=player is not None)
         d = self._decision
         if d is not None:
-            data["decision"] = {"player": d.player, "prompt": d.prompt,
-                                "options": [{"index": o.index, "label": o.label} for o in d.options]}
+            data["decision"] = {"player": d.player, "prompt": d.prompt}
+            if player is None or player == d.player:  # options can name hidden pieces (cards in a hand)
+                data["decision"]["options"] = [{"index": o.index, "label": o.label} for o in d.options]
         return data
 
     # ------------------------------------------------------------- changes
@@ -188,11 +192,13 @@ class GameState:
         self._answers.append(opt.index)
         try:
             self._advance()
-        except RequireFailed as failed:
+        except BaseException as failed:  # refused or broken: the position stays as it was before the answer
             self._checkpoint, self._answers, self._live, self._decision, nh, nn = saved
             del self.history[nh:]
             del self.narration[nn:]
-            raise IllegalMove(failed.explain()) from None
+            if isinstance(failed, RequireFailed):
+                raise IllegalMove(failed.explain()) from None
+            raise
 
     # ------------------------------------------------------------- engine
     def _run(self, answers: list[int]) -> tuple[State, Decision | None, int]:

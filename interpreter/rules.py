@@ -258,6 +258,7 @@ class Rules:
         self.default_players = m.game.players.default or m.game.players.min
         self.seat_names = m.game.seat_names
         self.zones = {n: self._zone(n, z) for n, z in m.components.zones.items()}
+        self.player_attrs: dict[str, set[str]] = {}
         self.kinds = {n: self._kind(n, k) for n, k in m.components.pieces.items()}
         self.tracks = m.components.tracks
         self.variables = m.variables
@@ -300,6 +301,8 @@ class Rules:
 
     def _kind(self, name: str, decl: PieceKind) -> KindInfo:
         defaults = {k: attr_default(v) for k, v in decl.attributes.items()}
+        self.player_attrs[name] = {k for k, v in decl.attributes.items()
+                                   if v == "player" or (isinstance(v, AttrDecl) and v.type == "player")}
         s = self.spec
         return KindInfo(name, decl, defaults, s.expr("components", "pieces", name, "label"),
                         s.expr("components", "pieces", name, "symbol"),
@@ -375,7 +378,7 @@ class Rules:
             if decl.instances is not None:
                 for inst in decl.instances:
                     attrs = dict(k.defaults)
-                    attrs.update({a: v for a, v in inst.items() if a != "count"})
+                    attrs.update({a: self.coerce_attr(name, a, v) for a, v in inst.items() if a != "count"})
                     out.extend((name, dict(attrs)) for _ in range(int(inst.get("count", decl.count))))
                 continue
             enums = [(a, attr_values(d)) for a, d in decl.attributes.items() if attr_values(d)]
@@ -385,6 +388,14 @@ class Rules:
                 attrs.update({a: v for (a, _), v in zip(enums, combo)})
                 out.extend((name, dict(attrs)) for _ in range(decl.count))
         return out
+
+    def coerce_attr(self, kind: str, name: str, value: Any) -> Any:
+        """Attributes declared `player` hold players, even when written as seat numbers."""
+        if name in self.player_attrs.get(kind, ()) and isinstance(value, int) and not isinstance(value, bool):
+            from .values import Player
+
+            return Player(value)
+        return value
 
     def seat_name(self, p: int) -> str:
         """Display name of a seat."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from orrery.rulespec.labels import cell_label, column_letters, parse_cell_label  # noqa: F401  (re-exported)
+
 
 class Player(int):
     """A seat index (0-based) that the language treats as a player."""
@@ -98,47 +100,6 @@ class Cell:
 def _cell_key(c: Cell) -> tuple:
     pos = c.pos if isinstance(c.pos, tuple) else (0, str(c.pos))
     return (c.zone, -1 if c.owner is None else c.owner, pos)
-
-
-def column_letters(x: int) -> str:
-    """Column label: a..z, then aa, ab...; negative columns get a leading '-'."""
-    if x < 0:
-        return "-" + column_letters(-x - 1)
-    out = ""
-    x += 1
-    while x:
-        x, r = divmod(x - 1, 26)
-        out = chr(97 + r) + out
-    return out
-
-
-def cell_label(pos: Any) -> str:
-    """A cell's label: column letters then 1-based row (`c3`); graph nodes by name."""
-    if isinstance(pos, tuple):
-        x, y = pos
-        return f"{column_letters(x)}{y + 1}"
-    return str(pos)
-
-
-def parse_cell_label(label: str) -> tuple[int, int] | None:
-    """Inverse of cell_label for grid cells, or None if it is not a cell label."""
-    s = label.strip().lower()
-    neg_x = s.startswith("-")
-    if neg_x:
-        s = s[1:]
-    i = 0
-    while i < len(s) and s[i].isalpha():
-        i += 1
-    letters, digits = s[:i], s[i:]
-    if not letters or not digits.lstrip("-").isdigit():
-        return None
-    x = 0
-    for ch in letters:
-        x = x * 26 + (ord(ch) - 96)
-    x -= 1
-    if neg_x:
-        x = -x - 1
-    return (x, int(digits) - 1)  # row labels are y + 1 everywhere, also at and below row 0
 
 
 class Record(dict):

@@ -567,6 +567,11 @@ class _Checker:
         if kind is None:
             self.error(self._word(s.span, "create", s.kind), f"unknown piece kind '{s.kind}'"
                        + did_you_mean(s.kind, self.m.components.pieces))
+        elif not kind.unlimited:
+            # a counted kind's pieces all exist from the start; making more would break its count
+            self.error(self._word(s.span, "create", s.kind),
+                       f"piece kind '{s.kind}' is counted (count/instances); only `unlimited: true` kinds can be "
+                       f"created: move existing pieces instead")
         if s.attrs is not None:
             for k, v in s.attrs.items:
                 self.expr(v, sc)

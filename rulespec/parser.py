@@ -29,36 +29,53 @@ _CONTINUE_AFTER = {",", "+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">
 # clause may go on the next line (`}` newline `else {`, a long `choose` with `prompt` below).
 _CONTINUE_BEFORE = {"else", "elif", "where", "by", "prompt", "optional", "order", "chosen", "then", "and", "or",
                     "to", "from", "as", "with", "at"}
-_OPEN = {"LPAR": "RPAR", "LSQB": "RSQB"}
+# Before a record's `{` comes an operator, an opening bracket, a comma or `create KIND`; before a
+# block's `{` comes the end of an expression (`if x {`) or `else`.  Newlines inside records and
+# brackets are dropped; inside blocks they separate statements.
+_RECORD_AFTER = {"=", "+=", "-=", "(", "[", ",", ":", "+", "-", "*", "==", "!=", "then", "in", "return"}
 
 
 class _PostLex:
-    """Drop newlines inside brackets and around continuation tokens."""
+    """Drop newlines inside brackets and records, and around continuation tokens."""
 
     always_accept = ("_NL",)
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
-        depth = 0
+        stack: list[str] = []  # open brackets: "(", "[", "record", "block"
         prev: Token | None = None
+        before_prev: Token | None = None
         pending_nl: Token | None = None
         for tok in stream:
             if tok.type == "_NL":
-                if depth > 0 or (prev is not None and prev.type != "STRING" and str(prev) in _CONTINUE_AFTER):
+                inside = bool(stack) and stack[-1] != "block"
+                if inside or (prev is not None and prev.type != "STRING" and str(prev) in _CONTINUE_AFTER):
                     continue
                 pending_nl = tok
                 continue
+            text = str(tok) if tok.type != "STRING" else ""
             if pending_nl is not None:
-                if tok.type == "STRING" or str(tok) not in _CONTINUE_BEFORE:
+                if text not in _CONTINUE_BEFORE and not (text == "}" and stack and stack[-1] == "record"):
                     yield pending_nl
                 pending_nl = None
-            if tok.type in _OPEN:
-                depth += 1
-            elif tok.type in _OPEN.values():
-                depth = max(depth - 1, 0)
-            prev = tok
+            if text in ("(", "["):
+                stack.append(text)
+            elif text == "{":
+                stack.append("record" if _opens_record(prev, before_prev) else "block")
+            elif text in (")", "]", "}") and stack:
+                stack.pop()
+            before_prev, prev = prev, tok
             yield tok
         if pending_nl is not None:
             yield pending_nl
+
+
+def _opens_record(prev: Token | None, before_prev: Token | None) -> bool:
+    """Whether a `{` after these tokens starts a record (else a block)."""
+    if prev is None:
+        return False
+    if prev.type == "NAME" and before_prev is not None and str(before_prev) == "create":
+        return True
+    return prev.type != "STRING" and str(prev) in _RECORD_AFTER
 
 
 @lru_cache(maxsize=1)

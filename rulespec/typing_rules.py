@@ -8,6 +8,8 @@ cell.  'any' means "unknown": the checker never reports an error about it.
 
 from __future__ import annotations
 
+from .labels import parse_cell_label
+
 import difflib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -213,26 +215,7 @@ def assign_problem(op: str, target: str, tt: str, value: str) -> tuple[int, str]
     return None
 
 
-def parse_label(label: str) -> tuple[int, int] | None:
-    """A grid cell label ('c3', 1-based row) as 0-based (x, y); None if it is not one.
-
-    Same reading as the interpreter's values.parse_cell_label (rulespec may not import it).
-    """
-    s = label.strip().lower()
-    neg = s.startswith("-")
-    s = s[1:] if neg else s
-    i = 0
-    while i < len(s) and "a" <= s[i] <= "z":
-        i += 1
-    letters, digits = s[:i], s[i:]
-    if not letters or not digits.lstrip("-").isdigit():
-        return None
-    x = 0
-    for ch in letters:
-        x = x * 26 + (ord(ch) - 96)
-    x = -x if neg else x - 1
-    y = int(digits)
-    return x, (y - 1 if y > 0 else y)
+parse_label = parse_cell_label  # one reading of labels for checker and interpreter
 
 
 @dataclass
@@ -275,6 +258,11 @@ class SpecIndex:
             for a, d in z.cell_attributes.items():
                 ix.cell_attrs[a] = join(ix.cell_attrs.get(a, attr_decl_type(d)), attr_decl_type(d))
         ix.record_fields |= EVENT_FIELDS
+        for t in m.tables.values():  # rows that are mappings read as records: their keys are fields
+            rows = t.values.values() if isinstance(t.values, dict) else t.values
+            for row in rows:
+                if isinstance(row, dict):
+                    ix.record_fields |= {str(k) for k in row}
         return ix
 
     def add_record_fields(self, nodes: Iterable[A.Node]) -> None:

@@ -1,0 +1,123 @@
+"""Shared helpers for the interpreter tests: tiny made-up games from YAML strings.
+
+`make_game(tmp_path, yaml_text)` writes the text to a file and loads it into a
+Game (the static checker is skipped: check=False).  `evaluate(gs, text)` parses
+an expression and evaluates it against a game state with the tree-walking
+interpreter.  The `game_from` fixture binds make_game to the test's tmp_path.
+"""
+
+from __future__ import annotations
+
+import itertools
+import textwrap
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from orrery.interpreter.evaluator import Interp, Limits
+from orrery.interpreter.game import Game, GameState
+from orrery.rulespec.loader import load_spec
+from orrery.rulespec.parser import parse_expr
+
+REPO = Path(__file__).resolve().parent.parent
+SPECS = Path(__file__).resolve().parent / "specs"
+TIC_TAC_TOE = REPO / "games" / "tic-tac-toe" / "rules.yaml"
+
+_counter = itertools.count()
+
+
+def make_game(tmp_path: Path, text: str, name: str | None = None, limits: Limits | None = None) -> Game:
+    """Write `text` (dedented) to a fresh file under tmp_path and load it as a Game."""
+    name = name or f"rules_{next(_counter)}.yaml"
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return Game(load_spec(path, check=False), limits)
+
+
+def load_game(path: Path | str, limits: Limits | None = None) -> Game:
+    """Load a spec file as a Game (no static check)."""
+    return Game(load_spec(path, check=False), limits)
+
+
+def new_state(game: Game, players: int = 2, seed: int = 1) -> GameState:
+    """A new game state."""
+    return game.new_initial_state(players=players, seed=seed)
+
+
+def evaluate(gs: GameState, text: str, env: dict[str, Any] | None = None) -> Any:
+    """Evaluate an expression against a game state (the live state, so mid-effect too)."""
+    return Interp(gs.state, [], gs.game.limits).ev(parse_expr(text), dict(env or {}))
+
+
+def interp(gs: GameState) -> Interp:
+    """An interpreter over the game state's live state (for labels, describe...)."""
+    return Interp(gs.state, [], gs.game.limits)
+
+
+def labels(gs: GameState) -> list[str]:
+    """Labels of the pending decision's options."""
+    return [o.label for o in gs.decision.options] if gs.decision else []
+
+
+def var(gs: GameState, name: str) -> Any:
+    """A global variable of the live state."""
+    return gs.state.vars[name]
+
+
+def playout(gs: GameState, k: int = 0, max_steps: int = 2_000) -> list[str]:
+    """Deterministic playout: answer legal_actions()[k % len] (k increments) until terminal."""
+    taken: list[str] = []
+    for step in range(max_steps):
+        if gs.is_terminal():
+            return taken
+        legal = gs.legal_actions()
+        assert legal, "a non-terminal state must have legal actions"
+        idx = legal[(k + step) % len(legal)]
+        label = next(o.label for o in gs.decision.options if o.index == idx)
+        gs.apply(idx)
+        taken.append(label)
+    raise AssertionError(f"no terminal state after {max_steps} decisions")
+
+
+# Header shared by many tiny games.  Every test game is made up for these tests.
+HEADER = """\
+orrery: 1
+game:
+  name: {name}
+  players: {{min: {lo}, max: {hi}}}
+"""
+
+
+def header(name: str = "tiny", lo: int = 1, hi: int = 4) -> str:
+    """The `orrery:`/`game:` header of a tiny test game."""
+    return HEADER.format(name=name, lo=lo, hi=hi)
+
+
+@pytest.fixture()
+def game_from(tmp_path: Path) -> Callable[..., Game]:
+    """Factory: YAML text (dedented) -> loaded Game, written under this test's tmp_path."""
+
+    def factory(text: str, limits: Limits | None = None, name: str | None = None) -> Game:
+        return make_game(tmp_path, text, name=name, limits=limits)
+
+    return factory
+
+
+@pytest.fixture()
+def ttt() -> Game:
+    """The bundled tic-tac-toe game."""
+    return load_game(TIC_TAC_TOE)
+
+
+SAMPLER = SPECS / "sampler.yaml"
+
+
+def run_effect(gs: GameState, text: str, env: dict[str, Any] | None = None, answers: list[int] | None = None):
+    """Run an effect on a clone of the live state; return (state, interp) afterwards."""
+    from orrery.rulespec.parser import parse_block
+
+    state = gs.state.clone()
+    it = Interp(state, list(answers or []), gs.game.limits)
+    it.run(parse_block(text), dict(env or {}))
+    return state, it
