@@ -476,7 +476,7 @@ class TableRef:
             if d.default is not None or d.above == "default":
                 return d.default
             raise RuleError(f"table '{self.name}' has no entry {key!r}", span)
-        skey = str(key).lower() if isinstance(key, bool) else str(key)
+        skey = str(int(key)) if isinstance(key, int) else str(key)  # a player looks up its seat number
         if skey in vals:
             return vals[skey]
         if isinstance(key, int) and not isinstance(key, bool):
