@@ -316,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _game_args(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument("game", metavar="GAME", help="a bundled game's name (e.g. tic-tac-toe) or a path to rules.yaml")
+    sp.add_argument("game", metavar="GAME", help="a bundled game's name (see orrery list) or a path to rules.yaml")
     sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")
 
 

@@ -53,7 +53,7 @@ FUNCTIONS: dict[str, Sig] = {
     "cells": _s(1, 1, "list", "Cells of a grid or nodes of a graph (unbounded grids: the occupied cells).",
                 "cells(board)"),
     "pieces": _s(1, 1, "list", "Pieces in a place (a board zone: in all its cells); `kind:` filters by kind.",
-                 'pieces(c, kind: "bubble")', ("kind",)),
+                 'pieces(c, kind: "token")', ("kind",)),
     "empty": _s(1, 1, "bool", "True when a place holds no pieces.", "empty(c)"),
     "size": _s(1, 1, "int", "Number of pieces in a place.", "size(bag)"),
     "top": _s(1, 1, "any", "The top (last added) piece of a place, or none.", "top(deck)"),
