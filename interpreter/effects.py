@@ -301,19 +301,29 @@ def settle(it: "Interp", span: Any = None) -> int:
 def _cascade(it: "Interp", triggers: list) -> int:
     s = it.s
     s.cascade = 0
+    first_seen: dict[tuple, int] = {}  # (trigger, binding) -> scan in which it started to match: `matched_at`
+    scan = 0
     while True:
+        scan += 1
         best = None
+        still: set[tuple] = set()
         for ti, trig in enumerate(triggers):
-            for env, key in _matches(it, trig):
-                cand = (key[0], ti, key[1])  # order key, then declaration order, then domain order
+            for env, i in _matches(it, trig):
+                mkey = (ti, _binding_key(env.get(trig.var)) if trig.var else None)
+                still.add(mkey)
+                env["matched_at"] = first_seen.setdefault(mkey, scan)
+                key = 0 if trig.order is None else it.ev(trig.order, env)
+                cand = (key, ti, i)  # order key, then declaration order, then domain order
                 try:
                     better = best is None or cand < best[0]
                 except TypeError:
                     raise RuleError(f"the order keys of state triggers '{best[1].name}' and '{trig.name}' cannot be "
-                                    f"compared ({it.describe(best[0][0])} vs {it.describe(key[0])}); give both "
+                                    f"compared ({it.describe(best[0][0])} vs {it.describe(key)}); give both "
                                     f"`order:` keys of the same kind", trig.span) from None
                 if better:
                     best = (cand, trig, env)
+        for gone in set(first_seen) - still:  # a match that stopped holding starts afresh if it comes back
+            del first_seen[gone]
         if best is None:
             break
         s.cascade += 1
@@ -321,29 +331,33 @@ def _cascade(it: "Interp", triggers: list) -> int:
             trig = best[1]
             raise RunawayError(f"trigger '{trig.name}' keeps firing: more than {it.limits.cascade} firings in one "
                                f"cascade (limit cascade); raise it with --limit cascade=N", trig.span)
+        fired = (triggers.index(best[1]), _binding_key(best[2].get(best[1].var)) if best[1].var else None)
+        first_seen.pop(fired, None)  # the match is consumed: if it holds again later, it queues anew
         it.run(best[1].effect, best[2])
     if s.cascade:
         emit(it, "cascade_end", Record(count=s.cascade))
     return s.cascade
 
 
+def _binding_key(v: Any) -> Any:
+    try:
+        hash(v)
+        return v
+    except TypeError:  # lists and the like: compare by their printed form
+        return repr(v)
+
+
 def _matches(it: "Interp", trig: Any):
-    """(env, order key) for each binding of a state trigger whose condition holds."""
+    """(env, domain position) for each binding of a state trigger whose condition holds."""
     if trig.var is None:
         env: dict[str, Any] = {}
         if it.truth(trig.when, env):
-            yield env, _order_key(it, trig, env, 0)
+            yield env, 0
         return
     for i, v in enumerate(it.iterate(it.ev(trig.domain, {}), trig.span)):
         env = {trig.var: v}
         if it.truth(trig.when, env):
-            yield env, _order_key(it, trig, env, i)
-
-
-def _order_key(it: "Interp", trig: Any, env: dict, i: int) -> Any:
-    if trig.order is None:
-        return (0, i)
-    return (it.ev(trig.order, env), i)
+            yield env, i
 
 
 def _settle(it: "Interp", node: A.Settle, env: dict) -> None:

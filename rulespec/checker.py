@@ -294,6 +294,8 @@ class _Checker:
         if decl.on is not None and decl.order is not None:
             self.warning(self.key(*tp, "order"), "`order` only matters for state triggers; this one has `on:`")
         self._expr(tp + ("when",), scope, cond=True)
+        if decl.on is None:  # state triggers: the scan in which this match began (queue order), see docs/dsl.md
+            scope = scope.child({"matched_at": "int"})
         self._expr(tp + ("order",), scope)
         self._effect(tp + ("effect",), scope)
 
