@@ -112,7 +112,9 @@ class ZoneDecl(Model):
     type: ZoneType = "pile"
     description: str | None = None
     per_player: bool = False
-    visibility: Literal["public", "owner", "hidden"] = "public"
+    visibility: Literal["public", "owner", "hidden"] | None = Field(
+        None, description="Who sees the pieces: public, owner (only the owning player), hidden (counts only). "
+                          "Default by type: bag and deck hidden, hand owner, others public.")
     # grids
     width: int | None = Field(None, ge=1, le=1000)
     height: int | None = Field(None, ge=1, le=1000)
@@ -130,6 +132,8 @@ class ZoneDecl(Model):
 
     @model_validator(mode="after")
     def _shape(self) -> "ZoneDecl":
+        if self.visibility is None:  # nobody sees into a bag or a deck; a hand is its owner's
+            self.visibility = {"bag": "hidden", "deck": "hidden", "hand": "owner"}.get(self.type, "public")
         if self.type == "grid" and not self.unbounded and (self.width is None or self.height is None):
             raise ValueError("a bounded grid needs width and height")
         if self.type == "graph" and not self.nodes:

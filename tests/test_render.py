@@ -220,7 +220,7 @@ def test_cell_text_counts_and_hidden_cells(cards: GameState) -> None:
 
 def test_omniscient_view_shows_every_zone(cards: GameState) -> None:
     out = text_of(render_state(cards, None))
-    assert "pouch (bag): 6 — 3× red gem, 3× blue gem" in out
+    assert "pouch (bag, hidden): 6 — 3× red gem, 3× blue gem" in out
     assert "stock (deck, hidden): 2 — top first: card" in out
     north = next(line for line in out.splitlines() if line.startswith("hand of North"))
     south = next(line for line in out.splitlines() if line.startswith("hand of South"))
@@ -302,7 +302,7 @@ def test_display_zones_selects_and_orders(tmp_path: Path) -> None:
     text = CARDS + "display:\n  zones: [discard, pouch]\n  player_info: [points, seat]\n"
     out = text_of(render_state(new_game(write(tmp_path, text))))
     assert "stock" not in out and "hand of" not in out and "map (graph)" not in out
-    assert out.index("discard (pile)") < out.index("pouch (bag)")
+    assert out.index("discard (pile)") < out.index("pouch (bag, hidden)")
     header = next(l for l in out.splitlines() if "seat" in l and "points" in l)
     assert header.split() == ["seat", "points", "seat"]
 
