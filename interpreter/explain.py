@@ -383,13 +383,22 @@ def _end(spec: GameSpec) -> list[str]:
     return out
 
 
+def _invariant_text(inv: Any) -> str:
+    """A short form or {holds|never_decreases: expr} in words."""
+    if isinstance(inv, dict):
+        if inv.get("never_decreases") is not None:
+            return f"{_code(inv['never_decreases'])} never decreases"
+        return _code(inv.get("holds"))
+    return _code(inv)
+
+
 def _invariants(spec: GameSpec) -> list[str]:
     """Conditions that always hold."""
     if not spec.model.invariants:
         return []
     data = spec.merged.data
     return ["## Invariants", "These always hold:"] + [
-        f"- {name}: {_code(_get(data, 'invariants', name))}" for name in spec.model.invariants]
+        f"- {name}: {_invariant_text(_get(data, 'invariants', name))}" for name in spec.model.invariants]
 
 
 def _assumption_line(item: dict, source: str | None = None) -> list[str]:

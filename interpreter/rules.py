@@ -192,6 +192,14 @@ def _block_fails(block: A.Block) -> bool:
     return False
 
 
+def _invariant(spec: GameSpec, name: str, inv: Any) -> tuple[str, A.Expr]:
+    if isinstance(inv, str):
+        return "holds", spec.expr("invariants", name)
+    if inv.holds is not None:
+        return "holds", spec.expr("invariants", name, "holds")
+    return "never_decreases", spec.expr("invariants", name, "never_decreases")
+
+
 def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
     """What each spec-level name means: special, var, zone, table, kind, action or end."""
     from .evaluator import TableRef  # local import: evaluator imports this module
@@ -276,7 +284,8 @@ class Rules:
         self.ends = {n: self._end(n) for n in m.end}
         self.ranking = [spec.expr("ranking", "by", i) for i in range(len(m.ranking.by or []))]
         self.score = spec.expr("scoring", "score")
-        self.invariants = {n: spec.expr("invariants", n) for n in m.invariants}
+        # name -> ("holds" | "never_decreases", expression)
+        self.invariants = {n: _invariant(spec, n, inv) for n, inv in m.invariants.items()}
         self.names = _global_names(self)
         self._may_fail = _failure_analysis(self)
         self.player_zone_names = {n for n, z in self.zones.items() if z.per_player}

@@ -47,19 +47,38 @@ class GameRecord:
                 "steps": self.steps}
 
 
-def check_invariants(game: Game, gs: GameState, seed: int, step: int) -> list[Violation]:
-    """Evaluate every invariant of the spec on the current state."""
+def check_invariants(game: Game, gs: GameState, seed: int, step: int,
+                     previous: dict[str, Any] | None = None) -> list[Violation]:
+    """Evaluate every invariant on the current state; `previous` carries values for never_decreases."""
     out = []
-    rules = game.rules
-    for name, expr in rules.invariants.items():
+    for name, (kind, expr) in game.rules.invariants.items():
         it = Interp(gs.state.clone(), [], game.limits)
         try:
             value = it.ev(expr, {})
         except Exception as exc:  # an invariant that cannot even be evaluated is a violation too
-            value = f"error: {exc}"
-        if value is not True:
-            out.append(Violation(seed, step, name, str(expr.span), serialize(value)))
+            out.append(Violation(seed, step, name, str(expr.span), f"error: {exc}"))
+            continue
+        if kind == "holds":
+            if value is not True:
+                out.append(Violation(seed, step, name, str(expr.span), serialize(value)))
+            continue
+        if previous is not None:
+            before = previous.get(name)
+            if before is not None and _decreased(before, value):
+                out.append(Violation(seed, step, name, str(expr.span),
+                                     f"went down from {serialize(before)} to {serialize(value)}"))
+            previous[name] = value
     return out
+
+
+def _decreased(before: Any, after: Any) -> bool:
+    """True if a number, or any position of a list of numbers, went down."""
+    if isinstance(before, list) and isinstance(after, list):
+        return len(before) != len(after) or any(_decreased(b, a) for b, a in zip(before, after))
+    try:
+        return after < before
+    except TypeError:
+        return True  # the value changed shape: that is not "never decreases"
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -72,8 +91,9 @@ def play_game(game: Game, players: int, seed: int, bots: list[Bot], max_steps: i
     """Play one game with bots to the end (or the step limit)."""
     gs = game.new_initial_state(players=players, seed=seed)
     violations: list[Violation] = []
+    previous: dict[str, Any] = {}
     if check:
-        violations.extend(check_invariants(game, gs, seed, 0))
+        violations.extend(check_invariants(game, gs, seed, 0, previous))
     steps = 0
     while not gs.is_terminal():
         if steps >= max_steps:
@@ -82,7 +102,7 @@ def play_game(game: Game, players: int, seed: int, bots: list[Bot], max_steps: i
         gs.apply(bots[gs.current_player()].choose(gs))
         steps += 1
         if check:
-            violations.extend(check_invariants(game, gs, seed, steps))
+            violations.extend(check_invariants(game, gs, seed, steps, previous))
     o = gs.outcome()
     return GameRecord(seed, o.winners, o.scores, o.end, steps, violations)
 

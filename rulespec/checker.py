@@ -203,8 +203,13 @@ class _Checker:
             self._expr(("end", name, "winners"), top)
         for i, _ in enumerate(m.ranking.by or []):
             self._expr(("ranking", "by", i), top.child({"p": "player"}))
-        for name in m.invariants:
-            self._expr(("invariants", name), top, cond=True)
+        for name, inv in m.invariants.items():
+            if isinstance(inv, str):
+                self._expr(("invariants", name), top, cond=True)
+            elif inv.holds is not None:
+                self._expr(("invariants", name, "holds"), top, cond=True)
+            else:
+                self._expr(("invariants", name, "never_decreases"), top)
 
     def _expr(self, path: tuple, scope: Scope, cond: bool = False) -> str | None:
         node = self.spec.exprs.get(path)

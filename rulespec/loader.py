@@ -164,7 +164,9 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("end", "*", "when"), "expr"),
     (("end", "*", "winners"), "expr"),
     (("ranking", "by", "*"), "expr"),
-    (("invariants", "*"), "expr"),
+    (("invariants", "*"), "invariant"),
+    (("invariants", "*", "holds"), "expr"),
+    (("invariants", "*", "never_decreases"), "expr"),
 )
 
 
@@ -174,7 +176,11 @@ def rule_texts(data: Any) -> Iterator[tuple[tuple, Any, str]]:
         for dpath, value in _match(data, pattern, ()):
             if value is None:
                 continue
-            if kind == "binder":
+            if kind == "invariant":
+                if isinstance(value, dict):
+                    continue  # long form: its holds/never_decreases entries are listed separately
+                kind_here = "expr"
+            elif kind == "binder":
                 kind_here = "expr"
             else:
                 kind_here = kind

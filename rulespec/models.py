@@ -299,6 +299,21 @@ class EndDecl(Model):
     rule: str | None = None
 
 
+class InvariantDecl(Model):
+    """An invariant in long form: a condition that always holds, or a value that never decreases."""
+
+    holds: ExprText | None = Field(None, description="A condition true after every step.")
+    never_decreases: ExprText | None = Field(
+        None, description="A number, or a list of numbers compared position by position, that never goes down.")
+    description: str | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> "InvariantDecl":
+        if (self.holds is None) == (self.never_decreases is None):
+            raise ValueError("an invariant needs exactly one of holds, never_decreases")
+        return self
+
+
 class RankingDecl(Model):
     """Who wins when an end condition names no winners: compare keys (largest first) per player `p`."""
 
@@ -343,7 +358,9 @@ class Spec(Model):
     scoring: ScoringDecl = ScoringDecl()
     end: dict[str, EndDecl] = Field(min_length=1)
     ranking: RankingDecl = RankingDecl()
-    invariants: dict[str, ExprText] = {}
+    invariants: dict[str, ExprText | InvariantDecl] = Field(
+        {}, description="Checked after every step by `simulate --check`: a condition, or {holds: ...} / "
+                        "{never_decreases: ...}.")
     assumptions: list[Assumption] = []
     display: DisplayDecl = DisplayDecl()
 
