@@ -28,7 +28,7 @@ class Decision:
     span: Span | None = None
     var: str | None = None
     reasons: dict[int, str] = field(default_factory=dict)  # raw index -> why that option is not offered
-    action: str | None = None  # the action being performed when this was asked
+    action: str | None = None  # the action chosen at the step menu, while it runs (also during a `perform`)
     rejected: list[tuple[Any, str]] = field(default_factory=list)  # domain values filtered out, with why
 
     def find(self, text: str) -> Option | None:

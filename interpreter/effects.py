@@ -148,7 +148,7 @@ def _choose(it: "Interp", node: A.Choose, env: dict) -> None:
     domain = it.iterate(it.ev(node.domain, env), node.domain.span)
     values, rejected = _filter(it, node.var, domain, node.cond, env, node.reason)
     chooser = it.ev(node.chooser, env) if node.chooser is not None else it.current()
-    prompt = node.prompt or f"choose {node.var}"
+    prompt = f"choose {node.var}" if node.prompt is None else it.label(it.ev(node.prompt, env))
     env[node.var] = it.choose_value(node.var, values, int(chooser), prompt, node.optional, node.span, node.reason,
                                     rejected)
 
@@ -430,12 +430,14 @@ def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -
 
 def perform_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -> None:
     """Check, pay, choose parameters, run the effect, then emit `action`."""
-    outer = it.current_action
+    outer, outer_top = it.current_action, it.top_action
     it.current_action = action.name
+    if outer_top is None:
+        it.top_action = action.name
     try:
         _perform(it, action, count_limit)
     finally:
-        it.current_action = outer
+        it.current_action, it.top_action = outer, outer_top
 
 
 def _perform(it: "Interp", action: "ActionInfo", count_limit: bool) -> None:

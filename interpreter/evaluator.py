@@ -46,6 +46,9 @@ class Interp:
         self.loops = 0
         self.emit_depth = 0
         self.current_action: str | None = None
+        self.top_action: str | None = None  # the action a player chose at a step menu, while it runs
+        self.track_boundaries = False
+        self.boundary: tuple | None = None
         self.settling = False
         self.call_depth = 0
         from . import builtins  # local import: builtins imports this module's helpers
@@ -93,7 +96,7 @@ class Interp:
         opts = self.options_for(values, optional)
         if len(opts) == 1:
             return opts[0].value
-        return self.ask(Decision(chooser, prompt, opts, "choose", span, var, action=self.current_action,
+        return self.ask(Decision(chooser, prompt, opts, "choose", span, var, action=self.top_action,
                                  rejected=rejected or []))
 
     # ============================================================= expressions

@@ -30,6 +30,10 @@ def run_flow(it: Interp) -> None:
                 f"the flow went through {it.limits.flow} stages without asking any player anything "
                 f"(limit flow); is an end condition missing? Raise it with --limit flow=N",
                 it.r.spec.span("flow"))
+        if it.track_boundaries:
+            # a stage boundary is a resumable position: the driver may make it the new checkpoint,
+            # so that replay re-runs only the current stage, not everything since the step menu
+            it.boundary = (s.clone(), it.pos, list(s.msgs))
         try:
             _STAGES[s.cursor.stage](it)
         except GameEnded as ended:

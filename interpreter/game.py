@@ -201,18 +201,19 @@ class GameState:
             raise
 
     # ------------------------------------------------------------- engine
-    def _run(self, answers: list[int]) -> tuple[State, Decision | None, int]:
-        """Re-run from the checkpoint with these answers: (live state, decision or None, answers used)."""
+    def _run(self, answers: list[int], boundaries: bool = False) -> tuple[State, Decision | None, int, tuple | None]:
+        """Re-run from the checkpoint with these answers: (live state, decision or None, answers used, boundary)."""
         live = self._checkpoint.clone()
         it = Interp(live, answers, self.game.limits)
+        it.track_boundaries = boundaries
         try:
             run_flow(it)
         except Suspend as s:
-            return live, s.decision, it.pos
-        return live, None, it.pos
+            return live, s.decision, it.pos, it.boundary
+        return live, None, it.pos, it.boundary
 
     def _advance(self) -> None:
-        """Move to the next decision that needs a real choice, taking checkpoints at step menus."""
+        """Move to the next decision that needs a real choice, checkpointing at stage boundaries."""
         auto = 0
         while True:
             auto += 1
@@ -221,15 +222,18 @@ class GameState:
                     f"{self.game.limits.flow} decisions in a row had only one possible answer, so nobody ever "
                     f"gets a real choice (limit flow); is an end condition missing? Raise it with --limit flow=N",
                     self.game.spec.span("end"))
-            live, decision, used = self._run(self._answers)
-            if decision is not None and decision.kind == "action" and used == len(self._answers):
-                self.narration.extend(live.msgs)
-                live.msgs = []
-                self._checkpoint, self._answers = live, []
+            live, decision, used, boundary = self._run(self._answers, boundaries=True)
             if decision is None:
                 self.narration.extend(live.msgs)
                 self._live, self._decision = live, None
                 return
+            if boundary is not None and used == len(self._answers):
+                # the last stage boundary of this run becomes the checkpoint: later replays start there
+                state, pos, msgs = boundary
+                self.narration.extend(msgs)
+                live.msgs = live.msgs[len(msgs):]
+                state.msgs = []
+                self._checkpoint, self._answers = state, self._answers[pos:]
             viable = self._viable(decision)
             if not viable:
                 if decision.kind == "action":
@@ -252,7 +256,11 @@ class GameState:
         self.lookahead_used = 0
         out = []
         for opt in decision.options:
-            why = self._dead_end(self._answers + [opt.index])
+            if decision.kind == "action":
+                scope = opt.value if opt.value in self.game.rules.actions else None
+            else:
+                scope = decision.action
+            why = self._dead_end(self._answers + [opt.index], scope)
             if why is None:
                 out.append(opt)
             else:
@@ -265,22 +273,29 @@ class GameState:
         if decision.kind == "action":
             names = [o.value for o in decision.options if o.value in rules.actions]
             return any(rules.may_fail(n) for n in names)
-        return decision.action is None or rules.may_fail(decision.action)
+        if decision.action is None:
+            return rules.outside_may_fail
+        return rules.may_fail(decision.action)
 
-    def _dead_end(self, answers: list[int]) -> str | None:
-        """None if some continuation of these answers completes the action, else the reason it cannot."""
+    def _dead_end(self, answers: list[int], scope: str | None) -> str | None:
+        """None if some continuation of these answers completes the action `scope`, else why it cannot.
+
+        The search stays inside that action: once the run asks something outside it (the next step
+        menu, a cascade, another phase), the action is complete.  Outside any action (scope None)
+        only the next run is checked.
+        """
         self.lookahead_used += 1
         if self.lookahead_used > self.game.limits.lookahead:
             return None  # budget spent: offer the option; a failure later is refused with its reason
         try:
-            _, decision, _ = self._run(answers)
+            _, decision, _, _ = self._run(answers)
         except RequireFailed as failed:
             return failed.explain()
-        if decision is None or decision.kind == "action":
+        if decision is None or decision.kind == "action" or scope is None or decision.action != scope:
             return None
         last_why = "no option can be completed"
         for opt in decision.options:
-            why = self._dead_end(answers + [opt.index])
+            why = self._dead_end(answers + [opt.index], scope)
             if why is None:
                 return None
             last_why = why

@@ -183,6 +183,15 @@ def _failure_analysis(rules: "Rules") -> dict[str, bool]:
     return out
 
 
+def _outside_failure(rules: "Rules") -> bool:
+    """Can a choice made outside any action (setup, hooks, triggers) lead to a `require` failing?"""
+    blocks = [t.effect for t in rules.triggers] + [b for _, b in rules.procedures.values()]
+    blocks += [rules.spec.effect("setup"), rules.spec.effect("flow", "round_start"), rules.spec.effect("flow", "round_end")]
+    for ph in rules.phases:
+        blocks += [ph.on_start, ph.on_end, ph.turn_start, ph.turn_end]
+    return any(isinstance(n, A.Require) for b in blocks if b is not None for n in b.walk())
+
+
 def _block_fails(block: A.Block) -> bool:
     for node in block.walk():
         if isinstance(node, _FALLIBLE) or (isinstance(node, A.For) and node.chooser is not None):
@@ -288,6 +297,7 @@ class Rules:
         self.invariants = {n: _invariant(spec, n, inv) for n, inv in m.invariants.items()}
         self.names = _global_names(self)
         self._may_fail = _failure_analysis(self)
+        self.outside_may_fail = _outside_failure(self)
         self.player_zone_names = {n for n, z in self.zones.items() if z.per_player}
         self.player_var_names = {n for n, t in self.tracks.items() if t.per_player} | {
             n for n, v in self.variables.items() if v.per_player}

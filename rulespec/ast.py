@@ -223,7 +223,7 @@ class Choose(Stmt):
     domain: Expr
     cond: Expr | None
     chooser: Expr | None
-    prompt: str | None
+    prompt: Expr | None
     optional: bool
     reason: str | None
 

@@ -550,6 +550,8 @@ class _Checker:
         self._want_iterable(s.domain, t)
         if s.chooser is not None:
             self.expr(s.chooser, sc)
+        if s.prompt is not None:
+            self.expr(s.prompt, sc)  # any value: it is shown as text
         vt = "any" if s.optional else self._elem(s.domain, t)  # skipping an optional choice gives none
         if s.cond is not None:
             self._want_bool(s.cond, self.expr(s.cond, sc.child({s.var: vt})), _CONDITION)

@@ -217,7 +217,7 @@ class _Builder(Transformer):
         return ("chooser", c[0])
 
     def prompt(self, c):
-        return ("prompt", _unquote(c[0]))
+        return ("prompt", c[0])
 
     def optional(self, c):
         return ("optional", True)

@@ -476,7 +476,8 @@ def test_full_cells_are_filtered_by_capacity(game_from):
 def test_perform_runs_another_action_with_its_choices(game_from):
     gs = new_state(game_from(PERCH))
     gs.apply_label("double")
-    assert gs.decision.prompt == "land: choose spot" and gs.decision.action == "land"
+    # `action` is the action the player chose at the step menu, also while it performs another
+    assert gs.decision.prompt == "land: choose spot" and gs.decision.action == "double_land"
     assert labels(gs) == ["a1", "c1"]
     gs.apply_label("a1")
     # the second landing has one free cell left: placed automatically, and the perch is full
