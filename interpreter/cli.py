@@ -212,6 +212,8 @@ def _print_summary(result: dict[str, Any]) -> None:
     print(f"  ends: " + ", ".join(f"{k} {v}" for k, v in s["ends"].items()))
     print(f"  wins: " + (", ".join(f"{k} {v}" for k, v in s["wins"].items()) or "none") + f"; draws {s['draws']}")
     print(f"  steps: average {s['avg_steps']}, longest {s['max_steps']}; runaway games {s['failures']}")
+    if s["cascades"]:
+        print("  cascades by length: " + ", ".join(f"{k}: {v}" for k, v in s["cascades"].items()))
     if s["invariant_violations"]:
         print(f"  invariant violations: {s['invariant_violations']}")
 

@@ -335,6 +335,7 @@ def _cascade(it: "Interp", triggers: list) -> int:
         first_seen.pop(fired, None)  # the match is consumed: if it holds again later, it queues anew
         it.run(best[1].effect, best[2])
     if s.cascade:
+        s.cascades[s.cascade] = s.cascades.get(s.cascade, 0) + 1
         emit(it, "cascade_end", Record(count=s.cascade))
     return s.cascade
 

@@ -40,6 +40,7 @@ class GameRecord:
     end: str
     steps: int
     violations: list[Violation] = field(default_factory=list)
+    cascades: dict[int, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able form (the shape `simulate --json` prints)."""
@@ -98,13 +99,13 @@ def play_game(game: Game, players: int, seed: int, bots: list[Bot], max_steps: i
     while not gs.is_terminal():
         if steps >= max_steps:
             scores = [gs.state.pvars[p].get("score") for p in range(players)]
-            return GameRecord(seed, [], scores, STEP_LIMIT_END, steps, violations)
+            return GameRecord(seed, [], scores, STEP_LIMIT_END, steps, violations, dict(gs.state.cascades))
         gs.apply(bots[gs.current_player()].choose(gs))
         steps += 1
         if check:
             violations.extend(check_invariants(game, gs, seed, steps, previous))
     o = gs.outcome()
-    return GameRecord(seed, o.winners, o.scores, o.end, steps, violations)
+    return GameRecord(seed, o.winners, o.scores, o.end, steps, violations, dict(gs.state.cascades))
 
 
 def simulate(game: Game, games: int, players: int, seed: int, bot_names: list[str], max_steps: int = 20_000,
@@ -147,7 +148,11 @@ def summarize(game: Game, records: list[GameRecord]) -> dict[str, Any]:
         for w in r.winners:
             wins[game.rules.seat_name(w)] += 1
     n = len(records) or 1
+    lengths: Counter = Counter()
+    for r in records:
+        lengths.update(r.cascades)
     return {
+        "cascades": {str(k): lengths[k] for k in sorted(lengths)},
         "games": len(records),
         "ends": dict(sorted(ends.items())),
         "wins": dict(sorted(wins.items())),

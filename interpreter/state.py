@@ -60,7 +60,7 @@ class State:
     """The whole mutable state of one game."""
 
     __slots__ = ("rules", "n", "kinds", "attrs", "loc", "places", "stamps", "clock", "vars", "pvars",
-                 "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override")
+                 "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override", "cascades")
 
     def __init__(self, rules: Rules, n_players: int, seed: int):
         self.rules = rules
@@ -80,6 +80,7 @@ class State:
         self.cascade = 0
         self.decisions = 0
         self.setup_override: tuple[Any, bool] | None = None  # (extra setup block, replace the spec's setup?)
+        self.cascades: dict[int, int] = {}  # cascade length (firings) -> how many cascades had it
 
     def clone(self) -> "State":
         """An independent copy (pieces' attribute dicts are shared until written)."""
@@ -101,6 +102,7 @@ class State:
         s.cascade = self.cascade
         s.decisions = self.decisions
         s.setup_override = self.setup_override
+        s.cascades = dict(self.cascades)
         return s
 
     # -- players
