@@ -28,6 +28,7 @@ LIMIT_NAMES = {
     "flow": "most flow stages without any decision",
     "pieces": "most pieces in a game",
     "lookahead": "most re-runs when filtering a menu for dead ends",
+    "auto": "most decisions in a row answered automatically (one option or none)",
     "yaml_bytes": "largest YAML file, in bytes",
     "yaml_nodes": "most YAML nodes after alias expansion",
     "yaml_depth": "deepest YAML nesting",

@@ -148,13 +148,15 @@ def _choose(it: "Interp", node: A.Choose, env: dict) -> None:
     domain = it.iterate(it.ev(node.domain, env), node.domain.span)
     values, rejected = _filter(it, node.var, domain, node.cond, env, node.reason)
     chooser = it.ev(node.chooser, env) if node.chooser is not None else it.current()
-    prompt = f"choose {node.var}" if node.prompt is None else it.label(it.ev(node.prompt, env))
-    env[node.var] = it.choose_value(node.var, values, int(chooser), prompt, node.optional, node.span, node.reason,
-                                    rejected)
+    prompt = f"choose {node.var}" if node.prompt is None else message_text(it, node.prompt, env)
+    # with nothing to choose from there is no value to explain: only a fixed message can be used
+    empty_why = node.reason.value if isinstance(node.reason, A.Literal) and not domain else None
+    env[node.var] = it.choose_value(node.var, values, int(chooser), prompt, node.optional, node.span,
+                                    empty_why or (rejected[0][1] if rejected and not values else None), rejected)
 
 
-def _filter(it: "Interp", var: str, domain: list, cond: Any, env: dict, why: str | None) -> tuple[list, list]:
-    """Split a domain into the values passing `cond` and the rejected ones with a reason."""
+def _filter(it: "Interp", var: str, domain: list, cond: Any, env: dict, why: Any) -> tuple[list, list]:
+    """Split a domain into the values passing `cond` and the rejected ones with a reason (per value)."""
     if cond is None:
         return list(domain), []
     values, rejected = [], []
@@ -163,14 +165,25 @@ def _filter(it: "Interp", var: str, domain: list, cond: Any, env: dict, why: str
         if it.truth(cond, env):
             values.append(v)
         else:
-            rejected.append((v, why or f"it does not satisfy the rule at {cond.span}"))
+            reason = message_text(it, why, env) if why is not None else None
+            rejected.append((v, reason or f"it does not satisfy the rule at {cond.span}"))
     return values, rejected
+
+
+def message_text(it: "Interp", node: Any, env: dict) -> str | None:
+    """A message written as text or as an expression (evaluated now), or None."""
+    if node is None:
+        return None
+    if isinstance(node, str):
+        return node
+    v = it.ev(node, env)
+    return v if isinstance(v, str) else it.label(v)
 
 
 def _require(it: "Interp", node: A.Require, env: dict) -> None:
     if not it.truth(node.cond, env):
-        raise RequireFailed(node.message or "a requirement of this rule is not met", node.span,
-                            env.get("__rule__"))
+        raise RequireFailed(message_text(it, node.message, env) or "a requirement of this rule is not met",
+                            node.span, env.get("__rule__"))
 
 
 # ---------------------------------------------------------------- pieces

@@ -28,6 +28,7 @@ class Limits:
     flow: int = 100_000
     pieces: int = 200_000
     lookahead: int = 5_000
+    auto: int = 5_000  # decisions in a row answered automatically (nobody gets a real choice)
 
     def replace(self, **kw: int) -> "Limits":
         """A copy with some limits changed."""

@@ -217,11 +217,11 @@ class GameState:
         auto = 0
         while True:
             auto += 1
-            if auto > self.game.limits.flow:
+            if auto > self.game.limits.auto:
                 raise RunawayError(
-                    f"{self.game.limits.flow} decisions in a row had only one possible answer, so nobody ever "
-                    f"gets a real choice (limit flow); is an end condition missing? Raise it with --limit flow=N",
-                    self.game.spec.span("end"))
+                    f"{self.game.limits.auto} decisions in a row had one possible answer or none, so nobody ever "
+                    f"gets a real choice (limit auto); is an end condition missing for a player who cannot act? "
+                    f"Raise it with --limit auto=N", self.game.spec.span("end"))
             live, decision, used, boundary = self._run(self._answers, boundaries=True)
             if decision is None:
                 self.narration.extend(live.msgs)

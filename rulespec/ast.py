@@ -225,7 +225,7 @@ class Choose(Stmt):
     chooser: Expr | None
     prompt: Expr | None
     optional: bool
-    reason: str | None
+    reason: Expr | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +233,7 @@ class Require(Stmt):
     """`require c else "why"`: the move is illegal unless c holds."""
 
     cond: Expr
-    message: str | None
+    message: Expr | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -555,10 +555,14 @@ class _Checker:
         vt = "any" if s.optional else self._elem(s.domain, t)  # skipping an optional choice gives none
         if s.cond is not None:
             self._want_bool(s.cond, self.expr(s.cond, sc.child({s.var: vt})), _CONDITION)
+        if s.reason is not None:
+            self.expr(s.reason, sc.child({s.var: vt}))  # evaluated for each rejected value: it sees the value
         self._define(sc, s.var, vt, self._word(s.span, "choose", s.var))
 
     def _s_Require(self, s: A.Require, sc: Scope) -> None:
         self._want_bool(s.cond, self.expr(s.cond, sc), _CONDITION)
+        if s.message is not None:
+            self.expr(s.message, sc)
 
     def _s_Move(self, s: A.Move, sc: Scope) -> None:
         self._want_pieces(s.what, self.expr(s.what, sc))

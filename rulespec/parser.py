@@ -223,11 +223,11 @@ class _Builder(Transformer):
         return ("optional", True)
 
     def reason(self, c):
-        return ("reason", _unquote(c[0]))
+        return ("reason", c[0])
 
     @v_args(meta=True)
     def require_stmt(self, meta, c):
-        return A.Require(span=self._span(meta), cond=c[0], message=_unquote(c[1]) if c[1] else None)
+        return A.Require(span=self._span(meta), cond=c[0], message=c[1])
 
     @v_args(meta=True)
     def move_stmt(self, meta, c):

@@ -619,10 +619,10 @@ def _alarm(seconds):
     return old
 
 
-def test_a_flow_of_forced_moves_only_hits_the_flow_limit(game_from):
+def test_a_flow_of_forced_moves_only_hits_the_auto_limit(game_from):
     text = NEVER_ASKS.replace('      on_start: "ticks += 1"', "      steps: [{actions: [tick]}]") + \
         'actions:\n  tick: {effect: "ticks += 1"}\n'
-    g = game_from(text, limits=Limits(flow=300))
+    g = game_from(text, limits=Limits(auto=300))
     old = _alarm(3)
     try:
         with pytest.raises(LimitError) as info:
@@ -631,7 +631,7 @@ def test_a_flow_of_forced_moves_only_hits_the_flow_limit(game_from):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
     assert isinstance(info.value, RunawayError)
-    assert "limit flow" in str(info.value) and "300" in str(info.value)
+    assert "limit auto" in str(info.value) and "300" in str(info.value)
 
 
 FUSE_LOOP = """\

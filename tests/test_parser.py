@@ -297,7 +297,9 @@ def test_require_forms():
     s = one("require size(pile) > 0")
     assert isinstance(s, A.Require) and s.message is None and shape(s.cond) == (">", ("call", "size", ("pile",), ()), 0)
     s = one('require empty(c) else "that spot is taken"')
-    assert s.message == "that spot is taken"
+    assert isinstance(s.message, A.Literal) and s.message.value == "that spot is taken"
+    s = one('require empty(c) else "taken by " + text(top(c).owner)')  # messages may be computed
+    assert isinstance(s.message, A.Binary) and s.message.op == "+"
 
 
 @pytest.mark.parametrize("text, position", [
@@ -547,10 +549,14 @@ def test_keywords_are_not_names():
     syntax_error("[a for a in as]")
 
 
-def test_assignment_targets_are_names_attributes_and_indexes():
-    # a call cannot start an assignment target (bind it with let first)
-    err = syntax_error("top(c).lit = true", expr=False)
-    assert "unexpected '('" in str(err)
+def test_assignment_targets_may_start_with_a_call():
+    # `top(c).lit = true` writes an attribute of the piece the call returns
+    s = one("top(c).lit = true")
+    assert isinstance(s, A.Assign) and isinstance(s.target, A.Attr)
+    assert isinstance(s.target.obj, A.Call) and s.target.obj.func == "top" and s.target.name == "lit"
+    # a call alone is not a statement
+    err = syntax_error("top(c)", expr=False)
+    assert "unexpected end of text" in str(err) and "'='" in str(err)
 
 
 def test_errors_in_a_spec_file_point_at_the_file_line(tmp_path):
