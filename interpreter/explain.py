@@ -137,10 +137,25 @@ def _zone_text(name: str, z: ZoneDecl) -> str:
 
 
 def _instance_text(inst: dict[str, Any], default_count: int) -> str:
-    """One explicit piece: its attribute values and how many copies."""
+    """One explicit piece, as a card reads: its name, its short attributes in brackets, its text."""
     n = int(inst.get("count", default_count))
-    vals = " ".join(str(v) for k, v in inst.items() if k != "count")
-    return f"{vals} ×{n}" if n != 1 else vals
+    fields = {k: v for k, v in inst.items() if k != "count"}
+    name = fields.pop("name", None)
+    long = {k: v for k, v in fields.items() if isinstance(v, str) and len(v) > 40}
+    short = [_value_text(v) for k, v in fields.items() if k not in long]
+    text = str(name) if name is not None else " ".join(short)
+    if name is not None and short:
+        text += f" ({', '.join(short)})"
+    if long:
+        text += ": " + " ".join(str(v) for v in long.values())
+    return f"{text} ×{n}" if n != 1 else text
+
+
+def _value_text(v: Any) -> str:
+    """A YAML value compactly: lists without brackets and quotes."""
+    if isinstance(v, list):
+        return "+".join(str(x) for x in v)
+    return str(v)
 
 
 def _components(spec: GameSpec) -> list[str]:
@@ -155,14 +170,15 @@ def _components(spec: GameSpec) -> list[str]:
             line = f"- {name}: " + ("made as needed" if n is None else _plural(n, "piece"))
             if k.attributes:
                 line += "; attributes: " + ", ".join(_attr_text(a, d) for a, d in k.attributes.items())
-            if k.instances:
-                line += "; " + ", ".join(_instance_text(i, k.count) for i in k.instances[:10])
-                line += ", ..." if len(k.instances) > 10 else ""
             start = _get(data, "components", "pieces", name, "start")
             line += f"; start in {_code(start)}" if start is not None else ""
             if k.description:
                 line += f". {k.description.strip()}"
             out.append(line)
+            if k.instances:  # one line per piece, like a card list in a rulebook
+                out += [f"  - {_instance_text(i, k.count)}" for i in k.instances[:40]]
+                if len(k.instances) > 40:
+                    out.append(f"  - ... and {len(k.instances) - 40} more")
     if c.zones:
         out += ["", "### Zones"] + [_zone_text(n, z) for n, z in c.zones.items()]
     if c.tracks:

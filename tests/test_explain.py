@@ -207,7 +207,8 @@ def test_tic_tac_toe_reads_like_a_rulebook() -> None:
 def test_components_counts_attributes_and_bounds(market: str) -> None:
     comps = section(market, "Components")
     assert "- coin: 8 pieces; attributes: value: 1/5; start in `bank`" in comps
-    assert "- good: 3 pieces; attributes: name (str); fig ×2, tea" in comps
+    assert "- good: 3 pieces; attributes: name (str)" in comps
+    assert "  - fig ×2\n  - tea" in comps  # one line per explicit piece, like a card list
     assert "- stall: hand, one per player, seen only by its owner" in comps
     assert "- deck: deck, hidden from everyone" in comps
     assert "- square: 5×4 grid, hex adjacency, visible to all, holds at most 1" in comps
