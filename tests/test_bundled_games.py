@@ -41,8 +41,25 @@ def test_variant_loads(path: Path):
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.parent.name)
 def test_random_games_end_by_a_spec_end_condition(path: Path):
     game = Game(load_spec(path))
-    result = simulate(game, 30, game.rules.default_players, 7, ["random"], check=True)
+    result = simulate(game, 12, game.rules.default_players, 7, ["random"], check=True)
     ends = {r["end"] for r in result["results"]}
     assert ends <= set(game.spec.model.end), ends
     assert result["summary"]["failures"] == 0
     assert result["violations"] == []
+
+
+PLAYER_COUNTS = [
+    pytest.param(path, n, id=f"{path.parent.name}-{n}p")
+    for path in SPECS
+    for n in range(load_spec(path, check=False).model.game.players.min,
+                   load_spec(path, check=False).model.game.players.max + 1)
+]
+
+
+@pytest.mark.parametrize("path,players", PLAYER_COUNTS)
+def test_every_player_count_plays_to_an_end(path: Path, players: int):
+    game = Game(load_spec(path))
+    result = simulate(game, 3, players, 11, ["random"], check=True)
+    assert result["summary"]["failures"] == 0
+    assert result["violations"] == []
+    assert all(len(r["scores"]) == players for r in result["results"])
