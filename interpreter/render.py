@@ -181,8 +181,9 @@ def _board_cells(ctx: _Ctx, name: str, owner: int | None) -> dict[Any, list[int]
             if isinstance(place, Cell) and place.zone == name and place.owner == owner and pids}
 
 
-def grid_table(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> RenderableType:
-    """A grid zone as a table; unbounded grids show the occupied bounding box plus a margin of one."""
+def grid_table(ctx: _Ctx, zone: "ZoneInfo", owner: int | None, upside_down: bool = False) -> RenderableType:
+    """A grid zone as a table (row 1 at the bottom, or at the top when upside down); unbounded grids
+    show the occupied bounding box plus a margin of one."""
     d = zone.decl
     title = ctx.zone_title(zone, owner)
     shown = visible(d.visibility, owner, ctx.viewer)
@@ -209,7 +210,7 @@ def grid_table(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> RenderableType
     for x in range(x0, x1 + 1):
         table.add_column(Text(column_letters(x)), justify="center", min_width=ctx.cell_width, no_wrap=True)
     table.add_column("", justify="center", style="dim", no_wrap=True, min_width=3)
-    for y in range(y1, y0 - 1, -1):
+    for y in (range(y0, y1 + 1) if upside_down else range(y1, y0 - 1, -1)):
         row_label = str(y + 1)
         table.add_row(row_label, *[cell_text(ctx, cells.get((x, y), []), shown) for x in range(x0, x1 + 1)],
                       row_label)
@@ -271,23 +272,45 @@ def zone_line(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> Text:
     return line
 
 
-def _zone_names(ctx: _Ctx) -> list[str]:
-    """Zones to show, in order: `display.zones` when given, else all in spec order."""
+def _split_seat(item: str) -> tuple[str, int | None]:
+    """'planet[1]' -> ('planet', 1): one player's copy of a per-player zone; 'sky' -> ('sky', None)."""
+    name, _, rest = item.partition("[")
+    if rest.endswith("]") and rest[:-1].isdigit():
+        return name, int(rest[:-1])
+    return item, None
+
+
+def _zone_items(ctx: _Ctx) -> list[tuple[str, list[int | None]]]:
+    """Zones to show with the owners to show them for: `display.zones` order when given, else the spec's.
+
+    An entry `zone[k]` shows only seat k's copy of a per-player zone (so that, say, one player's
+    board can be drawn above a shared one and the other's below)."""
     chosen = ctx.model.display.zones
-    if chosen is None:
-        return list(ctx.rules.zones)
-    return [z for z in chosen if z in ctx.rules.zones]
+    items = list(ctx.rules.zones) if chosen is None else chosen
+    out = []
+    for item in items:
+        name, seat = _split_seat(item)
+        zone = ctx.rules.zones.get(name)
+        if zone is None:
+            continue
+        owners = ctx.owners(zone)
+        if seat is not None:
+            owners = [o for o in owners if o == seat]
+        out.append((name, owners))
+    return out
 
 
 def zones_view(ctx: _Ctx) -> list[RenderableType]:
     """Every shown zone: boards first as tables/lists in display order, then the one-line zones."""
     boards: list[RenderableType] = []
     lines: list[RenderableType] = []
-    for name in _zone_names(ctx):
+    flipped = set(ctx.model.display.upside_down or [])
+    for name, owners in _zone_items(ctx):
         zone = ctx.rules.zones[name]
-        for owner in ctx.owners(zone):
+        for owner in owners:
             if zone.type == "grid":
-                boards.append(grid_table(ctx, zone, owner))
+                upside = name in flipped or (owner is not None and f"{name}[{owner}]" in flipped)
+                boards.append(grid_table(ctx, zone, owner, upside))
             elif zone.type == "graph":
                 boards.append(graph_list(ctx, zone, owner))
             else:
@@ -355,7 +378,7 @@ def players_table(ctx: _Ctx) -> RenderableType:
     else:
         columns = [n for n, t in ctx.rules.tracks.items() if t.per_player]
         columns += [n for n, v in ctx.rules.variables.items() if v.per_player]
-        columns += [n for n in _zone_names(ctx) if ctx.rules.zones[n].per_player]
+        columns += list(dict.fromkeys(n for n, _ in _zone_items(ctx) if ctx.rules.zones[n].per_player))
     if not columns:  # nothing per player: one line
         line = Text("Players: ", style="bold")
         for p in range(ctx.state.n):

@@ -684,13 +684,25 @@ class _Checker:
                 self.error(self.key("end", name), f"end condition '{name}' can never happen: "
                                                   f"it has no `when` and no `end_game {name}` names it")
         d = m.display
-        for i, z in enumerate(d.zones or []):
-            if z not in m.components.zones:
-                self.error(self.span("display", "zones", i), f"unknown zone '{z}'" + did_you_mean(z, m.components.zones))
+        for key in ("zones", "upside_down"):
+            for i, item in enumerate(getattr(d, key) or []):
+                self._display_zone(key, i, item)
         for i, n in enumerate(d.player_info or []):
             if n not in self.ix.player_attrs:
                 self.error(self.span("display", "player_info", i), f"'{n}' is not a per-player track, "
                            f"variable or zone" + did_you_mean(n, self.ix.player_attrs))
+
+    def _display_zone(self, key: str, i: int, item: str) -> None:
+        """A display entry: a zone name, or `zone[k]` for seat k's copy of a per-player zone."""
+        zones = self.m.components.zones
+        name, _, rest = item.partition("[")
+        if name not in zones:
+            self.error(self.span("display", key, i), f"unknown zone '{name}'" + did_you_mean(name, zones))
+        elif rest and (not rest.endswith("]") or not rest[:-1].isdigit() or not zones[name].per_player):
+            self.error(self.span("display", key, i),
+                       f"'{item}': use `zone[k]` with a seat number k, for a per-player zone only")
+        elif key == "upside_down" and zones[name].type != "grid":
+            self.error(self.span("display", key, i), f"'{name}' is not a grid: only grids can be drawn upside down")
 
     def _idle(self, p: tuple, ph: Any) -> bool:
         """True when a phase offers no action, runs no effect and no trigger listens to its events."""

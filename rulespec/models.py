@@ -333,7 +333,10 @@ class ScoringDecl(Model):
 class DisplayDecl(Model):
     """Optional hints for the terminal renderer."""
 
-    zones: list[str] | None = Field(None, description="Zones to show, in order (default: all).")
+    zones: list[str] | None = Field(None, description="Zones to show, in order (default: all); `zone[k]` is seat k's "
+                                                      "copy of a per-player zone.")
+    upside_down: list[str] | None = Field(None, description="Grids (or `zone[k]` copies) drawn with row 1 at the top, "
+                                                            "e.g. the board of the player sitting opposite.")
     player_info: list[str] | None = Field(None, description="Per-player tracks/variables/zones to show.")
     cell_width: int = Field(3, ge=1, le=12)
 

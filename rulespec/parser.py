@@ -467,6 +467,8 @@ def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser:
         tok = err.token
         shown = "end of text" if tok.type == "$END" else ("end of line" if tok.type == "_NL" else repr(str(tok)))
         msg = f"syntax error in {what}: unexpected {shown}; expected {_describe_expected(err.expected, parser)}"
+        if "NAME" in err.expected and str(tok).isidentifier() and tok.type != "NAME":
+            msg += f" ('{tok}' is a reserved word of the rule language: choose another name)"
         if tok.type != "$END":
             line, col = tok.line, tok.column
     elif isinstance(err, UnexpectedCharacters):
