@@ -13,7 +13,7 @@ from typing import Any
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Span
 from orrery.rulespec.loader import GameSpec
-from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl
+from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
 
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, parse_cell_label
 
@@ -245,22 +245,6 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
         "cascade": ("special", lambda it: it.s.cascade),
     })
     return names
-
-
-def attr_default(decl: AttrDecl | list | str) -> Any:
-    """The default value of an attribute declaration."""
-    if isinstance(decl, AttrDecl):
-        return decl.default
-    return None
-
-
-def attr_values(decl: AttrDecl | list | str) -> list | None:
-    """The enumerated values of an attribute declaration, if any."""
-    if isinstance(decl, list):
-        return decl
-    if isinstance(decl, AttrDecl):
-        return decl.values
-    return None
 
 
 class Rules:

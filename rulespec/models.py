@@ -89,6 +89,20 @@ class AttrDecl(Model):
     default: Any = None
 
 
+def attr_default(decl: "AttrDecl | list | str") -> Any:
+    """The default value of an attribute declaration (only the long form can set one)."""
+    return decl.default if isinstance(decl, AttrDecl) else None
+
+
+def attr_values(decl: "AttrDecl | list | str") -> list | None:
+    """The enumerated values of an attribute declaration, if any."""
+    if isinstance(decl, list):
+        return decl
+    if isinstance(decl, AttrDecl):
+        return decl.values
+    return None
+
+
 class PieceKind(Model):
     """A kind of piece (token, card, tile, coin...) and how many exist."""
 

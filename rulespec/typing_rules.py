@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 
 from . import ast as A
 from .errors import Finding, Span
-from .models import AttrDecl, Spec
+from .models import AttrDecl, Spec, attr_values
 from .signatures import FUNCTIONS, SPECIAL_NAMES
 
 # A player is a seat number at runtime (interpreter Player subclasses int), so
@@ -120,14 +120,6 @@ def attr_decl_type(decl: AttrDecl | list | str) -> str:
     types = {value_type(v) for v in values or []}
     return types.pop() if len(types) == 1 else "any"
 
-
-def attr_values(decl: AttrDecl | list | str) -> list | None:
-    """The enumerated values of an attribute declaration, if any."""
-    if isinstance(decl, list):
-        return decl
-    if isinstance(decl, AttrDecl):
-        return decl.values
-    return None
 
 
 def value_fits(decl: AttrDecl | list | str, v: Any) -> bool:
