@@ -81,7 +81,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     for name in bundled_games():
         try:
             meta = load_spec(resolve_game(name), check=False).model.game
-            desc = f"{meta.title or name} ({meta.players.min}-{meta.players.max} players)"
+            count = (f"{meta.players.min}" if meta.players.min == meta.players.max
+                     else f"{meta.players.min}-{meta.players.max}")
+            desc = f"{meta.title or name} ({count} player{'s' if meta.players.max > 1 else ''})"
         except OrreryError:
             desc = "(does not load: run orrery validate)"
         print(f"{name:24} {desc}")

@@ -29,7 +29,7 @@ def run(capsys, *argv: str, stdin: str | None = None, monkeypatch=None) -> tuple
 def test_list_names_bundled_games(capsys):
     code, out, _ = run(capsys, "list")
     assert code == 0
-    assert "tic-tac-toe" in out and "2-2 players" in out
+    assert "tic-tac-toe" in out and "Tic-tac-toe (2 players)" in out
 
 
 def test_validate_ok(capsys):
