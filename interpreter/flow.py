@@ -45,6 +45,12 @@ def run_flow(it: Interp) -> None:
 
 def _game_start(it: Interp) -> None:
     s, r = it.s, it.r
+    counts = r.initial_counts()
+    if sum(counts.values()) > it.limits.pieces:
+        biggest = max(counts, key=counts.get)
+        raise RunawayError(f"the components make {sum(counts.values())} pieces ({counts[biggest]} of '{biggest}'), "
+                           f"more than {it.limits.pieces} (limit pieces); raise it with --limit pieces=N",
+                           r.spec.span("components", "pieces", biggest))
     for kind, attrs in r.initial_pieces():
         start = r.kinds[kind].start
         place = BOX if start is None else it.as_place(it.ev(start, {}), start.span)

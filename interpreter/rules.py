@@ -371,6 +371,23 @@ class Rules:
         return self._may_fail.get(action, True)
 
     # -- piece generation
+    def initial_counts(self) -> dict[str, int]:
+        """How many pieces of each counted kind the game starts with (computed without making them)."""
+        out: dict[str, int] = {}
+        for name, k in self.kinds.items():
+            decl = k.decl
+            if decl.unlimited:
+                continue
+            if decl.instances is not None:
+                out[name] = sum(int(inst.get("count", decl.count)) for inst in decl.instances)
+                continue
+            combos = 1
+            for d in decl.attributes.values():
+                if attr_values(d):
+                    combos *= len(attr_values(d))
+            out[name] = combos * decl.count
+        return out
+
     def initial_pieces(self) -> list[tuple[str, dict[str, Any]]]:
         """Every counted piece (kind, attributes) in spec order."""
         out: list[tuple[str, dict[str, Any]]] = []
