@@ -130,11 +130,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Play in the terminal: humans and bots at one table."""
-    from .play import play
+    """Play in the terminal: humans and bots at one table (GAME is optional with --resume)."""
+    from .play import command
 
-    game, path, variants = _load_game(args)
-    return play(game, path, variants, args)
+    return command(args)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -294,13 +293,21 @@ def build_parser() -> argparse.ArgumentParser:
     _game_args(sp)
     sp.add_argument("--diff", action="store_true", help="show what the variants change, rule by rule")
     sp = add("play", cmd_play, "Play in the terminal: humans and bots at the same table.")
-    _game_args(sp)
+    sp.add_argument("game", metavar="GAME", nargs="?", help="a bundled game's name (see orrery list) or a path to "
+                    "rules.yaml (leave it out with --resume: the save names its game)")
+    sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")
     sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
     sp.add_argument("--seats", help="comma-separated seat types, e.g. human,random (default: human then random)")
     sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sp.add_argument("--log", metavar="FILE", help="save the game log (JSON Lines) to FILE")
     sp.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each bot move")
     sp.add_argument("--quiet-board", action="store_true", help="do not redraw the board after bot moves")
+    sp.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision (default: "
+                    "<game>.orrery-save.json in the current folder when a human plays)")
+    sp.add_argument("--no-save", action="store_true", help="do not save the game")
+    sp.add_argument("--resume", metavar="FILE", help="continue the saved game in FILE at the decision where it "
+                    "stopped (its game, variants, seed and seats come from the save)")
+
     sp = add("simulate", cmd_simulate, "Let bots play many games and summarise the results.")
     _game_args(sp)
     sp.add_argument("--games", type=int, required=True, help="how many games")

@@ -1,29 +1,63 @@
-"""`orrery play`: humans and bots at one table in the terminal.
+"""`orrery play`: humans and bots at one table in the terminal; nothing is lost.
 
 Humans answer numbered menus by number or by label (`c3`, a card's name); an
 illegal answer is refused with the rule that forbids it.  Bots answer through
 the same interface.  `--log FILE` writes every decision as it is made.
+
+Saving: after every decision the game is saved (atomically, see save.py) to
+`--save FILE`, by default `<game>.orrery-save.json` in the current folder when
+a human is seated (a bots-only game is saved only with an explicit --save);
+`--no-save` turns it off.  A default save file that still holds another game in
+progress is never overwritten: the new game goes to `<game>-2.orrery-save.json`
+(or -3...), and an explicit --save FILE holding a game in progress is refused.
+Quitting, end of input and Ctrl-C all leave the game saved and say how to go
+on: `orrery play --resume FILE` rebuilds the game from its decisions (GAME,
+variants, seed and seats come from the save) and continues at the same
+decision; bots are caught up on the way so that they play on exactly as they
+would have.  With --log, a resumed (or undone) game rewrites the log from the
+start, so the log always replays the whole game as it now stands.
+
+Undo: a human types `undo` to take back the last decision, if
+  - it was a human's (at a hot-seat table the humans share the keyboard, so it
+    may be the previous human's); a bot's decision is never taken back, so a
+    move a bot has already answered cannot be undone;
+  - no random draw happened since (the RNG state before that decision equals
+    the RNG state now);
+  - it showed nobody anything hidden from them: no piece that existed before
+    the decision is now visible to a player (in `view(player)`, or named in
+    that player's menu) who could not see it before.  Narration (`say`) is not
+    inspected.
+Undo rebuilds the game from its start with the remaining decisions, and is
+saved (and logged) like any decision.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
+from itertools import count
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
-from orrery.rulespec.errors import InputError
+from orrery.rulespec.errors import InputError, OrreryError
 
 from .bots import BOTS, Bot, make_bot
 from .game import Game, GameState, IllegalMove
-from .gamefiles import game_ref
+from .gamefiles import game_ref, resolve_game
 from .log import LogWriter
+from .save import (SUFFIX, Save, SavedDecision, decisions_of, make_save, read_save, replay_decisions, replay_save,
+                   save_status, write_save)
 from .simulate import bot_seed
+from .values import PieceRef
 
 HUMAN = "human"
-HELP = "Type an option's number or its label. Commands: 'board' redraws the board, 'help' shows this, 'quit' stops."
+HELP = ("Type an option's number or its label. Commands: 'board' redraws the board, 'undo' takes back the last "
+        "decision (when the rules allow), 'help' shows this, 'quit' stops (the game stays saved).")
+UNDO, QUIT, EOF = "undo", "quit", "eof"
 
 
 def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]:
@@ -44,69 +78,370 @@ def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]
     return kinds
 
 
-def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace) -> int:
-    """Run one game at the terminal; return the exit code."""
+# ------------------------------------------------------------------ entry point
+
+
+def command(args: argparse.Namespace) -> int:
+    """`orrery play [GAME] [--resume FILE]`: a new game, or a saved one continued."""
+    from .cli import _load_game
+
+    if args.save and args.no_save:
+        raise InputError("--save and --no-save contradict each other")
+    if not args.resume:
+        if not args.game:
+            raise InputError("play: give GAME (a bundled game's name or a rules.yaml), or --resume FILE to "
+                             "continue a saved game")
+        game, path, variants = _load_game(args)
+        return play(game, path, variants, args)
+    save = read_save(args.resume)
+    _check_resume_options(save, args)
+    path = _saved_game_path(save, args.game)
+    ns = argparse.Namespace(game=str(path), variant=list(save.variants), limit=getattr(args, "limit", None))
+    try:
+        game, path, variants = _load_game(ns)
+    except InputError as exc:
+        if exc.findings and exc.findings[0].span is None:  # a variant that cannot be found
+            raise save.error(f"a saved variant cannot be loaded: {exc.findings[0].message}", "variants") from None
+        raise
+    return play(game, path, variants, args, resume=save)
+
+
+def _check_resume_options(save: Save, args: argparse.Namespace) -> None:
+    """Options that would change the saved game are refused unless they agree with the save."""
+    if args.seats:
+        kinds = [s.strip() for s in args.seats.split(",") if s.strip()]
+        if kinds != save.seats:
+            raise InputError(f"--seats {args.seats} does not match the save ({','.join(save.seats)}); a resumed "
+                             f"game keeps its seats")
+    if args.players is not None and args.players != save.players:
+        raise InputError(f"--players {args.players} does not match the save ({save.players} players)")
+    if args.seed not in (None, 0, save.seed):
+        raise InputError(f"--seed {args.seed} does not match the save (seed {save.seed})")
+    if args.variant and [str(v) for v in args.variant] != save.variants:
+        if [_variant_name(v) for v in args.variant] != [_variant_name(v) for v in save.variants]:
+            raise InputError(f"--variant {' '.join(args.variant)} does not match the save's variants "
+                             f"({', '.join(save.variants) or 'none'}); a resumed game keeps its variants")
+
+
+def _variant_name(v: str) -> str:
+    return Path(v).stem
+
+
+def _saved_game_path(save: Save, given: str | None) -> Path:
+    """The saved game's rules.yaml; GAME, when given, must be the same game (the spec digest is checked later)."""
+    try:
+        saved = resolve_game(save.game)
+    except InputError as exc:
+        if given:
+            return resolve_game(given)  # moved: the digest check still proves it is the same spec
+        raise save.error(f"the saved game '{save.game}' cannot be found ({exc.findings[0].message}); give its "
+                         f"rules.yaml as GAME", "game") from None
+    if given:
+        other = resolve_game(given)
+        if other.resolve() != saved.resolve():
+            raise InputError(f"{given} is not the game of this save ({save.game}); leave GAME out to resume it")
+    return saved
+
+
+def _save_ref(path: Path) -> str:
+    """How a save names its game: the bundled name, else the absolute path (resume works from any folder)."""
+    ref = game_ref(path)
+    return ref if ref != str(path) else str(path.resolve())
+
+
+def _variant_ref(game_path: Path, v: str) -> str:
+    local = game_path.parent / "variants" / f"{v}.yaml"
+    if "/" not in v and not Path(v).is_file() and local.is_file():
+        return v
+    return str(Path(v).resolve())
+
+
+def resume_hint(path: str | Path) -> str:
+    """The command that continues a saved game."""
+    return f"orrery play --resume {shlex.quote(str(path))}"
+
+
+# ------------------------------------------------------------------ autosave
+
+
+class Autosave:
+    """Writes the save after every decision; a failure mid-game is reported, never fatal."""
+
+    def __init__(self, path: Path, game: Game, ref: str, variants: list[str], seats: list[str], console: Console):
+        self.path = path
+        self.game, self.ref, self.variants, self.seats = game, ref, variants, seats
+        self.console = console
+        self.ok = False
+
+    def write(self, gs: GameState, first: bool = False) -> bool:
+        """Save now; True if the save on disk is up to date."""
+        try:
+            write_save(self.path, make_save(self.game, self.ref, self.variants, self.seats, gs))
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            if first:
+                raise InputError(f"{self.path}: cannot write the save file: {reason} (choose another file with "
+                                 f"--save FILE, or play without saving: --no-save)") from None
+            self.console.print(f"[red]warning:[/red] could not save to {escape(str(self.path))}: {escape(reason)}; "
+                               f"the previous save is intact", soft_wrap=True)
+            self.ok = False
+            return False
+        self.ok = True
+        return True
+
+    def where(self) -> str:
+        """Where the game is saved and how to go on."""
+        if not self.ok:
+            return f"The last save to {self.path} failed; the save there may be behind."
+        return f"The game is saved in {self.path}; continue it with: {resume_hint(self.path)}"
+
+
+def _save_target(game: Game, args: argparse.Namespace, seats: list[str], console: Console,
+                 resume: Save | None) -> Path | None:
+    """Where to save: --save, else the resumed file, else the default (humans seated); never over a game in progress."""
+    if args.no_save:
+        return None
+    if args.save:
+        target, explicit = Path(args.save), True
+    elif resume is not None:
+        return Path(resume.path)
+    elif HUMAN not in seats:
+        return None
+    else:
+        target, explicit = Path(f"{game.name}{SUFFIX}"), False
+    if resume is not None and target.resolve() == Path(resume.path).resolve():
+        return target
+    kind, old, detail = save_status(target)
+    if kind in ("missing", "empty", "finished"):
+        return target
+    if explicit:
+        if kind == "other":
+            raise InputError(f"{target}: exists and is not an Orrery save ({detail}); not overwriting it: choose "
+                             f"another --save FILE")
+        raise InputError(f"{target}: already holds a game in progress ({detail}); continue it with: "
+                         f"{resume_hint(target)} (or choose another --save FILE)")
+    for k in count(2):
+        other = Path(f"{game.name}-{k}{SUFFIX}")
+        if save_status(other)[0] in ("missing", "empty", "finished"):
+            what = "another game in progress" if kind == "in progress" else "something that is not a save"
+            console.print(f"[dim]note: {escape(str(target))} holds {what}"
+                          + (f" (continue it with: {escape(resume_hint(target))})" if kind == "in progress" else "")
+                          + f"; this game is saved in {escape(str(other))}[/dim]", soft_wrap=True)
+            return other
+    raise AssertionError("unreachable")
+
+
+# ------------------------------------------------------------------ undo
+
+
+class UndoRefused(Exception):
+    """Undo is not allowed here; `reason` says why."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def undo_last(gs: GameState, seats: list[str]) -> tuple[GameState, SavedDecision]:
+    """The game without its last decision, if the rules of undo allow it (see the module docstring)."""
+    game = gs.game
+    seat = game.rules.seat_name
+    decisions = decisions_of(gs)
+    if not decisions:
+        raise UndoRefused("nothing to undo: no decision has been made yet")
+    last = decisions[-1]
+    if seats[last.player] != HUMAN:
+        raise UndoRefused(f"the last decision, '{last.label}', was made by {seat(last.player)} "
+                          f"({seats[last.player]}); only a human's own decision can be taken back, and only while "
+                          f"no other seat has decided after it")
+    what = f"{seat(last.player)}'s '{last.label}'"
+    before = replay_decisions(game, gs.num_players, gs.seed, decisions[:-1])
+    if before.state.rng.state != gs.state.rng.state:
+        raise UndoRefused(f"a random draw happened since {what}, so it cannot be taken back")
+    shown = revealed(before, gs)
+    if shown:
+        viewer, pids = shown[0]
+        kinds = sorted({gs.state.kinds[p] for p in pids})
+        raise UndoRefused(f"{what} showed {seat(viewer)} {len(pids)} piece(s) ({', '.join(kinds)}) that were hidden "
+                          f"from them, so it cannot be taken back")
+    return before, last
+
+
+def visible_pieces(gs: GameState, viewer: int) -> set[int]:
+    """Ids of the pieces `viewer` can see: in their view of the zones, or named in their own menu."""
+    ids: set[int] = set()
+    for zone in gs.view(viewer)["zones"].values():
+        for piece in zone.get("pieces", ()):
+            ids.add(piece["id"])
+        for content in zone.get("cells", {}).values():
+            if isinstance(content, list):
+                ids.update(piece["id"] for piece in content)
+    d = gs.decision
+    if d is not None and d.player == viewer:
+        for opt in d.options:
+            values = opt.value if isinstance(opt.value, (list, tuple)) else [opt.value]
+            ids.update(v.id for v in values if isinstance(v, PieceRef))
+    return ids
+
+
+def revealed(before: GameState, after: GameState) -> list[tuple[int, list[int]]]:
+    """(viewer, piece ids) for every player who now sees pieces (existing before) that they could not see before."""
+    existed = len(before.state.kinds)
+    out = []
+    for viewer in range(after.num_players):
+        new = sorted(p for p in visible_pieces(after, viewer) - visible_pieces(before, viewer) if p < existed)
+        if new:
+            out.append((viewer, new))
+    return out
+
+
+# ------------------------------------------------------------------ the table
+
+
+def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, resume: Save | None = None) -> int:
+    """Run one game at the terminal (new, or resumed from a save); return the exit code."""
     from .render import render_decision, render_state
 
-    seats = parse_seats(game, args.seats, args.players)
     console = Console(highlight=False)
-    gs = game.new_initial_state(players=len(seats), seed=args.seed)
-    bots: dict[int, Bot] = {i: make_bot(k, bot_seed(args.seed, i)) for i, k in enumerate(seats) if k != HUMAN}
-    log = LogWriter(args.log, game, game_ref(path), gs, variants, seats) if args.log else None
+    seats = list(resume.seats) if resume else parse_seats(game, args.seats, args.players)
+    seed = resume.seed if resume else args.seed
+    seat = game.rules.seat_name
+    bots: dict[int, Bot] = {i: make_bot(k, bot_seed(seed, i)) for i, k in enumerate(seats) if k != HUMAN}
+    ref = _save_ref(path)
+    saved_variants = [_variant_ref(path, v) for v in variants]
+    log_path = getattr(args, "log", None)
+
+    def open_log(decisions: list[SavedDecision]) -> tuple[LogWriter | None, GameState]:
+        """A log from the start (header, then every decision so far) and the game rebuilt alongside it."""
+        initial = game.new_initial_state(players=len(seats), seed=seed)
+        log = LogWriter(log_path, game, game_ref(path), initial, variants, seats) if log_path else None
+        if not decisions:
+            return log, initial
+        prompt: list[str] = [""]
+
+        def before(g: GameState, d: SavedDecision) -> None:
+            prompt[0] = g.decision.prompt if g.decision else ""
+
+        def after(g: GameState, d: SavedDecision) -> None:
+            if log:
+                log.step(d.player, d.choice, d.label, prompt[0], g)
+
+        return log, replay_decisions(game, len(seats), seed, decisions, before, after)
+
+    if resume is not None:
+        def catch_up(g: GameState, d: SavedDecision) -> None:  # the bot's own RNG moves on as it did
+            if d.player in bots:
+                bots[d.player].choose(g)
+
+        gs = replay_save(resume, game, before=catch_up)
+        target = _save_target(game, args, seats, console, resume)
+        log, _ = open_log(resume.decisions) if log_path else (None, gs)
+    else:
+        target = _save_target(game, args, seats, console, resume)
+        log, gs = open_log([])
+    saver = Autosave(target, game, ref, saved_variants, seats, console) if target else None
+
     title = game.spec.model.game.title or game.name
-    names = ", ".join(f"{game.rules.seat_name(i)}: {k}" for i, k in enumerate(seats))
-    console.print(f"[bold]{title}[/bold] — seed {args.seed} — {names}")
+    names = ", ".join(f"{seat(i)}: {k}" for i, k in enumerate(seats))
+    console.print(f"[bold]{escape(title)}[/bold] — seed {seed} — {escape(names)}")
+    if resume is not None:
+        n = len(resume.decisions)
+        console.print(f"resumed {escape(resume.path)}: {n} decision{'s' if n != 1 else ''} replayed", soft_wrap=True)
     all_bots = HUMAN not in seats
+    quiet_board = getattr(args, "quiet_board", False)
+
+    def stopped(why: str) -> str:
+        tail = saver.where() if saver else "It was not saved (--no-save)."
+        if log:
+            tail += f" The log so far is in {log_path}."
+        return f"{why} {tail}"
+
     try:
-        if all_bots and not args.quiet_board:
+        if saver:
+            saver.write(gs, first=True)
+        if resume is not None and gs.is_terminal():
+            console.print(render_state(gs, None))
+            console.print("this game is already over.")
+            return 0
+        if all_bots and not quiet_board:
             console.print(render_state(gs, None))
         while not gs.is_terminal():
             p = gs.current_player()
             d = gs.decision
+            assert d is not None
             if p in bots:
                 index = bots[p].choose(gs)
                 label = next(o.label for o in d.options if o.index == index)
                 gs.apply(index)
-                console.print(f"[dim]{game.rules.seat_name(p)} ({seats[p]}):[/dim] {d.prompt} -> [bold]{label}[/bold]")
-                if all_bots and not args.quiet_board:
+                console.print(f"[dim]{escape(seat(p))} ({seats[p]}):[/dim] {escape(d.prompt)} -> "
+                              f"[bold]{escape(label)}[/bold]")
+                if all_bots and not quiet_board:
                     console.print(render_state(gs, None))  # the board shows the narration too
-                if args.delay:
+                if getattr(args, "delay", 0):
                     time.sleep(args.delay)
             else:
                 console.print(render_state(gs, p))
                 console.print(render_decision(gs))
                 answer = _ask_human(console, gs)
-                if answer is None:
-                    console.print("game stopped." + (f" The log so far is in {args.log}." if log else ""))
+                while answer == UNDO:
+                    try:
+                        new_gs, undone = undo_last(gs, seats)
+                        break
+                    except UndoRefused as exc:
+                        console.print(f"[red]cannot undo:[/red] {escape(exc.reason)}")
+                        answer = _ask_human(console, gs)
+                if answer == UNDO:
+                    if log:
+                        log.finish(gs)  # not over: closes the file; the log is rewritten without the decision
+                        log, new_gs = open_log(decisions_of(new_gs))
+                    gs = new_gs
+                    console.print(f"{escape(seat(undone.player))} takes back '{escape(undone.label)}'.")
+                    if saver:
+                        saver.write(gs)
+                    continue
+                if answer in (QUIT, EOF):
+                    console.print(stopped("input ended." if answer == EOF else "game stopped."), soft_wrap=True)
                     return 0
                 index, label = answer
             if log:
                 log.step(p, index, label, d.prompt, gs)
-        if not all_bots or args.quiet_board:
+            if saver:
+                saver.write(gs)
+        if not all_bots or quiet_board:
             console.print(render_state(gs, None))
+    except KeyboardInterrupt:
+        if saver:
+            try:
+                saver.write(gs)
+            except (KeyboardInterrupt, OrreryError):
+                pass
+        console.print("\n" + stopped("interrupted."), soft_wrap=True)
+        return 130
     finally:
         if log:
             log.finish(gs)
+    if saver:
+        console.print(f"the finished game is saved in {escape(str(saver.path))}", soft_wrap=True)
     if log:
-        console.print(f"log saved to {args.log} (replay with: orrery replay {args.log})")
+        console.print(f"log saved to {log_path} (replay with: orrery replay {log_path})")
     return 0
 
 
-def _ask_human(console: Console, gs: GameState) -> tuple[int, str] | None:
-    """Read answers until one is legal; None when the player quits or input ends."""
+def _ask_human(console: Console, gs: GameState) -> tuple[int, str] | str:
+    """Read answers until one is legal: (index, label), or UNDO, QUIT (the player stops) or EOF (input ended)."""
     from .render import render_decision, render_state
 
     while True:
         try:
             text = input("> ").strip()
         except EOFError:
-            console.print("\ninput ended")
-            return None
+            console.print()
+            return EOF
         if not text:
             continue
         low = text.lower()
         if low in ("quit", "exit", "q"):
-            return None
+            return QUIT
         if low in ("help", "?"):
             console.print(HELP)
             continue
@@ -114,12 +449,15 @@ def _ask_human(console: Console, gs: GameState) -> tuple[int, str] | None:
             console.print(render_state(gs, gs.current_player()))
             console.print(render_decision(gs))
             continue
+        if low == UNDO and not any(o.label.lower() == UNDO for o in gs.legal_options()):
+            return UNDO
         try:
             opt = gs.apply_label(text)
         except IllegalMove as exc:
-            console.print(f"[red]refused:[/red] {exc.reason}")
+            console.print(f"[red]refused:[/red] {escape(exc.reason)}")
             continue
         return opt.index, opt.label
 
 
-__all__ = ["play", "parse_seats", "sys"]
+__all__ = ["play", "command", "parse_seats", "undo_last", "UndoRefused", "revealed", "visible_pieces",
+           "resume_hint", "Autosave", "sys"]

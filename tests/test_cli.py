@@ -167,7 +167,8 @@ def test_replay_bad_logs_are_located(tmp_path, capsys, mutate, fragment):
     assert str(log) in err and "Traceback" not in err
 
 
-def test_human_is_told_why_a_move_is_illegal(capsys, monkeypatch):
+def test_human_is_told_why_a_move_is_illegal(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # the game autosaves to the current folder
     code, out, _ = run(capsys, "play", "tic-tac-toe", "--seats", "human,first", "--seed", "1",
                        stdin="b2\na1\nb2\nz9\nquit\n", monkeypatch=monkeypatch)
     assert code == 0
@@ -177,6 +178,7 @@ def test_human_is_told_why_a_move_is_illegal(capsys, monkeypatch):
 
 
 def test_human_can_finish_a_game_and_replay(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the game autosaves to the current folder
     log = tmp_path / "h.jsonl"
     moves = "\n".join(["b2", "c3", "a3", "c1", "b3", "a2", "c2"]) + "\n"
     code, out, _ = run(capsys, "play", "tic-tac-toe", "--seats", "human,first", "--log", str(log),
