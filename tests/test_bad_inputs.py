@@ -1,0 +1,160 @@
+"""The bad-input corpus: every broken input gets a located, plain message, never a traceback.
+
+Each case of `tests/bad_inputs/cases.yaml` runs `python -m orrery ARGS...` in a subprocess from
+the repository root, with stdin closed, and checks the exit code, the location and a fragment of
+the message (see the comment at the top of cases.yaml).  Cases marked `xfail` record how the
+engine *should* answer an input it currently answers badly; they are strict expected failures.
+
+The subprocesses are started together (a few at a time) the first time a case needs its result,
+so the whole corpus takes a fraction of the time it would take case by case.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = Path(__file__).resolve().parent / "bad_inputs"
+MANIFEST = CORPUS / "cases.yaml"
+DIR = CORPUS.relative_to(REPO).as_posix()  # "tests/bad_inputs": paths in messages stay short
+TIMEOUT = 60
+MIN_CASES = 70
+KEYS = {"id", "args", "exit", "where", "message", "also", "forbid", "stream", "xfail"}
+FOLDERS = ("spec", "variant", "scenario", "log", "save", "cli")
+
+
+def _fill(text: str) -> str:
+    return text.replace("{dir}", DIR)
+
+
+def _load_cases() -> list[dict[str, Any]]:
+    data = yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))
+    return list(data["cases"])
+
+
+CASES = _load_cases()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one run of the orrery command produced."""
+
+    code: int | None
+    stdout: str
+    stderr: str
+
+
+def _run(args: list[str]) -> Outcome:
+    env = dict(os.environ)
+    env.pop("ORRERY_DEBUG", None)  # a bug must show as a plain 'internal error', not re-raise
+    env.setdefault("PYTHONIOENCODING", "utf-8")
+    try:
+        proc = subprocess.run([sys.executable, "-m", "orrery", *args], cwd=REPO, stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=TIMEOUT, env=env)
+    except subprocess.TimeoutExpired as exc:
+        out = (exc.stdout or b"").decode("utf-8", "replace")
+        err = (exc.stderr or b"").decode("utf-8", "replace")
+        return Outcome(None, out, err + f"\n[timed out after {TIMEOUT} s]")
+    return Outcome(proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
+
+
+class _Runner:
+    """Runs the selected cases concurrently on first use; each test then reads its own outcome."""
+
+    def __init__(self, wanted: list[str]):
+        self.wanted = wanted
+        self.results: dict[str, Outcome] | None = None
+
+    def get(self, case: dict[str, Any]) -> Outcome:
+        if self.results is None:
+            by_id = {c["id"]: c for c in CASES}
+            ids = [i for i in self.wanted if i in by_id] or [case["id"]]
+            workers = max(2, min(8, (os.cpu_count() or 2) * 2))
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                outcomes = pool.map(lambda i: _run([_fill(a) for a in by_id[i]["args"]]), ids)
+                self.results = dict(zip(ids, outcomes))
+        if case["id"] not in self.results:  # not prefetched (e.g. selected in an unusual way)
+            self.results[case["id"]] = _run([_fill(a) for a in case["args"]])
+        return self.results[case["id"]]
+
+
+@pytest.fixture(scope="session")
+def corpus_runner(request: pytest.FixtureRequest) -> _Runner:
+    wanted = []
+    for item in request.session.items:
+        callspec = getattr(item, "callspec", None)
+        if item.module.__name__ == __name__ and callspec is not None and "case" in callspec.params:
+            wanted.append(callspec.params["case"]["id"])
+    return _Runner(wanted)
+
+
+def _param(case: dict[str, Any]) -> Any:
+    marks = [pytest.mark.xfail(reason=case["xfail"], strict=True)] if case.get("xfail") else []
+    return pytest.param(case, id=case["id"], marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+def test_bad_input(case: dict[str, Any], corpus_runner: _Runner) -> None:
+    out = corpus_runner.get(case)
+    expected_exit = case.get("exit", 2)
+    stream_name = case.get("stream", "stderr" if expected_exit == 2 else "stdout")
+    text = out.stderr if stream_name == "stderr" else out.stdout
+    shown = f"exit {out.code}\n--- stdout ---\n{out.stdout}\n--- stderr ---\n{out.stderr}"
+
+    for name, stream in (("stdout", out.stdout), ("stderr", out.stderr)):
+        assert "Traceback" not in stream, f"a traceback on {name}:\n{shown}"
+    assert out.code == expected_exit, f"expected exit {expected_exit}, got {out.code}\n{shown}"
+    if case.get("where"):
+        where = _fill(case["where"])
+        assert re.search(re.escape(where) + r"(?!\d)", text), f"no location {where!r} on {stream_name}\n{shown}"
+    for fragment in [case["message"], *case.get("also", [])]:
+        fragment = _fill(fragment)
+        assert fragment in text, f"no {fragment!r} on {stream_name}\n{shown}"
+    for fragment in case.get("forbid", []):
+        fragment = _fill(fragment)
+        assert fragment not in out.stdout + out.stderr, f"{fragment!r} should not appear\n{shown}"
+
+
+# ------------------------------------------------------------------ the manifest itself
+
+
+def test_corpus_is_large_enough() -> None:
+    assert len(CASES) >= MIN_CASES, f"only {len(CASES)} cases; the corpus must have at least {MIN_CASES}"
+
+
+def test_manifest_is_well_formed() -> None:
+    ids = [c.get("id") for c in CASES]
+    assert len(ids) == len(set(ids)), f"duplicate ids: {sorted(i for i in ids if ids.count(i) > 1)}"
+    for c in CASES:
+        assert set(c) <= KEYS, f"{c.get('id')}: unknown keys {sorted(set(c) - KEYS)}"
+        assert isinstance(c.get("id"), str) and c["id"].split("/")[0] in FOLDERS, f"bad id {c.get('id')!r}"
+        assert isinstance(c.get("args"), list) and all(isinstance(a, str) for a in c["args"]), c["id"]
+        assert isinstance(c.get("message"), str) and c["message"], f"{c['id']}: no message fragment"
+        assert c.get("exit", 2) in (1, 2), f"{c['id']}: exit must be 1 or 2"
+        assert c.get("stream", "stderr") in ("stdout", "stderr"), c["id"]
+        if not c["id"].startswith("cli/"):  # only argument errors may have no file location
+            assert re.fullmatch(r".+:\d+(:\d+)?", c.get("where") or ""), f"{c['id']}: where must be FILE:LINE[:COL]"
+        if "xfail" in c:
+            assert isinstance(c["xfail"], str) and c["xfail"].strip(), f"{c['id']}: xfail needs a reason"
+
+
+def test_every_folder_is_covered_and_every_file_is_used() -> None:
+    used = " ".join(_fill(a) for c in CASES for a in c["args"])
+    for folder in FOLDERS:
+        assert (CORPUS / folder).is_dir(), f"missing folder {folder}/"
+        assert any(c["id"].startswith(folder + "/") for c in CASES), f"no case in {folder}/"
+    for path in sorted(CORPUS.glob("*/*")):
+        rel = path.relative_to(REPO).as_posix()
+        if path.name.startswith("_") or path.name == "README.md" or path.parent.name.startswith("_"):
+            continue  # fixtures that cases use indirectly (bases, frozen games) and notes
+        assert rel in used, f"{rel} is in the corpus but no case uses it"
