@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from orrery import __version__
-from orrery.rulespec.errors import InputError, OrreryError
+from orrery.rulespec.errors import Finding, InputError, OrreryError, Span
 from orrery.rulespec.source import YamlLimits
 
 from .evaluator import Limits
@@ -142,7 +142,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     game, path, variants = _load_game(args)
     _, _, steps = _limits(args)
-    players = args.players or game.rules.default_players
+    if args.games < 0:
+        raise InputError(f"--games {args.games}: the number of games cannot be negative")
+    players = game.rules.default_players if args.players is None else args.players
     _check_players(game, players)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     from .bots import BOTS
@@ -171,7 +173,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def _check_players(game: Any, n: int) -> None:
     r = game.rules
     if not r.min_players <= n <= r.max_players:
-        raise InputError(f"{game.name} takes {r.min_players}-{r.max_players} players, not {n}")
+        raise InputError(f"{game.name} takes {r.player_count_text()}, not {n}")
 
 
 class _NoProgress:
@@ -227,7 +229,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     log = read_log(args.log)
     game_arg = args.game or log.header["game"]
     ns = argparse.Namespace(variant=log.header["variants"], limit=args.limit)
-    game, _, _ = _load_game(ns, game_arg)
+    try:
+        game, _, _ = _load_game(ns, game_arg)
+    except InputError as err:  # the log's header names a game or variant that is not here: point at it
+        if args.game is None and all(f.span is None for f in err.findings):
+            raise InputError(Finding(Span(args.log, 1, 1), f"the log's header names {err.findings[0].message}")) \
+                from None
+        raise
     report = replay(log, game, verify=not args.no_verify)
     if report.divergence:
         print(f"replay diverged: {report.divergence}", file=sys.stderr)
@@ -237,7 +245,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if o else f"game in progress: {report.final.decision.prompt}"
     print(f"replayed {report.steps} step(s) of {args.log}: every state matches; {status}")
     if report.result_matches is False:
-        print("but the result recorded in the log differs from the replayed result", file=sys.stderr)
+        r = log.result or {}
+        got = f"end {o.end}, winners {o.winners}" if o else "no end"
+        print(f"{args.log}:{log.result_line}: the result recorded in the log (end {r.get('end')}, winners "
+              f"{r.get('winners')}) differs from the replayed result ({got})", file=sys.stderr)
         return EXIT_FAIL
     return EXIT_OK
 

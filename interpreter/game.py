@@ -66,7 +66,7 @@ class Game:
         """A new game: setup runs up to the first decision (plus an extra setup block, e.g. a scenario's)."""
         n = players if players is not None else self.rules.default_players
         if not self.rules.min_players <= n <= self.rules.max_players:
-            raise IllegalMove(f"{self.name} takes {self.rules.min_players}-{self.rules.max_players} players, not {n}")
+            raise IllegalMove(f"{self.name} takes {self.rules.player_count_text()}, not {n}")
         initial = State(self.rules, n, seed)
         if setup is not None or replace_setup:
             initial.setup_override = (setup, replace_setup)

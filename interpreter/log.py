@@ -63,7 +63,10 @@ class LogWriter:
     def __init__(self, path: str | Path, game: Game, game_ref: str, gs: GameState, variants: list[str],
                  seats: list[str] | None = None):
         self.path = Path(path)
-        self.fp: TextIO = self.path.open("w", encoding="utf-8")
+        try:
+            self.fp: TextIO = self.path.open("w", encoding="utf-8")
+        except OSError as exc:  # a folder, a missing parent, no permission: say so plainly
+            raise InputError(f"cannot write the log {path}: {exc.strerror or exc}") from None
         self.count = 0
         header = {"format": LOG_FORMAT, "version": LOG_VERSION, "game": game_ref, "spec_digest": game.spec.digest,
                   "variants": list(variants), "players": gs.num_players, "seed": gs.seed}
@@ -98,6 +101,7 @@ class GameLog:
     steps: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     step_lines: list[int] = field(default_factory=list)
+    result_line: int | None = None
 
 
 def _err(path: str, line: int, msg: str) -> InputError:
@@ -117,7 +121,8 @@ def read_log(path: str | Path) -> GameLog:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise _err(name, 1, f"log is not valid UTF-8 (byte {raw[exc.start]:#x} at offset {exc.start})") from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise _err(name, line, f"log is not valid UTF-8 (byte {raw[exc.start]:#x} at offset {exc.start})") from None
     lines = text.splitlines()
     if not lines or not lines[0].strip():
         raise _err(name, 1, "log is empty: expected a header line")
@@ -145,6 +150,7 @@ def read_log(path: str | Path) -> GameLog:
         if "result" in obj:
             _validate(obj, RESULT_SCHEMA, name, i, "result")
             log.result = obj["result"]
+            log.result_line = i
             continue
         _validate(obj, STEP_SCHEMA, name, i, "step")
         if obj["step"] != len(log.steps) + 1:
@@ -178,7 +184,10 @@ def replay(log: GameLog, game: Game, verify: bool = True) -> ReplayReport:
     if h["spec_digest"] != game.spec.digest:
         raise _err(log.path, 1, f"the log was made with another version of the spec (log digest "
                                 f"{h['spec_digest']}, this spec {game.spec.digest}); replay would not be faithful")
-    gs = game.new_initial_state(players=h["players"], seed=h["seed"])
+    try:
+        gs = game.new_initial_state(players=h["players"], seed=h["seed"])
+    except IllegalMove as exc:
+        raise _err(log.path, 1, f"the log's header cannot start this game: {exc.reason}") from None
     for k, (step, line) in enumerate(zip(log.steps, log.step_lines), start=1):
         where = f"{log.path}:{line}"
         if gs.is_terminal():

@@ -71,7 +71,7 @@ def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]
         n = players or r.default_players
         kinds = [HUMAN] + ["random"] * (n - 1)
     if not r.min_players <= len(kinds) <= r.max_players:
-        raise InputError(f"{game.name} takes {r.min_players}-{r.max_players} players, not {len(kinds)}")
+        raise InputError(f"{game.name} takes {r.player_count_text()}, not {len(kinds)}")
     for k in kinds:
         if k != HUMAN and k not in BOTS:
             raise InputError(f"--seats: unknown seat type '{k}' (human, {', '.join(sorted(BOTS))})")

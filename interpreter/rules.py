@@ -417,6 +417,11 @@ class Rules:
             return Player(value)
         return value
 
+    def player_count_text(self) -> str:
+        """'2 players' or '2-4 players', for messages."""
+        lo, hi = self.min_players, self.max_players
+        return f"{lo} player{'s' if lo > 1 else ''}" if lo == hi else f"{lo}-{hi} players"
+
     def seat_name(self, p: int) -> str:
         """Display name of a seat."""
         if self.seat_names and p < len(self.seat_names):

@@ -558,7 +558,7 @@ def replay_save(save: Save, game: Game, before: Hook | None = None, after: Hook 
     check_spec(save, game)
     r = game.rules
     if not r.min_players <= save.players <= r.max_players:
-        raise save.error(f"{game.name} takes {r.min_players}-{r.max_players} players, not {save.players}", "players")
+        raise save.error(f"{game.name} takes {r.player_count_text()}, not {save.players}", "players")
     try:
         return replay_decisions(game, save.players, save.seed, save.decisions, before, after)
     except ReplayFailed as exc:

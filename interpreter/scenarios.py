@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from orrery.rulespec import ast as A
-from orrery.rulespec.errors import Diagnostics, OrreryError, SpecError
+from orrery.rulespec.errors import Diagnostics, Finding, InputError, OrreryError, SpecError
 from orrery.rulespec.models import ScenarioDecl, ScenarioFile, ScenarioStep
 from orrery.rulespec.parser import parse_block, parse_expr
 from orrery.rulespec.pydantic_errors import findings_from_validation
@@ -36,6 +36,7 @@ class ParsedScenario:
     setup: A.Block | None
     expects: list[tuple[str, A.Expr]]
     where: str
+    doc: SourceDoc
 
 
 @dataclass
@@ -67,7 +68,7 @@ def load_scenarios(path: str | Path) -> list[ParsedScenario]:
             node = _parse(doc, base + ("expect", j), text, "expr", diags)
             if node is not None:
                 expects.append((text, node))
-        out.append(ParsedScenario(sc, i, setup, expects, str(doc.span(base))))
+        out.append(ParsedScenario(sc, i, setup, expects, str(doc.span(base)), doc))
     diags.raise_if_errors()
     return out
 
@@ -99,7 +100,14 @@ def run_scenario(game: Game, sc: ParsedScenario, game_path: Path | None = None) 
     if d.variants:
         if game_path is None:
             raise OrreryError(f"{sc.where}: scenario '{d.name}' uses variants but the game has no file path")
-        game = Game.load(game_path, [resolve_variant(game_path, v) for v in d.variants], game.limits)
+        paths = []
+        for i, v in enumerate(d.variants):
+            try:
+                paths.append(resolve_variant(game_path, v))
+            except OrreryError as err:  # say which line of the scenario file names it
+                raise InputError(Finding(sc.doc.span(("scenarios", sc.index, "variants", i)),
+                                         err.findings[0].message)) from None
+        game = Game.load(game_path, paths, game.limits)
     result = ScenarioResult(d.name, sc.where, True)
     try:
         gs = game.new_initial_state(players=d.players, seed=d.seed, setup=sc.setup, replace_setup=d.replace_setup)

@@ -29,6 +29,10 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
         if kind == "variant":
             vdoc = load_variant(path)
             base_path = variant_base_path(vdoc)
+            if not base_path.is_file():  # say it in the variant, where the base is named
+                where = vdoc.span(("variant", "base")) if "base" in vdoc.data.get("variant", {}) else vdoc.span()
+                what = "is a directory" if base_path.is_dir() else "does not exist"
+                return [Finding(where, f"the variant's base spec {base_path} {what}")], kind
             base = load_yaml(base_path, limits=limits)
             spec = build_spec(merge(base, [vdoc]), str(base_path))
         elif kind == "scenario":

@@ -74,8 +74,17 @@ def _snippet(span: Span | None, text: str | None) -> str:
     if span.end_line == span.line and span.end_col and span.end_col > span.col:
         width = span.end_col - span.col
     width = max(1, min(width, max(len(src) - start, 1)))
+    if len(src) > _SNIPPET_WIDTH:  # show a window of a very long line around the column
+        left = max(0, min(start - 20, len(src) - _SNIPPET_WIDTH))
+        cut = src[left:left + _SNIPPET_WIDTH]
+        src = ("…" if left else "") + cut + ("…" if left + _SNIPPET_WIDTH < len(src) else "")
+        start = start - left + (1 if left else 0)
+        width = max(1, min(width, _SNIPPET_WIDTH - (start - (1 if left else 0))))
     gutter = f"{span.line:>5} | "
     return f"{gutter}{src}\n{' ' * (len(gutter) - 2)}| {' ' * start}{'^' * width}"
+
+
+_SNIPPET_WIDTH = 120
 
 
 _TEXT_CACHE: dict[str, str | None] = {}

@@ -114,17 +114,38 @@ def _parse_into(spec: GameSpec, dpath: tuple, text: Any, kind: str, diags: Diagn
         spec.exprs[dpath] = node
 
 
+MAX_NESTING = 100  # AST levels; the checker and interpreter recurse over the tree
+
+
 def _parse_one(merged: Merged, dpath: tuple, text: str, kind: str, diags: Diagnostics):
     def mapper(line: int, col: int, end_line: int | None = None, end_col: int | None = None) -> Span:
         return merged.text_span(dpath, line, col, end_line, end_col)
 
     try:
-        if kind == "effect":
-            return parse_block(text, mapper)
-        return parse_expr(text, mapper)
+        node = parse_block(text, mapper) if kind == "effect" else parse_expr(text, mapper)
     except SpecError as err:
         diags.extend(err.findings)
         return None
+    except RecursionError:
+        diags.error(merged.span(dpath), f"this {kind} nests too deeply to read; split it with functions or `let`")
+        return None
+    deepest = _too_deep(node)
+    if deepest is not None:
+        diags.error(deepest.span, f"this {kind} nests more than {MAX_NESTING} levels deep (for example a very long "
+                                  f"chain of `+`); split it with functions or `let`")
+        return None
+    return node
+
+
+def _too_deep(root: A.Node) -> A.Node | None:
+    """The first node deeper than MAX_NESTING, found without recursion (so any depth is safe)."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return node
+        stack.extend((child, depth + 1) for child in node.children())
+    return None
 
 
 # Where rule text lives in a spec: (path pattern, kind).  '*' matches any key or index.

@@ -86,6 +86,9 @@ def _drop_union_noise(findings: list[Finding]) -> list[Finding]:
         by_span.setdefault(k, []).append(f)
     kept: list[Finding] = []
     for group in by_span.values():
+        missing = [f for f in group if f.message.startswith("missing required key")]
+        kept.extend(missing)  # several missing keys are several mistakes, never alternatives
+        group = [f for f in group if f not in missing]
         if len(group) > 2:
             merged = "; or ".join(dict.fromkeys(f.message for f in group[:3]))
             kept.append(Finding(group[0].span, merged))
