@@ -273,7 +273,7 @@ def zone_line(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> Text:
 
 
 def _split_seat(item: str) -> tuple[str, int | None]:
-    """'planet[1]' -> ('planet', 1): one player's copy of a per-player zone; 'sky' -> ('sky', None)."""
+    """'field[1]' -> ('field', 1): one player's copy of a per-player zone; 'middle' -> ('middle', None)."""
     name, _, rest = item.partition("[")
     if rest.endswith("]") and rest[:-1].isdigit():
         return name, int(rest[:-1])

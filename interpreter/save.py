@@ -9,7 +9,7 @@ the decision it is about::
     {
       "format": "orrery-save",
       "version": 1,
-      "game": "tic-tac-toe",             <- a bundled game's name, or the absolute path of a rules.yaml
+      "game": "some-game",               <- a bundled game's name, or the absolute path of a rules.yaml
       "spec_digest": "3f0c...",           <- the merged spec (with variants) the decisions were made with
       "variants": [],                     <- bundled variant names, or absolute paths
       "players": 2,
