@@ -61,6 +61,10 @@ class SourceDoc:
     # id(mapping node) -> {key: (key node, value node)}, merges already applied.
     _maps: dict[int, dict[str, tuple[Node, Node]]] = field(default_factory=dict, repr=False, compare=False)
     _starts: list[int] | None = field(default=None, repr=False, compare=False)
+    # id(scalar node) -> what _locate needs, computed once per node (checking maps every AST node of a
+    # rule text, so recomputing per call would be quadratic in the size of the text)
+    _located: dict[int, tuple] = field(default_factory=dict, repr=False, compare=False)
+    _walks: dict[tuple, tuple] = field(default_factory=dict, repr=False, compare=False)
 
     def span(self, path: tuple = ()) -> Span:
         """Span of the value at `path`, or of its nearest known ancestor."""
@@ -75,7 +79,10 @@ class SourceDoc:
     def text_span(self, path: tuple, line: int, col: int,
                   end_line: int | None = None, end_col: int | None = None) -> Span:
         """Map a 1-based (line, col) inside the string value at `path` to a span in the file."""
-        node, _, complete = self._walk(path)
+        walked = self._walks.get(path)
+        if walked is None:  # a rule text maps one position per AST node: walk to its scalar once
+            walked = self._walks[path] = self._walk(path)
+        node, _, complete = walked
         if not complete or not isinstance(node, ScalarNode):
             return self.span(path)
         start = self._locate(node, line, col)
@@ -112,19 +119,36 @@ class SourceDoc:
     def _locate(self, node: ScalarNode, line: int, col: int) -> tuple[int, int]:
         """File (line, col) of position (line, col) inside the scalar's parsed value."""
         starts = self._starts = self._starts or _line_starts(self.text)
+        known = self._located.get(id(node))
+        if known is None:
+            known = self._located[id(node)] = self._layout(node, starts)
+        if node.style == "|":
+            # Literal block: value line N is file line header+N, shifted by the block indent.
+            header, indent = known
+            return header + 1 + max(line, 1), indent + max(col, 1)
+        line_offsets, offsets, fallback = known
+        line = min(max(line, 1), len(line_offsets))
+        target = line_offsets[line - 1] + max(col, 1) - 1
+        return _pos(starts, offsets[target] if 0 <= target < len(offsets) else fallback)
+
+    def _layout(self, node: ScalarNode, starts: list[int]) -> tuple:
+        """(header line, indent) of a literal block; else (value line offsets, source offset of each
+        value character, offset for positions past the end)."""
         p0 = _content_start(self.text, node.start_mark.index)
         header = bisect.bisect_right(starts, p0) - 1
         value = node.value
         if node.style == "|":
-            # Literal block: value line N is file line header+N, shifted by the block indent.
-            return header + 1 + max(line, 1), _block_indent(self.text, starts, header, value) + max(col, 1)
+            return header, _block_indent(self.text, starts, header, value)
         if node.style == ">":
             begin = starts[header + 1] if header + 1 < len(starts) else node.end_mark.index
         else:
             begin = p0 + 1 if node.style in ("'", '"') else p0
-        off = _match(self.text, begin, node.end_mark.index, value, _value_offset(value, line, col))
-        return _pos(starts, off)
-
+        line_offsets = [0]
+        for i, ch in enumerate(value):
+            if ch == "\n":
+                line_offsets.append(i + 1)
+        offsets, fallback = _match_all(self.text, begin, node.end_mark.index, value)
+        return line_offsets, offsets, fallback
 
 def load_yaml(source: str | Path, *, text: str | None = None, limits: YamlLimits | None = None) -> SourceDoc:
     """Read and safely parse one YAML file whose top level must be a mapping."""
@@ -427,24 +451,26 @@ def _block_indent(text: str, starts: list[int], header: int, value: str) -> int:
     return 0
 
 
-def _value_offset(value: str, line: int, col: int) -> int:
-    lines = value.split("\n")
-    line = min(max(line, 1), len(lines))
-    return sum(len(s) + 1 for s in lines[: line - 1]) + max(col, 1) - 1
-
-
-def _match(text: str, p: int, end: int, value: str, target: int) -> int:
-    """Source offset of value[target], pairing value characters with source characters in order.
+def _match_all(text: str, p: int, end: int, value: str) -> tuple[list[int], int]:
+    """Source offset of every value character, pairing value characters with source characters in
+    order, and the offset for positions past the end of the value.
 
     Exact when the value is a verbatim copy of the source; folding (line break ->
-    space) and escapes only cost accuracy near the altered characters.
+    space) and escapes only cost accuracy near the altered characters.  A character
+    is looked for at most _MATCH_WINDOW source characters ahead, so that a value the
+    source spells very differently (many escapes) stays linear to map.
     """
-    for i, ch in enumerate(value):
-        q = p
-        while q < end and not (text[q] == ch or (ch in " \t\n" and text[q] in _SPACE)):
+    out: list[int] = []
+    for ch in value:
+        q, stop = p, min(end, p + _MATCH_WINDOW)
+        while q < stop and not (text[q] == ch or (ch in " \t\n" and text[q] in _SPACE)):
             q += 1
-        if i == target:
-            return q if q < end else p
-        if q < end:
+        if q < stop:
+            out.append(q)
             p = q + 1
-    return p
+        else:
+            out.append(p)
+    return out, p
+
+
+_MATCH_WINDOW = 1000  # more than any escape or folded indentation spans
