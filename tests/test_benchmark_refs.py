@@ -1,0 +1,268 @@
+"""The hand-written benchmark references (benchmarks/ref_*.py) play legal, complete games by the same
+rules as the bundled specs: games/connect-four, games/breakthrough and games/reversi.
+
+Each reference is checked on its own (game lengths, final positions, a fixed-seed result), then a few
+seeded random games are played move for move through both the reference and the spec: at every
+decision the spec must offer exactly the reference's legal moves, the boards must agree, and both must
+end the same way.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from orrery.interpreter.game import Game
+from orrery.interpreter.values import Cell
+from orrery.rulespec.loader import load_spec
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # `benchmarks/` sits beside the engine, outside the installed package
+    sys.path.insert(0, str(REPO))
+
+from benchmarks import ref_breakthrough, ref_connect_four, ref_reversi  # noqa: E402
+
+SEEDS = range(300)
+
+
+# ----------------------------------------------------------------- connect four
+
+
+def _c4_has_four(grid: list[list[int]], who: int) -> bool:
+    """Four in a row of `who` anywhere on a grid[x][y] (a plain scan, independent of the bitboards)."""
+    w, h = ref_connect_four.WIDTH, ref_connect_four.HEIGHT
+    for x in range(w):
+        for y in range(h):
+            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                cells = [(x + k * dx, y + k * dy) for k in range(4)]
+                if all(0 <= a < w and 0 <= b < h and grid[a][b] == who for a, b in cells):
+                    return True
+    return False
+
+
+def test_connect_four_games_are_legal():
+    for seed in SEEDS:
+        winner, moves, grid = ref_connect_four.play(random.Random(seed))
+        assert 7 <= moves <= 42
+        discs = [sum(col.count(p) for col in grid) for p in (0, 1)]
+        assert sum(discs) == moves
+        assert discs[0] - discs[1] in (0, 1)  # Red drops first, then they alternate
+        for col in grid:  # gravity: no empty space below a disc
+            filled = [v != -1 for v in col]
+            assert filled == sorted(filled, reverse=True)
+        if winner is None:
+            assert moves == 42 and not _c4_has_four(grid, 0) and not _c4_has_four(grid, 1)
+        else:
+            assert _c4_has_four(grid, winner)
+            assert not _c4_has_four(grid, 1 - winner)  # the game stopped at the first four
+            assert discs[winner] == discs[1 - winner] + (1 if winner == 0 else 0)  # the winner moved last
+
+
+def test_connect_four_fixed_seed_and_playout():
+    assert ref_connect_four.play(random.Random(1))[:2] == (1, 30)
+    assert ref_connect_four.random_playout(random.Random(1)) == 30
+    lengths = [ref_connect_four.random_playout(random.Random(s)) for s in SEEDS]
+    assert min(lengths) >= 7 and max(lengths) <= 42 and len(set(lengths)) > 10
+
+
+# ----------------------------------------------------------------- breakthrough
+
+
+def test_breakthrough_games_are_legal():
+    size = ref_breakthrough.SIZE
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        board = ref_breakthrough.initial_board()
+        me, plies = ref_breakthrough.WHITE, 0
+        while True:  # replay the reference's own move generator, checking every move it offers
+            moves = ref_breakthrough.legal_moves(board, me)
+            assert moves, "a player always has a move"
+            for src, dst in moves:
+                assert board[src] == me and board[dst] != me
+                forward = dst // size - src // size
+                assert forward == (1 if me == ref_breakthrough.WHITE else -1)
+                sideways = abs(dst % size - src % size)
+                assert sideways in (0, 1)
+                if sideways == 0:
+                    assert board[dst] == ref_breakthrough.EMPTY  # no straight capture
+            src, dst = moves[rng.randrange(len(moves))]
+            board[dst], board[src] = me, ref_breakthrough.EMPTY
+            plies += 1
+            foe = 3 - me
+            if dst // size in (0, size - 1) or foe not in board:
+                break
+            me = foe
+        assert ref_breakthrough.play(random.Random(seed)) == (plies, me, [0, board.count(1), board.count(2)])
+
+
+def test_breakthrough_fixed_seed_and_playout():
+    plies, winner, pawns = ref_breakthrough.play(random.Random(1))
+    assert (plies, winner, pawns) == (63, ref_breakthrough.WHITE, [0, 12, 13])
+    assert ref_breakthrough.random_playout(random.Random(1)) == 63
+    for seed in SEEDS:
+        plies, winner, pawns = ref_breakthrough.play(random.Random(seed))
+        assert plies >= 11  # the fastest possible breakthrough: six steps from row 2, five replies
+        assert 0 < pawns[winner] <= 16 and 0 <= pawns[3 - winner] <= 16
+        assert (plies % 2 == 1) == (winner == ref_breakthrough.WHITE)  # the winner made the last move
+
+
+# ----------------------------------------------------------------- reversi
+
+
+def test_reversi_games_are_legal():
+    for seed in SEEDS:
+        plies, dark, light = ref_reversi.play(random.Random(seed))
+        assert dark + light <= 64
+        assert dark + light == 4 + plies  # every move adds one disc, nothing is removed
+        assert plies <= 60 and dark >= 0 and light >= 0
+
+
+def test_reversi_moves_flip_what_they_outflank():
+    board = ref_reversi.initial_board()
+    assert sorted(ref_reversi.legal_moves(board, ref_reversi.DARK)) == [34, 43, 56, 65]  # d3 c4 f5 e6
+    assert ref_reversi.place(board, 34, ref_reversi.DARK) == 1  # d3 turns d4 over
+    assert board[44] == ref_reversi.DARK
+    # a disc closing three lines at once: Dark on d4 with Light on c4, d5, e5 and Dark beyond each
+    board = ref_reversi.initial_board()
+    for sq in ref_reversi.SQUARES:
+        board[sq] = ref_reversi.EMPTY
+    for sq in (42, 64, 66):  # b4, d6, f6
+        board[sq] = ref_reversi.DARK
+    for sq in (43, 54, 55, 35):  # c4, d5, e5, e3 (not closed)
+        board[sq] = ref_reversi.LIGHT
+    assert ref_reversi.place(board, 44, ref_reversi.DARK) == 3
+    assert board[35] == ref_reversi.LIGHT
+
+
+def test_reversi_fixed_seed_and_playout():
+    assert ref_reversi.play(random.Random(1)) == (60, 27, 37)
+    assert ref_reversi.random_playout(random.Random(1)) == 60
+    early = [s for s in range(200) if ref_reversi.play(random.Random(s))[0] < 60]
+    assert early, "some random games end before the board is full (both players pass)"
+
+
+# ----------------------------------------------------------------- the same rules as the specs
+
+
+def _load(name: str) -> Game:
+    return Game(load_spec(REPO / "games" / name / "rules.yaml"))
+
+
+def _label(x: int, y: int) -> str:
+    return "abcdefgh"[x] + str(y + 1)
+
+
+def _spec_board(gs) -> dict[str, int]:
+    """Owner (seat) of the piece in every occupied cell of the spec's board."""
+    s = gs.state
+    out = {}
+    for place, pids in s.places.items():
+        if isinstance(place, Cell) and pids:
+            assert len(pids) == 1
+            out[_label(*place.pos)] = int(s.attrs[pids[-1]]["owner"])
+    return out
+
+
+def _offered(gs) -> list[str]:
+    return sorted(o.label for o in gs.decision.options)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_connect_four_reference_matches_the_spec(seed):
+    game = _load("connect-four")
+    gs = game.new_initial_state()
+    rng = random.Random(seed)
+    grid = [[-1] * 6 for _ in range(7)]
+    heights, who = [0] * 7, 0
+    while True:
+        legal = [x for x in range(7) if heights[x] < 6]
+        if len(legal) > 1:  # a single legal column is dropped into without asking
+            assert _offered(gs) == ["abcdefg"[x] for x in legal]
+            assert _spec_board(gs) == {_label(x, y): grid[x][y] for x in range(7) for y in range(6) if grid[x][y] >= 0}
+        x = legal[rng.randrange(len(legal))]
+        if len(legal) > 1:
+            gs.apply_label("abcdefg"[x])
+        grid[x][heights[x]] = who
+        heights[x] += 1
+        if _c4_has_four(grid, who) or all(h == 6 for h in heights):
+            break
+        who = 1 - who
+    outcome = gs.outcome()
+    assert outcome is not None
+    if _c4_has_four(grid, who):
+        assert (outcome.end, outcome.winners) == ("four_in_a_row", [who])
+    else:
+        assert (outcome.end, outcome.winners) == ("board_full", [])
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_breakthrough_reference_matches_the_spec(seed):
+    game = _load("breakthrough")
+    gs = game.new_initial_state()
+    rng = random.Random(seed)
+    board = ref_breakthrough.initial_board()
+    me = ref_breakthrough.WHITE
+
+    def name(sq: int) -> str:
+        return _label(sq % 8, sq // 8)
+
+    while True:
+        moves = ref_breakthrough.legal_moves(board, me)
+        if len(moves) > 1:
+            assert _offered(gs) == sorted(f"{name(s)}, {name(d)}" for s, d in moves)
+            assert _spec_board(gs) == {name(q): board[q] - 1 for q in range(64) if board[q]}
+        src, dst = moves[rng.randrange(len(moves))]
+        if len(moves) > 1:
+            gs.apply_label(f"{name(src)}, {name(dst)}")
+        board[dst], board[src] = me, ref_breakthrough.EMPTY
+        foe = 3 - me
+        home = dst // 8 == (7 if me == ref_breakthrough.WHITE else 0)
+        if home or foe not in board:
+            outcome = gs.outcome()
+            assert outcome is not None and outcome.winners == [me - 1]
+            assert outcome.end == ("broke_through" if home else "all_captured")
+            return
+        me = foe
+
+
+@pytest.mark.parametrize("seed", [2])  # a game with passes in it
+def test_reversi_reference_matches_the_spec(seed):
+    game = _load("reversi")
+    gs = game.new_initial_state()
+    rng = random.Random(seed)
+    board = ref_reversi.initial_board()
+    me, passed, passes = ref_reversi.DARK, False, 0
+
+    def name(sq: int) -> str:
+        return _label(sq % 10 - 1, sq // 10 - 1)
+
+    def position() -> dict[str, int]:
+        return {name(q): board[q] - 1 for q in ref_reversi.SQUARES if board[q] != ref_reversi.EMPTY}
+
+    while len(position()) < 64:
+        moves = ref_reversi.legal_moves(board, me)
+        if not moves:  # the spec passes automatically
+            passes += 1
+            if passed:
+                break
+            passed, me = True, 3 - me
+            continue
+        passed = False
+        if len(moves) > 1:
+            assert gs.current_player() == me - 1
+            assert _offered(gs) == sorted(name(q) for q in moves)
+            assert _spec_board(gs) == position()
+        sq = moves[rng.randrange(len(moves))]
+        if len(moves) > 1:
+            gs.apply_label(name(sq))
+        ref_reversi.place(board, sq, me)
+        me = 3 - me
+    assert passes > 0
+    outcome = gs.outcome()
+    assert outcome is not None and _spec_board(gs) == position()
+    dark, light = board.count(ref_reversi.DARK), board.count(ref_reversi.LIGHT)
+    assert outcome.scores == [dark, light]
+    assert outcome.winners == ([] if dark == light else [0] if dark > light else [1])
