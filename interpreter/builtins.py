@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from orrery.rulespec.signatures import FUNCTIONS, Sig
 
+from .decisions import RuleError
 from .values import CLOCKWISE, DIRS, HEX_DIRS, Cell, PieceRef, Player, ZoneRef, parse_cell_label
 
 if TYPE_CHECKING:
@@ -42,6 +43,14 @@ def _items(it: "Interp", v: Any) -> list[Any]:
     return it.iterate(v, None)
 
 
+def _built(it: "Interp", n: int, what: str = "list") -> None:
+    """A built-in is about to build a list (or text) of n items: within `values`, and counted against `loop`."""
+    from .evaluator import check_size, spend
+
+    check_size(it, n, what, None)
+    spend(it, n, None)
+
+
 # ------------------------------------------------------------ collections
 
 
@@ -64,11 +73,13 @@ def length(it: "Interp", v: Any) -> int:
 @builtin("sum")
 def total(it: "Interp", v: Any) -> int:
     """Sum of numbers."""
+    from .evaluator import checked_number
+
     items = _items(it, v)
     for x in items:
         if isinstance(x, bool) or not isinstance(x, int):
             raise ValueError(f"can only add numbers, got {it.describe(x)}")
-    return sum(items)
+    return checked_number(it, sum(items), None)
 
 
 def _extreme(it: "Interp", pick: Callable, args: tuple, default: Any, has_default: bool) -> Any:
@@ -114,20 +125,27 @@ def range_(it: "Interp", a: int, b: int | None = None) -> list[int]:
     """Integers a..b-1."""
     lo, hi = (0, a) if b is None else (a, b)
     if hi - lo > it.limits.loop:
-        raise ValueError(f"range of {hi - lo} numbers is larger than the loop limit")
+        raise RuleError(f"range(): range of {hi - lo} numbers is larger than the loop limit (limit loop); raise "
+                        f"it with --limit loop=N", None)
+    if hi > lo:
+        _built(it, hi - lo)
     return list(range(lo, hi))
 
 
 @builtin("sorted")
 def sorted_(it: "Interp", v: Any, reverse: bool = False) -> list[Any]:
     """Increasing order."""
-    return sorted(_items(it, v), reverse=bool(reverse))
+    items = _items(it, v)
+    _built(it, len(items))
+    return sorted(items, reverse=bool(reverse))
 
 
 @builtin("reversed")
 def reversed_(it: "Interp", v: Any) -> list[Any]:
     """Backwards."""
-    return list(reversed(_items(it, v)))
+    items = _items(it, v)
+    _built(it, len(items))
+    return list(reversed(items))
 
 
 @builtin("unique")
@@ -136,7 +154,10 @@ def unique(it: "Interp", v: Any) -> list[Any]:
     from .evaluator import list_contains
 
     out: list[Any] = []
-    for x in _items(it, v):
+    items = _items(it, v)
+    _built(it, len(items))
+    for x in items:
+        _built(it, len(out))  # the comparisons made: unique() is quadratic
         if not list_contains(out, x):
             out.append(x)
     return out
@@ -176,7 +197,9 @@ def abs_(it: "Interp", x: int) -> int:
 @builtin("text")
 def text(it: "Interp", x: Any) -> str:
     """Menu text of a value."""
-    return it.label(x)
+    shown = it.label(x)
+    _built(it, len(shown), "text")
+    return shown
 
 
 # --------------------------------------------------------- places, pieces
@@ -301,7 +324,46 @@ def _step(it: "Interp", c: Cell, d: str, n: int = 1, adjacency: str | None = Non
     return Cell(c.zone, c.owner, pos) if z.in_bounds(pos) else None
 
 
+_GEOMETRY_CACHE_SIZE = 200_000
+
+
+def geometry(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Memoise a function of the board's fixed geometry (bounded zones only) per spec.
+
+    Lines, neighbours and adjacency never change during a game, and rule
+    conditions ask for them over and over.  Sharing the cached lists is safe
+    because the engine never changes a list value in place (`+=` and every
+    built-in build new lists; tests/test_compiler.py checks the cache).
+    """
+
+    def cached(it: "Interp", *args: Any, **kwargs: Any) -> Any:
+        cache = it.r.__dict__.setdefault("_geometry_cache", {})
+        try:
+            key = (fn, args, tuple(sorted(kwargs.items())))
+            hit = cache.get(key)
+        except TypeError:  # unhashable arguments: nothing to remember
+            return fn(it, *args, **kwargs)
+        if hit is None:
+            hit = fn(it, *args, **kwargs)
+            if len(cache) >= _GEOMETRY_CACHE_SIZE or not _fixed_geometry(it, args):
+                return hit
+            cache[key] = hit
+        return hit
+
+    cached.__name__, cached.__doc__ = fn.__name__, fn.__doc__
+    return cached
+
+
+def _fixed_geometry(it: "Interp", args: tuple) -> bool:
+    for a in args:
+        zone = a.zone if isinstance(a, Cell) else a.name if isinstance(a, ZoneRef) else None
+        if zone is not None and it.r.zones[zone].decl.unbounded:
+            return False  # an unbounded grid's cells are the occupied ones: they change
+    return True
+
+
 @builtin("adjacent")
+@geometry
 def adjacent(it: "Interp", c: Cell, adjacency: str | None = None) -> list[Cell]:
     """Neighbouring cells on the board."""
     if not isinstance(c, Cell):
@@ -318,6 +380,7 @@ def adjacent(it: "Interp", c: Cell, adjacency: str | None = None) -> list[Cell]:
 
 
 @builtin("neighbor")
+@geometry
 def neighbor(it: "Interp", c: Cell, d: str, n: int = 1) -> Cell | None:
     """The cell n steps away in direction d."""
     if not isinstance(c, Cell):
@@ -350,6 +413,7 @@ def opposite(it: "Interp", d: str) -> str:
 
 
 @builtin("direction")
+@geometry
 def direction(it: "Interp", a: Cell, b: Cell) -> str | None:
     """Direction from a to its neighbour b."""
     table = HEX_DIRS if it.r.zones[a.zone].decl.adjacency == "hex" else DIRS
@@ -360,10 +424,12 @@ def direction(it: "Interp", a: Cell, b: Cell) -> str | None:
 
 
 @builtin("line")
+@geometry
 def line(it: "Interp", c: Cell, d: str, n: int) -> list[Cell]:
     """n cells from c in direction d, or [] if off the board."""
     if n <= 0:
         return []
+    _built(it, n)  # a line on a wrapping grid never runs off the board: n alone bounds it
     out = [c]
     cur: Cell | None = c
     for _ in range(n - 1):
@@ -375,6 +441,7 @@ def line(it: "Interp", c: Cell, d: str, n: int) -> list[Cell]:
 
 
 @builtin("lines")
+@geometry
 def lines(it: "Interp", zone: ZoneRef, n: int, adjacency: str | None = None) -> list[list[Cell]]:
     """Every straight run of n cells."""
     z = it.r.zones[zone.name]
@@ -467,6 +534,9 @@ def random_int(it: "Interp", a: int, b: int) -> int:
     """Seeded random integer in [a, b]."""
     if b < a:
         raise ValueError(f"empty range {a}..{b}")
+    from .evaluator import checked_number
+
+    checked_number(it, b - a, None)  # the range must be a number within the `digits` limit
     return a + it.s.rng.below(b - a + 1)
 
 
@@ -474,6 +544,7 @@ def random_int(it: "Interp", a: int, b: int) -> int:
 def shuffled(it: "Interp", v: Any) -> list[Any]:
     """Seeded random order."""
     items = list(_items(it, v))
+    _built(it, len(items))
     it.s.rng.shuffle(items)
     return items
 

@@ -17,7 +17,7 @@ from orrery import __version__
 from orrery.rulespec.errors import Finding, InputError, OrreryError, Span
 from orrery.rulespec.source import YamlLimits
 
-from .evaluator import Limits
+from .evaluator import MAX_DIGITS, Limits
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
@@ -29,6 +29,8 @@ LIMIT_NAMES = {
     "pieces": "most pieces in a game",
     "lookahead": "most re-runs when filtering a menu for dead ends",
     "auto": "most decisions in a row answered automatically (one option or none)",
+    "values": "most items in one list or characters in one text",
+    "digits": f"most decimal digits of one number (at most {MAX_DIGITS})",
     "yaml_bytes": "largest YAML file, in bytes",
     "yaml_nodes": "most YAML nodes after alias expansion",
     "yaml_depth": "deepest YAML nesting",
@@ -46,6 +48,9 @@ def _limits(args: argparse.Namespace) -> tuple[Limits, YamlLimits, int]:
         if name not in LIMIT_NAMES or not value.strip().isdigit():
             raise InputError(f"--limit {item}: expected NAME=N with NAME one of {', '.join(LIMIT_NAMES)}")
         n = int(value)
+        if name == "digits" and n > MAX_DIGITS:
+            raise InputError(f"--limit {item}: numbers of more than {MAX_DIGITS} digits cannot be shown or saved, so "
+                             f"digits can be at most {MAX_DIGITS}")
         if name.startswith("yaml_"):
             yml[{"yaml_bytes": "max_bytes", "yaml_nodes": "max_nodes", "yaml_depth": "max_depth"}[name]] = n
         elif name == "steps":
@@ -66,7 +71,8 @@ def _load_game(args: argparse.Namespace, game_arg: str | None = None):
     path = resolve_game(game_arg or args.game)
     variants = [resolve_variant(path, v) for v in getattr(args, "variant", None) or []]
     spec = load_spec(path, variants, limits=ylimits)
-    return Game(spec, limits), path, [str(v) for v in getattr(args, "variant", None) or []]
+    mode = getattr(args, "mode_override", None) or getattr(args, "mode", None)
+    return Game(spec, limits, mode), path, [str(v) for v in getattr(args, "variant", None) or []]
 
 
 # ------------------------------------------------------------------ commands
@@ -328,6 +334,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--check", action="store_true", help="check the spec's invariants after every step; exit 1 "
                                                          "if any fails")
+    sp.add_argument("--mode", choices=["compiled", "interpreted"], help="engine: the compiled fast path "
+                    "(default) or the tree-walking reference interpreter; both give identical games")
     sp = add("replay", cmd_replay, "Replay a game log, verifying the state after every step.")
     sp.add_argument("log", metavar="LOG")
     sp.add_argument("--game", help="the game's spec, if the log's game cannot be found")
@@ -335,6 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("test", cmd_test, "Run scenario tests of a game (default: all files in its scenarios/ folder).")
     sp.add_argument("game", metavar="GAME", help="a bundled game's name or a path to its rules.yaml")
     sp.add_argument("scenarios", nargs="*", metavar="SCENARIO")
+    from .cli_perf import add_commands
+
+    add_commands(add, _game_args)
     return p
 
 
@@ -357,12 +368,25 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except RecursionError as exc:  # rules nested past Python's stack (only with a raised emit_depth)
+        from .evaluator import stack_overflow
+
+        located = stack_overflow(exc, _limits(args)[0])
+        if located is None or os.environ.get("ORRERY_DEBUG"):
+            return _internal_error(exc)
+        print(located.render(), file=sys.stderr)
+        return located.exit_code
     except Exception as exc:  # a bug in Orrery, not in the user's input
-        if os.environ.get("ORRERY_DEBUG"):
-            raise
-        print(f"orrery: internal error: {type(exc).__name__}: {exc}\n"
-              f"This is a bug in Orrery; run again with ORRERY_DEBUG=1 for details.", file=sys.stderr)
-        return 3
+        return _internal_error(exc)
+
+
+def _internal_error(exc: Exception) -> int:
+    """Report a bug in Orrery (not in the user's input): no traceback unless ORRERY_DEBUG is set."""
+    if os.environ.get("ORRERY_DEBUG"):
+        raise exc
+    print(f"orrery: internal error: {type(exc).__name__}: {exc}\n"
+          f"This is a bug in Orrery; run again with ORRERY_DEBUG=1 for details.", file=sys.stderr)
+    return 3
 
 
 if __name__ == "__main__":  # pragma: no cover

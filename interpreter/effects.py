@@ -29,20 +29,30 @@ def _let(it: "Interp", node: A.Let, env: dict) -> None:
     env[node.name] = it.ev(node.value, env)
 
 
+_SMALL = 1 << 60  # as evaluator._SMALL: smaller numbers are never measured against the `digits` limit
+
+
 def _combine(it: "Interp", op: str, old: Any, new: Any, node: A.Assign) -> Any:
     if op == "=":
         return new
+    if old.__class__ is int and new.__class__ is int:  # the common case: small numbers, nothing to check
+        r = old + new if op == "+=" else old - new if op == "-=" else old * new
+        if -_SMALL < r < _SMALL:
+            return r
+    from .evaluator import checked_number, joined, spend  # local import: evaluator imports this module
+
     if op == "+=" and isinstance(old, list):
-        return old + (new if isinstance(new, list) else [new])
+        return joined(it, old, new if isinstance(new, list) else [new], node.span)
     if op == "-=" and isinstance(old, list):
         drop = new if isinstance(new, list) else [new]
+        spend(it, len(old) * max(len(drop), 1), node.span)  # the comparisons made
         return [x for x in old if not list_contains(drop, x)]
     if op == "+=" and isinstance(old, str) and isinstance(new, str):
-        return old + new
+        return joined(it, old, new, node.span)
     for v in (old, new):
         if isinstance(v, bool) or not isinstance(v, int):
             raise RuleError(f"'{op}' needs numbers, got {it.describe(v)}", node.span)
-    return old + new if op == "+=" else old - new if op == "-=" else old * new
+    return checked_number(it, old + new if op == "+=" else old - new if op == "-=" else old * new, node.span)
 
 
 def _clamp(it: "Interp", name: str, value: Any) -> Any:
@@ -305,10 +315,15 @@ def settle(it: "Interp", span: Any = None) -> int:
     if it.settling:
         raise RuleError("`settle` inside a cascade: the cascade already resolves until nothing matches", span)
     it.settling = True
+    watch = getattr(it.r, "cascade_watch", None)  # benchmarks capture the positions cascades start from
+    before = s.clone() if watch is not None else None
     try:
-        return _cascade(it, triggers)
+        fired = _cascade(it, triggers)
     finally:
         it.settling = False
+    if before is not None and fired:
+        watch(before)
+    return fired
 
 
 def _cascade(it: "Interp", triggers: list) -> int:
@@ -320,8 +335,9 @@ def _cascade(it: "Interp", triggers: list) -> int:
         scan += 1
         best = None
         still: set[tuple] = set()
+        scans = it.scans
         for ti, trig in enumerate(triggers):
-            for env, i in _matches(it, trig):
+            for env, i in (scans[ti](it) if scans is not None else _matches(it, trig)):
                 mkey = (ti, _binding_key(env.get(trig.var)) if trig.var else None)
                 still.add(mkey)
                 env["matched_at"] = first_seen.setdefault(mkey, scan)

@@ -29,6 +29,8 @@ class Limits:
     pieces: int = 200_000
     lookahead: int = 5_000
     auto: int = 5_000  # decisions in a row answered automatically (nobody gets a real choice)
+    values: int = 1_000_000  # items in one list, characters in one text
+    digits: int = 1_000  # decimal digits of one number (numbers below 10**18 are never checked)
 
     def replace(self, **kw: int) -> "Limits":
         """A copy with some limits changed."""
@@ -55,6 +57,26 @@ class Interp:
         from . import builtins  # local import: builtins imports this module's helpers
 
         self.builtins = builtins.REGISTRY
+        self.fast = getattr(self.r, "compiled", None)  # the compiled fast path, when the game uses it
+        self.scans = None
+        if self.fast is not None:
+            self.ev = self._ev_fast  # type: ignore[method-assign]
+            self.run = self._run_fast  # type: ignore[method-assign]
+            self.scans = self.fast.scans
+
+    def _ev_fast(self, node: A.Expr, env: dict[str, Any]) -> Any:
+        fn = self.fast.fns.get(id(node))
+        if fn is None:
+            fn = self.fast.late(self.r, node)
+        return fn(self, env)
+
+    def _run_fast(self, block: A.Block | None, env: dict[str, Any] | None = None) -> None:
+        if block is None:
+            return
+        fn = self.fast.fns.get(id(block))
+        if fn is None:
+            fn = self.fast.late(self.r, block)
+        fn(self, {} if env is None else env)
 
     # ================================================================ decisions
     def ask(self, decision: Decision) -> Any:
@@ -196,8 +218,10 @@ class Interp:
         raise RuleError(f"{self.describe(obj)} has no attribute '{name}'", span)
 
     def _index(self, node: A.Index, env: dict) -> Any:
-        obj = self.ev(node.obj, env)
-        key = self.ev(node.index, env)
+        return self.index_value(self.ev(node.obj, env), self.ev(node.index, env), node)
+
+    def index_value(self, obj: Any, key: Any, node: A.Index) -> Any:
+        """`obj[key]` for tables, lists, texts and records."""
         if isinstance(obj, TableRef):
             return obj.lookup(key, node.span)
         if isinstance(obj, (list, str)):
@@ -229,6 +253,9 @@ class Interp:
         spec = self.builtins.get(node.func)
         if spec is None:
             raise RuleError(f"unknown function '{node.func}'", node.span)
+        if node.func in _LAZY and len(node.args) == 1 and not node.kwargs and isinstance(node.args[0],
+                                                                                          A.Comprehension):
+            return _LAZY[node.func](self._comp_lazy(node.args[0], 0, dict(env)))
         args = [self.ev(a, env) for a in node.args]
         kwargs = {k: self.ev(v, env) for k, v in node.kwargs}
         try:
@@ -317,6 +344,18 @@ class Interp:
             if clause.cond is None or self.truth(clause.cond, env):
                 self._comp(node, i + 1, env, out)
 
+    def _comp_lazy(self, node: A.Comprehension, i: int, env: dict) -> Any:
+        """The items of a comprehension one at a time (for any/all, which stop at the deciding item)."""
+        if i == len(node.clauses):
+            yield self.ev(node.elt, env)
+            return
+        clause = node.clauses[i]
+        for v in self.iterate(self.ev(clause.iter, env), clause.iter.span):
+            self.tick(clause.span)
+            env[clause.var] = v
+            if clause.cond is None or self.truth(clause.cond, env):
+                yield from self._comp_lazy(node, i + 1, env)
+
     # ============================================================ collections
     def iterate(self, v: Any, span: Any) -> list[Any]:
         """The items of a list, the cells of a board zone, or the pieces of a place."""
@@ -340,7 +379,11 @@ class Interp:
             cells = [p for p, lst in self.s.places.items()
                      if lst and isinstance(p, Cell) and p.zone == zone.name and p.owner == zone.owner]
             return sorted(cells, key=lambda c: (c.y, c.x))
-        return [Cell(zone.name, zone.owner, pos) for pos in z.all_positions()]
+        cache = self.r.__dict__.setdefault("_cells_cache", {})  # fixed boards: the same cells every time
+        cells = cache.get(zone)
+        if cells is None:
+            cells = cache[zone] = [Cell(zone.name, zone.owner, pos) for pos in z.all_positions()]
+        return cells
 
     def pieces_in(self, place: Any) -> list[PieceRef]:
         """Pieces in a place; for a board zone, in all its cells."""
@@ -508,6 +551,18 @@ def list_contains(items: Any, item: Any) -> bool:
     return any(values_equal(x, item) for x in items)
 
 
+def _lazy_any(items: Any) -> bool:
+    return any(x is True for x in items)
+
+
+def _lazy_all(items: Any) -> bool:
+    return all(x is True for x in items)
+
+
+# any/all over a comprehension stop at the first item that decides (docs/dsl.md, "any and all")
+_LAZY = {"any": _lazy_any, "all": _lazy_all}
+
+
 def _is_int(k: str) -> bool:
     return k.lstrip("-").isdigit()
 
@@ -518,20 +573,98 @@ def _num(interp: Interp, v: Any, node: A.Node) -> int:
     return v
 
 
+def spend(interp: Interp, n: int, span: Any) -> None:
+    """Count n items of work (items a built-in walks or a list/text `+` copies) against the loop limit.
+
+    Building values is work like looping, so every step's memory stays bounded by the loop limit too.
+    With span None (a built-in), the caller's error handling locates the error at the call.
+    """
+    interp.loops += n
+    if interp.loops > interp.limits.loop:
+        message = (f"more than {interp.limits.loop} loop iterations in one step, counting one per item of the "
+                   f"lists and texts built (limit loop); raise it with --limit loop=N")
+        if span is None:
+            raise RuleError(message, None)
+        raise RunawayError(message, span)
+
+
+def check_size(interp: Interp, n: int, what: str, span: Any) -> None:
+    """Refuse to make a list or text (`what`) of n items or characters beyond the `values` limit."""
+    if n > interp.limits.values:
+        unit = "characters" if what == "text" else "items"
+        message = (f"this would make a {what} of {n} {unit}, more than {interp.limits.values} (limit values); "
+                   f"raise it with --limit values=N")
+        if span is None:
+            raise RuleError(message, None)
+        raise RunawayError(message, span)
+
+
+def joined(interp: Interp, a: Any, b: Any, span: Any) -> Any:
+    """a + b for two lists or two texts, within the `values` limit; the copy counts against `loop`."""
+    n = len(a) + len(b)
+    check_size(interp, n, "text" if isinstance(a, str) else "list", span)
+    spend(interp, n, span)
+    return a + b
+
+
+def stack_overflow(exc: RecursionError, limits: Limits) -> RunawayError | None:
+    """A located emit_depth error for a RecursionError: calls or events nested deeper than Python's stack
+    allows, which happens only when emit_depth was raised far above its default.
+
+    Nothing is done on the hot path: the innermost call, procedure call or emit is found by walking the
+    traceback, once, where the error is reported.
+    """
+    span, depth = None, 0
+    tb = exc.__traceback__
+    while tb is not None:
+        node = tb.tb_frame.f_locals.get("node")
+        if isinstance(node, (A.Call, A.CallProc, A.Emit)):
+            span, depth = node.span, depth + 1
+        elif tb.tb_frame.f_code.co_name == "call_function" and "span" in tb.tb_frame.f_locals:
+            span, depth = tb.tb_frame.f_locals["span"], depth + 1  # a function call of the compiled path
+        tb = tb.tb_next
+    if span is None:
+        return None  # not a rule nesting too deep: a bug
+    return RunawayError(f"calls and events nested {depth} deep, more than Python's stack allows, before the "
+                        f"emit_depth limit ({limits.emit_depth}) was reached (limit emit_depth); lower it with "
+                        f"--limit emit_depth=N", span)
+
+
+_SMALL = 1 << 60  # numbers smaller than this are never measured: the common case costs two comparisons
+_CEILINGS: dict[int, int] = {}  # digits limit -> 10**digits
+MAX_DIGITS = 4000  # the `digits` limit cannot go higher: Python turns at most 4300 digits into text
+
+
+def checked_number(interp: Interp, r: int, span: Any) -> int:
+    """r, unless it has more decimal digits than the `digits` limit (numbers below 10**18 always pass)."""
+    if -_SMALL < r < _SMALL:
+        return r
+    d = min(interp.limits.digits, MAX_DIGITS)
+    ceiling = _CEILINGS.get(d)
+    if ceiling is None:
+        ceiling = _CEILINGS[d] = 10 ** max(d, 18)
+    if -ceiling < r < ceiling:
+        return r
+    message = f"a number of more than {d} digits (limit digits); raise it with --limit digits=N"
+    if span is None:
+        raise RuleError(message, None)
+    raise RunawayError(message, span)
+
+
 def _arith(interp: Interp, op: str, a: Any, b: Any, node: A.Binary) -> Any:
     if op == "+" and isinstance(a, list) and isinstance(b, list):
-        return a + b
+        return joined(interp, a, b, node.span)
     if op == "+" and isinstance(a, str) and isinstance(b, str):
-        return a + b
+        return joined(interp, a, b, node.span)
     if op in ("<", "<=", ">", ">=") and isinstance(a, str) and isinstance(b, str):
         return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
     x, y = _num(interp, a, node), _num(interp, b, node)
     if op == "+":
-        return x + y
+        return checked_number(interp, x + y, node.span)
     if op == "-":
-        return x - y
+        return checked_number(interp, x - y, node.span)
     if op == "*":
-        return x * y
+        return checked_number(interp, x * y, node.span)
     if op in ("//", "%"):
         if y == 0:
             raise RuleError("division by zero", node.span)

@@ -9,6 +9,7 @@ Options are filtered by look-ahead so that no menu leads into a dead end.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,16 @@ from .rules import Rules
 from .state import State
 
 TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
+MODES = ("compiled", "interpreted")
+
+
+def default_mode() -> str:
+    """The engine used when none is asked for: compiled, unless ORRERY_MODE says otherwise (for testing)."""
+    return os.environ.get("ORRERY_MODE", "compiled")
+
+
+class _LoopBudgetSpent(Exception):
+    """The re-runs of one look-ahead used up the loop limit."""
 
 
 class IllegalMove(Exception):
@@ -46,15 +57,23 @@ class Step:
 class Game:
     """A loaded, validated spec ready to play."""
 
-    def __init__(self, spec: GameSpec, limits: Limits | None = None):
+    def __init__(self, spec: GameSpec, limits: Limits | None = None, mode: str | None = None):
         self.spec = spec
         self.rules = Rules(spec)
         self.limits = limits or Limits()
+        self.mode = mode or default_mode()
+        if self.mode not in MODES:
+            raise ValueError(f"unknown engine mode '{self.mode}' (known: {', '.join(MODES)})")
+        if self.mode == "compiled":
+            from .compiler import compile_rules
+
+            self.rules.compiled = compile_rules(self.rules)
 
     @classmethod
-    def load(cls, path: str | Path, variants: list[str | Path] = (), limits: Limits | None = None) -> "Game":
+    def load(cls, path: str | Path, variants: list[str | Path] = (), limits: Limits | None = None,
+             mode: str | None = None) -> "Game":
         """Load a spec file (and variants) and build the game."""
-        return cls(load_spec(path, list(variants)), limits)
+        return cls(load_spec(path, list(variants)), limits, mode)
 
     @property
     def name(self) -> str:
@@ -162,6 +181,28 @@ class GameState:
         g.lookahead_used = 0
         return g
 
+    def checkpoint_clone(self) -> State:
+        """A copy of the checkpoint (the State replays start from), free to modify; see `replayed_from`."""
+        return self._checkpoint.clone()
+
+    def replayed_from(self, checkpoint: State, live: State | None = None) -> "GameState":
+        """This position's answers replayed from another checkpoint (e.g. a `checkpoint_clone()` with hidden
+        pieces re-dealt or its RNG reseeded, as the MCTS bot's determinisation does).
+
+        The result can differ from this position wherever the change matters (compare `view`s to check), and
+        the replay raises what any replay raises (RuleError, RequireFailed, RunawayError).  Given `live`, the
+        replay is skipped and `live` becomes the current state with this decision: only for a caller who knows
+        the replay would give exactly that state (e.g. nothing was drawn since the checkpoint and only the RNG
+        changed, in both states alike).
+        """
+        g = GameState(self.game, checkpoint, list(self._answers), self.seed)
+        g.history = list(self.history)
+        if live is not None:
+            g._live, g._decision = live, self._decision
+        else:
+            g._advance()
+        return g
+
     def apply(self, index: int) -> None:
         """Answer the pending decision with the option of that index; raise IllegalMove if not allowed."""
         d = self._decision
@@ -254,6 +295,7 @@ class GameState:
         if not self._needs_lookahead(decision):
             return list(decision.options)
         self.lookahead_used = 0
+        self._lookahead_loops = 0  # every re-run made for this menu shares one loop budget (limit loop)
         out = []
         for opt in decision.options:
             if decision.kind == "action":
@@ -288,9 +330,12 @@ class GameState:
         if self.lookahead_used > self.game.limits.lookahead:
             return None  # budget spent: offer the option; a failure later is refused with its reason
         try:
-            _, decision, _, _ = self._run(answers)
+            decision = self._lookahead_run(answers)
         except RequireFailed as failed:
             return failed.explain()
+        except _LoopBudgetSpent:
+            self.lookahead_used = self.game.limits.lookahead  # no more re-runs for this menu
+            return None
         if decision is None or decision.kind == "action" or scope is None or decision.action != scope:
             return None
         last_why = "no option can be completed"
@@ -300,6 +345,27 @@ class GameState:
                 return None
             last_why = why
         return last_why
+
+    def _lookahead_run(self, answers: list[int]) -> Decision | None:
+        """Re-run from the checkpoint with these answers for look-ahead: the decision it reaches, or None.
+
+        The loop count goes on from the re-runs made before for the same menu, so one menu costs at most
+        the loop limit however many options it has (each re-run replays the action from its start).
+        Running out of that budget raises _LoopBudgetSpent: the options left are offered unchecked.
+        """
+        it = Interp(self._checkpoint.clone(), answers, self.game.limits)
+        it.loops = self._lookahead_loops
+        try:
+            run_flow(it)
+        except Suspend as s:
+            return s.decision
+        except (RunawayError, RuleError):
+            if it.loops > self.game.limits.loop:
+                raise _LoopBudgetSpent() from None
+            raise
+        finally:
+            self._lookahead_loops = it.loops
+        return None
 
     # ------------------------------------------------------------- explanations
     def why_not_index(self, index: int) -> str:

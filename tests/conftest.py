@@ -2,16 +2,19 @@
 
 `make_game(tmp_path, yaml_text)` writes the text to a file and loads it into a
 Game (the static checker is skipped: check=False).  `evaluate(gs, text)` parses
-an expression and evaluates it against a game state with the tree-walking
-interpreter.  The `game_from` fixture binds make_game to the test's tmp_path.
+an expression and evaluates it against a game state with the game's engine.
+The `game_from` fixture binds make_game to the test's tmp_path.  The `engine`
+and `module_engine` fixtures run a test module on both engines (compiled fast
+path and tree-walking interpreter).
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import textwrap
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -33,6 +36,28 @@ def make_game(tmp_path: Path, text: str, name: str | None = None, limits: Limits
     path = tmp_path / name
     path.write_text(textwrap.dedent(text), encoding="utf-8")
     return Game(load_spec(path, check=False), limits)
+
+
+ENGINES = ["compiled", "interpreted"]
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request, monkeypatch) -> str:
+    """Run a test once per engine: games it creates use that engine (the default comes from ORRERY_MODE)."""
+    monkeypatch.setenv("ORRERY_MODE", request.param)
+    return request.param
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def module_engine(request) -> Iterator[str]:
+    """The module-scoped `engine`: for module fixtures that build a game once."""
+    old = os.environ.get("ORRERY_MODE")
+    os.environ["ORRERY_MODE"] = request.param
+    yield request.param
+    if old is None:
+        os.environ.pop("ORRERY_MODE", None)
+    else:
+        os.environ["ORRERY_MODE"] = old
 
 
 def load_game(path: Path | str, limits: Limits | None = None) -> Game:

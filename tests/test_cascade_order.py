@@ -6,6 +6,8 @@ import pytest
 
 from conftest import evaluate, make_game, new_state
 
+pytestmark = pytest.mark.usefixtures("engine")  # every test runs on both engines
+
 # A made-up "spark network": a node holding 2+ sparks bursts, sending one new spark to each of its
 # targets, in order.  a -> b, c ; b -> d, c.  After a bursts, b and c are both full; b bursts first
 # (it filled first) and sends to d, then tops up c.  A queue fires c next (it was waiting);

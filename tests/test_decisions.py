@@ -18,7 +18,7 @@ SAME_HEIGHT = "stacks must be the same height"
 
 
 @pytest.fixture(scope="module")
-def game():
+def game(module_engine):
     return load_game(TOWER)
 
 

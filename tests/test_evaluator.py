@@ -21,7 +21,7 @@ from orrery.rulespec.signatures import FUNCTIONS
 
 
 @pytest.fixture(scope="module")
-def game():
+def game(module_engine):
     return load_game(SAMPLER)
 
 

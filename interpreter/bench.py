@@ -1,0 +1,138 @@
+"""`orrery bench`: random playouts per second, and cascade resolutions on captured positions.
+
+Playouts go through exactly the machinery `simulate --bots random` uses
+(`simulate.play_game` with random bots), so the figures are what a designer's
+simulation run gets.  Cascade positions are captured generically: the state at
+every `settle` of a game's cascade rules during seeded random games, plus
+seeded reshuffles of what the board cells hold (random starting positions for
+the same rules).  Nothing here knows any game.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from .bots import RandomBot
+from .decisions import GameEnded, RuleError, RunawayError, Suspend
+from .evaluator import Interp
+from .game import Game
+from .rng import Rng
+from .simulate import bot_seed, play_game
+from .state import State
+
+
+def bench_playouts(game: Game, seconds: float, players: int | None = None, seed: int = 1,
+                   min_playouts: int = 1) -> dict[str, Any]:
+    """Random playouts from the initial state for about `seconds` (at least `min_playouts`)."""
+    n = players if players is not None else game.rules.default_players
+    playouts = steps = cascades = 0
+    start = time.perf_counter()
+    while True:
+        gseed = seed + playouts
+        bots = [RandomBot(bot_seed(gseed, k)) for k in range(n)]
+        record = play_game(game, n, gseed, bots)
+        playouts += 1
+        steps += record.steps
+        cascades += sum(record.cascades.values())
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds and playouts >= min_playouts:
+            break
+    out = {"game": game.name, "mode": game.mode, "playouts": playouts, "seconds": round(elapsed, 3),
+           "playouts_per_s": round(playouts / elapsed, 2), "steps_per_s": round(steps / elapsed, 1)}
+    if game.rules.state_triggers:
+        out["cascades"] = cascades
+        out["cascades_per_s"] = round(cascades / elapsed, 2)
+    return out
+
+
+# ---------------------------------------------------------------- cascade positions
+
+
+def capture_positions(game: Game, games: int, seed: int = 1, players: int | None = None,
+                      limit: int = 10_000) -> list[State]:
+    """States at the start of every cascade (a `settle` with a firing trigger) in seeded random games."""
+    n = players if players is not None else game.rules.default_players
+    found: dict[str, State] = {}
+
+    def watch(before: State) -> None:
+        if len(found) < limit:
+            found.setdefault(before.digest(), before)
+
+    game.rules.cascade_watch = watch
+    try:
+        for g in range(games):
+            bots = [RandomBot(bot_seed(seed + g, k)) for k in range(n)]
+            play_game(game, n, seed + g, bots)
+            if len(found) >= limit:
+                break
+    finally:
+        game.rules.cascade_watch = None
+    return list(found.values())
+
+
+def reshuffled(state: State, rng: Rng) -> State:
+    """A copy whose board cells hold the same stacks, permuted among the cells of each board zone."""
+    s = state.clone()
+    by_zone: dict[tuple, list] = {}
+    for place in list(s.places):
+        zone = getattr(place, "zone", None)
+        if zone is not None and s.rules.zones[zone].is_board:
+            by_zone.setdefault((zone, place.owner), []).append(place)
+    for cells in by_zone.values():
+        cells.sort(key=lambda c: (str(c.pos), c.owner or 0))
+        stacks = [s.places[c] for c in cells]
+        rng.shuffle(stacks)
+        for c, stack in zip(cells, stacks):
+            s.places[c] = stack
+            for pid in stack:
+                s.loc[pid] = c
+            s._touch(c)
+    return s
+
+
+def resolve(game: Game, state: State) -> tuple[str, str]:
+    """Run the cascade on a copy of `state` with this game's engine: (outcome, state digest)."""
+    from .effects import settle
+
+    s = state.clone()
+    it = Interp(s, [0] * 64, game.limits)  # decisions inside a cascade take their first option
+    try:
+        fired = settle(it)
+        outcome = f"settled after {fired}"
+    except Suspend as sus:
+        outcome = f"asked {sus.decision.prompt!r}"
+    except GameEnded as ended:
+        outcome = f"ended {ended}"
+    except (RuleError, RunawayError) as err:
+        outcome = f"error {err}"
+    return outcome, s.digest()
+
+
+def bench_cascades(game: Game, positions: list[State], seconds: float) -> dict[str, Any]:
+    """Cascade resolutions per second over the given positions (cycled)."""
+    from .effects import settle
+
+    done = 0
+    start = time.perf_counter()
+    while True:
+        for state in positions:
+            it = Interp(state.clone(), [0] * 64, game.limits)
+            try:
+                settle(it)
+            except (Suspend, GameEnded, RuleError, RunawayError):
+                pass
+            done += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            break
+    return {"game": game.name, "mode": game.mode, "positions": len(positions), "resolutions": done,
+            "seconds": round(elapsed, 3), "resolutions_per_s": round(done / elapsed, 1)}
+
+
+def ratio(fast: float, slow: float) -> float:
+    """fast / slow, rounded (0 when slow is 0)."""
+    return round(fast / slow, 2) if slow else 0.0
+
+
+Progress = Callable[[str], None]

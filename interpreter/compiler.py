@@ -1,0 +1,473 @@
+"""The fast path: compiles a spec's rule AST to Python source, once per spec.
+
+Modelled on jinja2's code generator: one `visit_<Node>` per AST node type, the
+generated module is compiled once and cached by spec digest, every generated
+line is mapped back to the rule's span, and the source can be shown
+(`orrery compile GAME --show-source`).
+
+Safety: the source is built only from the validated AST.  Spec text never
+enters it: names, strings and attribute names are passed as constants (`K12`),
+identifiers are generated (`v3`, `e17`), comments carry only line:column
+numbers.  The code runs in a namespace holding only the helpers of
+`fastlib.HELPERS`, the interpreter's statement functions and those constants
+(no Python builtins).
+
+Semantics: the tree-walking interpreter is the reference.  Compiled code keeps
+its evaluation order, its error messages and spans, its loop ticks, and its
+flat per-effect `env` for statement-level names; only comprehension variables
+and state-trigger bindings become Python locals.  Statements that decide or
+need the interpreter's machinery (choose, move, draw...) call the
+interpreter's own statement function, whose sub-expressions run compiled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from orrery.rulespec import ast as A
+
+from . import fastlib
+from .effects import EXEC
+
+# Statements compiled inline; the others call the interpreter's statement function (EXEC).
+_INLINE = (A.Let, A.If, A.For, A.While, A.Repeat, A.Require, A.Say)
+
+_CODE_CACHE: dict[str, Any] = {}  # source hash -> code object (one `compile()` per distinct spec)
+_CACHE_LIMIT = 64
+
+
+class CompileError(Exception):
+    """The code generator met a node it cannot compile (a bug: the interpreter still runs it)."""
+
+
+@dataclass
+class Module:
+    """A compiled spec: functions by AST node identity, plus the source and its line map."""
+
+    source: str
+    line_spans: dict[int, Any]
+    fns: dict[int, Callable[..., Any]] = field(default_factory=dict)
+    scans: dict[int, Callable[..., Any]] = field(default_factory=dict)
+    digest: str = ""
+    env_names: set[str] = field(default_factory=set)
+    keep: list[Any] = field(default_factory=list)  # nodes compiled late: kept alive so their ids stay theirs
+
+    def late(self, rules: Any, node: A.Node) -> Callable[..., Any]:
+        """Compile a node the engine met at run time that was not among the spec's roots."""
+        fn = compile_one(rules, node, self.env_names)
+        self.keep.append(node)
+        self.fns[id(node)] = fn
+        return fn
+
+    def where(self, lineno: int) -> Any:
+        """The rule span that produced a line of the generated source (nearest above)."""
+        for n in range(lineno, 0, -1):
+            if n in self.line_spans:
+                return self.line_spans[n]
+        return None
+
+
+class CodeGen:
+    """Generates Python source for expressions (as Python expressions) and blocks (as statements)."""
+
+    def __init__(self, rules: Any, env_names: set[str]):
+        self.rules = rules
+        self.env_names = env_names  # names that an env may bind at run time
+        self.consts: list[Any] = []
+        self.const_ids: dict[Any, str] = {}
+        self.lines: list[str] = []
+        self.line_spans: dict[int, Any] = {}
+        self.counter = 0
+        self.scope: list[dict[str, str]] = []  # Python-local bindings (comprehension/trigger variables)
+        self.strict_env = True  # False for nodes compiled later: any name might come from the env
+
+    # ------------------------------------------------------------ plumbing
+    def const(self, value: Any, hashable: bool = True) -> str:
+        """A generated identifier bound to a constant (spec text never enters the source)."""
+        key = None
+        if hashable:
+            try:
+                key = (type(value), value)
+                hash(key)
+            except TypeError:
+                key = None
+        if key is not None and key in self.const_ids:
+            return self.const_ids[key]
+        name = f"K{len(self.consts)}"
+        self.consts.append(value)
+        if key is not None:
+            self.const_ids[key] = name
+        return name
+
+    def node_const(self, node: Any) -> str:
+        """A constant holding an AST node (for spans, messages and delegated statements)."""
+        name = f"N{len(self.consts)}"
+        self.consts.append(node)
+        return name
+
+    def span(self, node: A.Node) -> str:
+        """A constant for a node's span."""
+        return self.const(node.span, hashable=False) if node.span is not None else "None"
+
+    def fresh(self, prefix: str) -> str:
+        """A new generated identifier."""
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def emit(self, indent: int, text: str, node: A.Node | None = None) -> None:
+        """Append one line of source, remembering which rule produced it."""
+        self.lines.append("    " * indent + text)
+        if node is not None and node.span is not None:
+            self.line_spans[len(self.lines)] = node.span
+
+    # ------------------------------------------------------------ roots
+    def root_expr(self, node: A.Expr) -> str:
+        """A function `(it, env) -> value` for an expression; returns its name."""
+        fname = self.fresh("e")
+        body = self.expr(node)
+        self.emit(0, f"def {fname}(it, env):  # {_pos(node)}", node)
+        self.emit(1, f"return {body}", node)
+        self.emit(0, "")
+        return fname
+
+    def root_block(self, node: A.Block) -> str:
+        """A function `(it, env) -> None` for an effect; returns its name."""
+        fname = self.fresh("b")
+        self.emit(0, f"def {fname}(it, env):  # {_pos(node)}", node)
+        n = len(self.lines)
+        self.block(node, 1)
+        if len(self.lines) == n:
+            self.emit(1, "pass")
+        self.emit(0, "")
+        return fname
+
+    def root_scan(self, trig: Any) -> str:
+        """A function `(it) -> [(env, i)]`: every binding of a state trigger whose condition holds."""
+        fname = self.fresh("scan")
+        when = trig.when
+        self.emit(0, f"def {fname}(it):  # {_pos(when) if when is not None else 'trigger'}", when)
+        self.emit(1, "out = []")
+        self.emit(1, "env = {}")
+        if trig.var is None:
+            cond = "True" if when is None else f"TB(it, {self.expr(when)}, {self.span(when)})"
+            self.emit(1, f"if {cond}:", when)
+            self.emit(2, "out.append((env, 0))")
+        else:
+            v = self.fresh("v")
+            dom = self.expr(trig.domain)
+            self.emit(1, f"dom = IT(it, {dom}, {self.const(trig.span, hashable=False)})", trig.domain)
+            self.emit(1, f"for i, {v} in enumerate(dom):")
+            self.scope.append({trig.var: v})
+            cond = "True" if when is None else f"TB(it, {self.expr(when)}, {self.span(when)})"
+            self.scope.pop()
+            self.emit(2, f"if {cond}:", when)
+            self.emit(3, f"out.append(({{{self.const(trig.var)}: {v}}}, i))")
+        self.emit(1, "return out")
+        self.emit(0, "")
+        return fname
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, node: A.Expr) -> str:
+        """Python source of an expression."""
+        visit = getattr(self, f"visit_{type(node).__name__}", None)
+        if visit is None:
+            raise CompileError(f"no code generator for {type(node).__name__}")
+        return visit(node)
+
+    def visit_Literal(self, node: A.Literal) -> str:
+        v = node.value
+        if v is None or isinstance(v, bool):
+            return repr(v)
+        if type(v) is int and -(1 << 62) < v < (1 << 62):
+            return str(v)
+        return self.const(v)
+
+    def visit_Name(self, node: A.Name) -> str:
+        for frame in reversed(self.scope):
+            if node.id in frame:
+                return frame[node.id]
+        glob = self.global_name(node)
+        if self.strict_env and node.id not in self.env_names and node.id in self.rules.names:
+            return glob
+        k = self.const(node.id)
+        return f"(env[{k}] if {k} in env else {glob})"
+
+    def global_name(self, node: A.Name) -> str:
+        """Source for a spec-level name (as the interpreter resolves it when no local has it)."""
+        kind, payload = self.rules.names.get(node.id, (None, None))
+        if kind == "special":
+            return f"{self.const(payload, hashable=False)}(it)"
+        if kind == "var":
+            return f"it.s.vars.get({self.const(node.id)})"
+        if kind == "zone":
+            from .values import ZoneRef
+
+            return self.const(ZoneRef(node.id))
+        if kind in ("table", "kind", "action", "end"):
+            return self.const(payload, hashable=False)
+        return f"UNK({self.const(node.id)}, {self.span(node)})"
+
+    def visit_Attr(self, node: A.Attr) -> str:
+        return f"GA(it, {self.expr(node.obj)}, {self.const(node.name)}, {self.span(node)})"
+
+    def visit_Index(self, node: A.Index) -> str:
+        return f"it.index_value({self.expr(node.obj)}, {self.expr(node.index)}, {self.node_const(node)})"
+
+    def visit_Call(self, node: A.Call) -> str:
+        if node.func in self.rules.functions:
+            args = "".join(f"{self.expr(a)}, " for a in node.args)
+            kwargs = "".join(f"({self.const(k)}, {self.expr(v)}), " for k, v in node.kwargs)
+            return f"CF(it, {self.const(node.func)}, {self.span(node)}, ({args}), ({kwargs}))"
+        from .builtins import REGISTRY
+
+        spec = REGISTRY.get(node.func)
+        if spec is None:
+            return f"UNKF({self.const(node.func)}, {self.span(node)})"
+        if (node.func in ("any", "all") and len(node.args) == 1 and not node.kwargs
+                and isinstance(node.args[0], A.Comprehension)):
+            return f"{node.func.upper()}({self.comprehension(node.args[0], generator=True)})"
+        args = "".join(f"{self.expr(a)}, " for a in node.args)
+        kwargs = ", ".join(f"{self.const(k)}: {self.expr(v)}" for k, v in node.kwargs)
+        fast = fastlib.fast_builtin(node.func, spec.fn)
+        if fast is not None:
+            return f"{self.const(fast, hashable=False)}(it, {self.span(node)}, ({args}), {{{kwargs}}})"
+        fn = self.const(spec.fn, hashable=False)
+        return f"CB(it, {fn}, {self.const(node.func)}, {self.span(node)}, ({args}), {{{kwargs}}})"
+
+    def visit_Unary(self, node: A.Unary) -> str:
+        helper = "NOT" if node.op == "not" else "NEG"
+        return f"{helper}(it, {self.expr(node.operand)}, {self.span(node)})"
+
+    def visit_Binary(self, node: A.Binary) -> str:
+        op = node.op
+        if op in ("and", "or"):
+            left = f"TB(it, {self.expr(node.left)}, {self.span(node.left)})"
+            right = f"TB(it, {self.expr(node.right)}, {self.span(node.right)})"
+            return f"({left} {op} {right})"
+        a, b = self.expr(node.left), self.expr(node.right)
+        if op == "==":
+            return f"EQ({a}, {b})"
+        if op == "!=":
+            return f"(not EQ({a}, {b}))"
+        if op == "in":
+            return f"IN(it, {a}, {b}, {self.span(node)})"
+        if op == "not in":
+            return f"(not IN(it, {a}, {b}, {self.span(node)}))"
+        return f"AR(it, {self.node_const(node)}, {a}, {b})"
+
+    def visit_Cond(self, node: A.Cond) -> str:
+        test = f"TB(it, {self.expr(node.test)}, {self.span(node.test)})"
+        return f"({self.expr(node.then)} if {test} else {self.expr(node.else_)})"
+
+    def visit_ListLit(self, node: A.ListLit) -> str:
+        return "[" + "".join(f"{self.expr(x)}, " for x in node.items) + "]"
+
+    def visit_Record(self, node: A.Record) -> str:
+        pairs = "".join(f"({self.const(k)}, {self.expr(v)}), " for k, v in node.items)
+        return f"REC(({pairs}))"
+
+    def visit_Comprehension(self, node: A.Comprehension) -> str:
+        return self.comprehension(node, generator=False)
+
+    def comprehension(self, node: A.Comprehension, generator: bool) -> str:
+        """A list comprehension (or a generator, for lazy any/all), ticking like the interpreter."""
+        parts = []
+        frame: dict[str, str] = {}
+        self.scope.append(frame)
+        try:
+            for clause in node.clauses:
+                it_src = self.expr(clause.iter)
+                v = self.fresh("v")
+                frame[clause.var] = v
+                tick = f"TK(it, {self.span(clause)})"
+                cond = tick if clause.cond is None else f"{tick} and TB(it, {self.expr(clause.cond)}, " \
+                                                       f"{self.span(clause.cond)})"
+                parts.append(f"for {v} in IT(it, {it_src}, {self.span(clause.iter)}) if {cond}")
+            elt = self.expr(node.elt)
+        finally:
+            self.scope.pop()
+        open_, close = ("(", ")") if generator else ("[", "]")
+        return f"{open_}{elt} {' '.join(parts)}{close}"
+
+    # ------------------------------------------------------------ statements
+    def block(self, node: A.Block | None, indent: int) -> None:
+        """Statements of a block at an indentation level."""
+        if node is None:
+            return
+        start = len(self.lines)
+        for stmt in node.body:
+            self.stmt(stmt, indent)
+        if len(self.lines) == start:
+            self.emit(indent, "pass")
+
+    def stmt(self, node: A.Stmt, indent: int) -> None:
+        """Source for one statement."""
+        if isinstance(node, _INLINE) and not (isinstance(node, A.For) and (node.chooser or node.order_key)):
+            getattr(self, f"visit_{type(node).__name__}")(node, indent)
+            return
+        fn = self.const(EXEC[type(node)], hashable=False)
+        self.emit(indent, f"{fn}(it, {self.node_const(node)}, env)  # {_pos(node)}", node)
+
+    def visit_Let(self, node: A.Let, indent: int) -> None:
+        self.emit(indent, f"env[{self.const(node.name)}] = {self.expr(node.value)}  # {_pos(node)}", node)
+
+    def visit_If(self, node: A.If, indent: int) -> None:
+        for i, (cond, body) in enumerate(node.branches):
+            kw = "if" if i == 0 else "elif"
+            self.emit(indent, f"{kw} TB(it, {self.expr(cond)}, {self.span(cond)}):  # {_pos(cond)}", cond)
+            self.block(body, indent + 1)
+        if node.else_ is not None:
+            self.emit(indent, "else:")
+            self.block(node.else_, indent + 1)
+
+    def visit_For(self, node: A.For, indent: int) -> None:
+        items = self.fresh("items")
+        v = self.fresh("v")
+        key = self.const(node.var)
+        self.emit(indent, f"{items} = list(IT(it, {self.expr(node.iter)}, {self.span(node.iter)}))  "
+                          f"# {_pos(node)}", node)
+        if node.cond is not None:
+            kept = self.fresh("kept")
+            self.emit(indent, f"{kept} = []")
+            self.emit(indent, f"for {v} in {items}:")
+            self.emit(indent + 1, f"env[{key}] = {v}")
+            self.emit(indent + 1, f"if TB(it, {self.expr(node.cond)}, {self.span(node.cond)}):", node.cond)
+            self.emit(indent + 2, f"{kept}.append({v})")
+            items = kept
+        self.emit(indent, f"for {v} in {items}:")
+        self.emit(indent + 1, f"TK(it, {self.span(node)})")
+        self.emit(indent + 1, f"env[{key}] = {v}")
+        self.block(node.body, indent + 1)
+
+    def visit_While(self, node: A.While, indent: int) -> None:
+        self.emit(indent, f"while TB(it, {self.expr(node.cond)}, {self.span(node.cond)}):  # {_pos(node)}", node)
+        self.emit(indent + 1, f"TK(it, {self.span(node)})")
+        self.block(node.body, indent + 1)
+
+    def visit_Repeat(self, node: A.Repeat, indent: int) -> None:
+        self.emit(indent, f"for _ in range(RPT(it, {self.expr(node.count)}, {self.span(node.count)})):  "
+                          f"# {_pos(node)}", node)
+        self.emit(indent + 1, f"TK(it, {self.span(node)})")
+        self.block(node.body, indent + 1)
+
+    def visit_Require(self, node: A.Require, indent: int) -> None:
+        self.emit(indent, f"if not TB(it, {self.expr(node.cond)}, {self.span(node.cond)}):  # {_pos(node)}", node)
+        self.emit(indent + 1, f"REQ(it, {self.node_const(node)}, env)")
+
+    def visit_Say(self, node: A.Say, indent: int) -> None:
+        self.emit(indent, f"SAY(it, {self.expr(node.message)})  # {_pos(node)}", node)
+
+
+def _pos(node: Any) -> str:
+    """A generated comment: only numbers from the span, never spec text."""
+    span = getattr(node, "span", None)
+    if span is None:
+        return "?"
+    return f"line {int(span.line)} col {int(span.col)}"
+
+
+# ---------------------------------------------------------------- building
+
+
+def env_bound_names(rules: Any) -> set[str]:
+    """Every name that some env may bind at run time (locals, parameters, engine-supplied names)."""
+    names = {"event", "matched_at", "p", "it", "__rule__", "winners", "ended"}
+    spec = rules.spec
+    for root in list(spec.exprs.values()) + list(spec.effects.values()):
+        for n in root.walk():
+            if isinstance(n, (A.Let, A.For, A.Choose)):
+                names.add(n.name if isinstance(n, A.Let) else n.var)
+            elif isinstance(n, (A.Create, A.Draw)) and n.bind:
+                names.add(n.bind)
+            elif isinstance(n, A.CompFor):
+                names.add(n.var)
+    for params, _ in list(rules.functions.values()) + list(rules.procedures.values()):
+        names.update(params)
+    for action in rules.actions.values():
+        names.update(p.name for p in action.params)
+    for trig in rules.triggers:
+        if trig.var:
+            names.add(trig.var)
+    return names
+
+
+def _roots(rules: Any) -> tuple[list[A.Expr], list[A.Block], list[Any]]:
+    """The AST roots the engine evaluates, in a deterministic order."""
+    spec = rules.spec
+    exprs = [spec.exprs[k] for k in sorted(spec.exprs, key=repr)]
+    blocks = [spec.effects[k] for k in sorted(spec.effects, key=repr)]
+    # operands of delegated statements are evaluated through `it.ev`: compile them as roots too
+    seen = {id(e) for e in exprs}
+    for root in blocks + exprs:
+        for n in root.walk():
+            if isinstance(n, A.Stmt) and not isinstance(n, _INLINE) or isinstance(n, A.For) and (
+                    n.chooser or n.order_key) or isinstance(n, A.Assign):
+                for child in n.children():
+                    if isinstance(child, A.Expr) and id(child) not in seen:
+                        seen.add(id(child))
+                        exprs.append(child)
+                    elif isinstance(child, A.Block) and id(child) not in seen:
+                        seen.add(id(child))
+                        blocks.append(child)
+            if isinstance(n, A.Assign) and isinstance(n.target, A.Attr) and id(n.target.obj) not in seen:
+                seen.add(id(n.target.obj))
+                exprs.append(n.target.obj)
+            if isinstance(n, A.Require) and n.message is not None and id(n.message) not in seen:
+                seen.add(id(n.message))
+                exprs.append(n.message)
+    return exprs, blocks, list(rules.state_triggers)
+
+
+def compile_rules(rules: Any) -> Module:
+    """Generate, compile (cached by source hash) and link the fast path for a spec."""
+    env_names = env_bound_names(rules)
+    gen = CodeGen(rules, env_names)
+    exprs, blocks, triggers = _roots(rules)
+    names: list[tuple[int, str, str]] = []
+    for e in exprs:
+        names.append((id(e), "fn", gen.root_expr(e)))
+    for b in blocks:
+        names.append((id(b), "fn", gen.root_block(b)))
+    for i, t in enumerate(triggers):
+        names.append((i, "scan", gen.root_scan(t)))
+    source = "\n".join(gen.lines) + "\n"
+    ns = _link(source, gen.consts)
+    module = Module(source, gen.line_spans, digest=rules.spec.digest, env_names=env_names)
+    module.keep.extend(exprs + blocks)
+    for key, what, fname in names:
+        (module.fns if what == "fn" else module.scans)[key] = ns[fname]
+    return module
+
+
+def compile_one(rules: Any, node: A.Node, env_names: set[str]) -> Callable[..., Any]:
+    """Compile one node met at run time that was not a known root (e.g. a scenario's expectation)."""
+    gen = CodeGen(rules, env_names)
+    gen.strict_env = False
+    fname = gen.root_block(node) if isinstance(node, A.Block) else gen.root_expr(node)
+    return _link("\n".join(gen.lines) + "\n", gen.consts)[fname]
+
+
+def _link(source: str, consts: list[Any]) -> dict[str, Any]:
+    key = hashlib.sha256(source.encode()).hexdigest()
+    code = _CODE_CACHE.get(key)
+    if code is None:
+        code = compile(source, f"<orrery-compiled {key[:12]}>", "exec")
+        if len(_CODE_CACHE) >= _CACHE_LIMIT:
+            _CODE_CACHE.pop(next(iter(_CODE_CACHE)))
+        _CODE_CACHE[key] = code
+    ns: dict[str, Any] = {"__builtins__": {"list": list, "range": range, "enumerate": enumerate}}
+    ns.update(fastlib.HELPERS)
+    ns["UNKF"] = _unknown_function
+    for i, value in enumerate(consts):
+        ns[f"K{i}"] = value
+        ns[f"N{i}"] = value
+    exec(code, ns)  # noqa: S102 - source generated from the validated AST only, see the module docstring
+    return ns
+
+
+def _unknown_function(name: str, span: Any) -> Any:
+    from .decisions import RuleError
+
+    raise RuleError(f"unknown function '{name}'", span)

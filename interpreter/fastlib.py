@@ -1,0 +1,212 @@
+"""The whitelisted helpers that compiled rule code may call (the generated code's whole namespace).
+
+Each helper does exactly what the tree-walking interpreter does for one kind of
+node, so the two paths agree; the difference is that the compiled code calls
+them directly instead of dispatching on node types at every step.  Nothing here
+knows any game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .decisions import GameEnded, RequireFailed, RuleError, RunawayError, Suspend
+from .evaluator import _arith, list_contains, values_equal
+from .values import Cell, PieceRef, Player, Record, ZoneRef
+
+_PASS_THROUGH = (Suspend, RequireFailed, GameEnded, RunawayError)
+_BUILTIN_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
+
+
+def truth(it: Any, v: Any, span: Any) -> bool:
+    """A condition's value, which must be true or false."""
+    if v is True or v is False:
+        return v
+    raise RuleError(f"condition must be true or false, got {it.describe(v)}", span)
+
+
+def tick(it: Any, span: Any) -> bool:
+    """Count one loop iteration against the loop limit (always true, for use in comprehensions)."""
+    it.loops += 1
+    if it.loops > it.limits.loop:
+        raise RunawayError(f"more than {it.limits.loop} loop iterations in one step (limit loop); "
+                           f"raise it with --limit loop=N", span)
+    return True
+
+
+def not_(it: Any, v: Any, span: Any) -> bool:
+    """`not v`."""
+    if v is True or v is False:
+        return not v
+    raise RuleError(f"'not' needs true or false, got {it.describe(v)}", span)
+
+
+def neg(it: Any, v: Any, span: Any) -> int:
+    """`-v`."""
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise RuleError(f"'-' needs a number, got {it.describe(v)}", span)
+    return -v
+
+
+def eq(a: Any, b: Any) -> bool:
+    """`a == b` (true never equals 1)."""
+    if a.__class__ is b.__class__ and a.__class__ in _SIMPLE:
+        return a == b
+    return values_equal(a, b)
+
+
+_SIMPLE = {int, str, Player, Cell, PieceRef, ZoneRef, type(None)}
+
+
+def arith(it: Any, node: Any, a: Any, b: Any) -> Any:
+    """`a op b` for the arithmetic and ordering operators."""
+    if a.__class__ is int and b.__class__ is int:
+        op = node.op
+        if op == "+":
+            return _checked(it, node, a, b, a + b)
+        if op == "-":
+            return _checked(it, node, a, b, a - b)
+        if op == "<":
+            return a < b
+        if op == ">":
+            return a > b
+        if op == "<=":
+            return a <= b
+        if op == ">=":
+            return a >= b
+    return _arith(it, node.op, a, b, node)
+
+
+def _checked(it: Any, node: Any, a: int, b: int, result: int) -> Any:
+    # huge numbers take the interpreter's path, which owns the value-size limit
+    if -(1 << 60) < result < (1 << 60):
+        return result
+    return _arith(it, node.op, a, b, node)
+
+
+def contains(it: Any, item: Any, container: Any, span: Any) -> bool:
+    """`item in container` (operands already evaluated left to right)."""
+    if container.__class__ is list:
+        return list_contains(container, item)
+    return it.contains(container, item, span)
+
+
+def call_builtin(it: Any, fn: Any, name: str, span: Any, args: tuple, kwargs: dict) -> Any:
+    """A built-in function call, with the interpreter's error locating."""
+    try:
+        return fn(it, *args, **kwargs)
+    except RuleError as err:
+        if err.findings and err.findings[0].span is None:
+            raise RuleError(err.findings[0].message, span) from None
+        raise
+    except _PASS_THROUGH:
+        raise
+    except _BUILTIN_ERRORS as exc:
+        raise RuleError(f"{name}(): {exc}", span) from None
+
+
+def call_function(it: Any, name: str, span: Any, args: tuple, kwargs: tuple) -> Any:
+    """A call of a function the spec defines."""
+    params, body = it.r.functions[name]
+    local = dict(zip(params, args))
+    for k, v in kwargs:
+        local[k] = v
+    it.call_depth += 1
+    if it.call_depth > it.limits.emit_depth:
+        raise RunawayError(f"function '{name}' calls nested more than {it.limits.emit_depth} deep "
+                           f"(limit emit_depth); raise it with --limit emit_depth=N", span)
+    try:
+        return it.ev(body, local)
+    finally:
+        it.call_depth -= 1
+
+
+def unknown(name: str, span: Any) -> Any:
+    """An unknown name (the checker normally rejects these before a game starts)."""
+    raise RuleError(f"unknown name '{name}'", span)
+
+
+def iterate(it: Any, v: Any, span: Any) -> list:
+    """The items a loop or comprehension goes through."""
+    if v.__class__ is list:
+        return v
+    return it.iterate(v, span)
+
+
+def lazy_any(items: Any) -> bool:
+    """`any` over a comprehension: stops at the first true item."""
+    for x in items:
+        if x is True:
+            return True
+    return False
+
+
+def lazy_all(items: Any) -> bool:
+    """`all` over a comprehension: stops at the first item that is not true."""
+    for x in items:
+        if x is not True:
+            return False
+    return True
+
+
+def record(pairs: tuple) -> Record:
+    """A record literal."""
+    return Record(pairs)
+
+
+def require_failed(it: Any, node: Any, env: dict) -> None:
+    """Raise the refusal of a `require` whose condition is false."""
+    from .effects import message_text
+
+    raise RequireFailed(message_text(it, node.message, env) or "a requirement of this rule is not met",
+                        node.span, env.get("__rule__"))
+
+
+def say(it: Any, v: Any) -> None:
+    """`say`: one line of narration."""
+    it.s.msgs.append(v if isinstance(v, str) else it.label(v))
+
+
+def repeat_count(it: Any, n: Any, span: Any) -> int:
+    """The count of a `repeat`."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise RuleError(f"repeat needs a number, got {it.describe(n)}", span)
+    return n
+
+
+def get_attr(it: Any, obj: Any, name: str, span: Any) -> Any:
+    """`obj.name`: pieces' own attributes and players' variables directly, the rest as the interpreter does."""
+    cls = obj.__class__
+    if cls is PieceRef:
+        attrs = it.s.attrs[obj.id]
+        if name in attrs:
+            return attrs[name]
+    elif cls is Player and name in it.r.player_var_names:
+        return it.s.pvars[obj].get(name)
+    return it.get_attr(obj, name, span)
+
+
+def fast_builtin(name: str, fn: Any) -> Any:
+    """A specialised call for a hot built-in (its common case inline), or None."""
+    if name == "empty":
+        def empty(it: Any, span: Any, args: tuple, kwargs: dict) -> Any:
+            if len(args) == 1 and not kwargs and args[0].__class__ is Cell:
+                return not it.s.places.get(args[0])
+            return call_builtin(it, fn, name, span, args, kwargs)
+        return empty
+    if name == "top":
+        def top(it: Any, span: Any, args: tuple, kwargs: dict) -> Any:
+            if len(args) == 1 and not kwargs and args[0].__class__ is Cell:
+                lst = it.s.places.get(args[0])
+                return PieceRef(lst[-1]) if lst else None
+            return call_builtin(it, fn, name, span, args, kwargs)
+        return top
+    return None
+
+
+HELPERS: dict[str, Any] = {
+    "GA": get_attr,
+    "TB": truth, "TK": tick, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,
+    "CB": call_builtin, "CF": call_function, "UNK": unknown, "IT": iterate, "ANY": lazy_any, "ALL": lazy_all,
+    "REC": record, "REQ": require_failed, "SAY": say, "RPT": repeat_count,
+}
