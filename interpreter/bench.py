@@ -88,6 +88,7 @@ def reshuffled(state: State, rng: Rng) -> State:
             for pid in stack:
                 s.loc[pid] = c
             s._touch(c)
+    s._own.clear()  # lists moved between cells: none may be changed in place without copying
     return s
 
 

@@ -43,6 +43,44 @@ def _items(it: "Interp", v: Any) -> list[Any]:
     return it.iterate(v, None)
 
 
+_GEOMETRY_CACHE_SIZE = 200_000
+
+
+def geometry(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Memoise a function of the board's fixed geometry (bounded zones only) per spec.
+
+    Lines, neighbours and adjacency never change during a game, and rule
+    conditions ask for them over and over.  Sharing the cached lists is safe
+    because the engine never changes a list value in place (`+=` and every
+    built-in build new lists; tests/test_compiler.py checks the cache).
+    """
+
+    def cached(it: "Interp", *args: Any, **kwargs: Any) -> Any:
+        cache = it.r.__dict__.setdefault("_geometry_cache", {})
+        try:
+            key = (fn, args, tuple(sorted(kwargs.items())))
+            hit = cache.get(key)
+        except TypeError:  # unhashable arguments: nothing to remember
+            return fn(it, *args, **kwargs)
+        if hit is None:
+            hit = fn(it, *args, **kwargs)
+            if len(cache) >= _GEOMETRY_CACHE_SIZE or not _fixed_geometry(it, args):
+                return hit
+            cache[key] = hit
+        return hit
+
+    cached.__name__, cached.__doc__ = fn.__name__, fn.__doc__
+    return cached
+
+
+def _fixed_geometry(it: "Interp", args: tuple) -> bool:
+    for a in args:
+        zone = a.zone if isinstance(a, Cell) else a.name if isinstance(a, ZoneRef) else None
+        if zone is not None and it.r.zones[zone].decl.unbounded:
+            return False  # an unbounded grid's cells are the occupied ones: they change
+    return True
+
+
 def _built(it: "Interp", n: int, what: str = "list") -> None:
     """A built-in is about to build a list (or text) of n items: within `values`, and counted against `loop`."""
     from .evaluator import check_size, spend
@@ -278,6 +316,7 @@ def changed_at(it: "Interp", place: Any) -> int:
 
 
 @builtin("cell")
+@geometry
 def cell(it: "Interp", zone: ZoneRef, a: Any, b: Any = None) -> Cell | None:
     """A cell by label or coordinates."""
     z = it.r.zones[zone.name]
@@ -322,44 +361,6 @@ def _step(it: "Interp", c: Cell, d: str, n: int = 1, adjacency: str | None = Non
         x, y = x % z.decl.width, y % z.decl.height
     pos = (x, y)
     return Cell(c.zone, c.owner, pos) if z.in_bounds(pos) else None
-
-
-_GEOMETRY_CACHE_SIZE = 200_000
-
-
-def geometry(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Memoise a function of the board's fixed geometry (bounded zones only) per spec.
-
-    Lines, neighbours and adjacency never change during a game, and rule
-    conditions ask for them over and over.  Sharing the cached lists is safe
-    because the engine never changes a list value in place (`+=` and every
-    built-in build new lists; tests/test_compiler.py checks the cache).
-    """
-
-    def cached(it: "Interp", *args: Any, **kwargs: Any) -> Any:
-        cache = it.r.__dict__.setdefault("_geometry_cache", {})
-        try:
-            key = (fn, args, tuple(sorted(kwargs.items())))
-            hit = cache.get(key)
-        except TypeError:  # unhashable arguments: nothing to remember
-            return fn(it, *args, **kwargs)
-        if hit is None:
-            hit = fn(it, *args, **kwargs)
-            if len(cache) >= _GEOMETRY_CACHE_SIZE or not _fixed_geometry(it, args):
-                return hit
-            cache[key] = hit
-        return hit
-
-    cached.__name__, cached.__doc__ = fn.__name__, fn.__doc__
-    return cached
-
-
-def _fixed_geometry(it: "Interp", args: tuple) -> bool:
-    for a in args:
-        zone = a.zone if isinstance(a, Cell) else a.name if isinstance(a, ZoneRef) else None
-        if zone is not None and it.r.zones[zone].decl.unbounded:
-            return False  # an unbounded grid's cells are the occupied ones: they change
-    return True
 
 
 @builtin("adjacent")

@@ -263,8 +263,8 @@ def _draw(it: "Interp", node: A.Draw, env: dict) -> None:
 
 def _shuffle(it: "Interp", node: A.Shuffle, env: dict) -> None:
     place = it.as_place(it.ev(node.zone, env), node.zone.span)
-    lst = it.s.places.get(place)
-    if lst:
+    if it.s.places.get(place):
+        lst = it.s.writable(place)
         it.s.rng.shuffle(lst)
         it.s._touch(place)
 

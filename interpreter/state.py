@@ -60,7 +60,7 @@ class State:
     """The whole mutable state of one game."""
 
     __slots__ = ("rules", "n", "kinds", "attrs", "loc", "places", "stamps", "clock", "vars", "pvars",
-                 "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override", "cascades")
+                 "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override", "cascades", "_own")
 
     def __init__(self, rules: Rules, n_players: int, seed: int):
         self.rules = rules
@@ -68,7 +68,8 @@ class State:
         self.kinds: list[str] = []
         self.attrs: list[dict[str, Any]] = []
         self.loc: list[Any] = []
-        self.places: dict[Any, list[int]] = {}
+        self.places: dict[Any, list[int]] = {}  # lists shared between clones until written: use writable()
+        self._own: set[Any] = set()  # places whose list this state may change in place
         self.stamps: dict[Any, int] = {}
         self.clock = 0
         self.vars: dict[str, Any] = {}
@@ -90,7 +91,9 @@ class State:
         s.kinds = self.kinds  # kinds never change after creation; list grows only by create -> copied there
         s.attrs = list(self.attrs)
         s.loc = list(self.loc)
-        s.places = {k: list(v) for k, v in self.places.items()}
+        s.places = dict(self.places)  # copy-on-write: a place's list is copied when first changed
+        s._own = set()
+        self._own = set()  # the lists are shared now: this state copies before writing too
         s.stamps = dict(self.stamps)
         s.clock = self.clock
         s.vars = dict(self.vars)
@@ -118,7 +121,7 @@ class State:
         self.kinds = self.kinds + [kind]  # a new list: clones share the old one
         self.attrs.append(attrs)
         self.loc.append(place)
-        self.places.setdefault(place, []).append(pid)
+        self.writable(place).append(pid)
         self._touch(place)
         return PieceRef(pid)
 
@@ -151,12 +154,9 @@ class State:
         """Move a piece to a place (on top, or at the bottom)."""
         src = self.loc[pid]
         if src is not None:
-            lst = self.places[src]
-            lst.remove(pid)
+            self.writable(src).remove(pid)
             self._touch(src)
-        dl = self.places.get(dest)
-        if dl is None:
-            dl = self.places[dest] = []
+        dl = self.writable(dest)
         if bottom:
             dl.insert(0, pid)
         else:
@@ -164,10 +164,22 @@ class State:
         self.loc[pid] = dest
         self._touch(dest)
 
+    def writable(self, place: Any) -> list[int]:
+        """The list of a place's pieces, safe to change in place (copied first if a clone shares it)."""
+        lst = self.places.get(place)
+        if lst is None:
+            lst = self.places[place] = []
+        elif place not in self._own:
+            lst = self.places[place] = list(lst)
+        self._own.add(place)
+        return lst
+
     def swap_places(self, a: Any, b: Any) -> None:
         """Exchange the contents of two places."""
         la, lb = self.places.get(a, []), self.places.get(b, [])
         self.places[a], self.places[b] = lb, la
+        self._own.discard(a)  # the lists changed places: whose is whose is unknown now, so copy on next write
+        self._own.discard(b)
         for pid in lb:
             self.loc[pid] = a
         for pid in la:

@@ -1,0 +1,163 @@
+"""The compiled fast path: generated source is safe and inspectable, errors point at rules, caches are sound."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import make_game, new_state, run_effect
+from orrery.interpreter import compiler
+from orrery.interpreter.cli import main
+from orrery.interpreter.decisions import RuleError
+from orrery.interpreter.evaluator import Interp
+from orrery.rulespec.parser import parse_expr
+
+# A made-up "token line": strings and names chosen to look like Python to a careless code generator.
+SPEC = """
+orrery: 1
+game: {name: token-line, players: {min: 2, max: 2}}
+components:
+  pieces:
+    token: {unlimited: true, attributes: {owner: player}}
+  zones:
+    row: {type: grid, width: 4, height: 1, adjacency: orthogonal}
+variables:
+  note:
+    start: >-
+      "__import__('os').system('echo pwned')"
+  __class__x: {start: 0}
+functions:
+  owned:
+    params: [c]
+    expr: not empty(c) and top(c).owner == current
+flow:
+  phases:
+    - name: main
+      steps: [{actions: [put]}]
+actions:
+  put:
+    params:
+      spot: {from: cells(row), where: empty(spot), why: taken}
+    effect: |
+      create token {owner: current} in spot
+      say "'); import os; os.system('echo pwned'); ('" + text(spot)
+      __class__x += 1
+end:
+  full:
+    when: all(not empty(c) for c in cells(row))
+    winners: "[]"
+"""
+
+
+@pytest.fixture()
+def game(tmp_path):
+    return make_game(tmp_path, SPEC)
+
+
+def test_spec_text_never_enters_the_generated_source(game):
+    source = game.rules.compiled.source
+    for text in ("__import__", "os.system", "pwned", "__class__x", "owned", "token", "spot"):
+        assert text not in source, text
+    compile(source, "<check>", "exec")  # and it is plain, valid Python
+
+
+def test_generated_code_has_no_python_builtins(game):
+    fn = next(iter(game.rules.compiled.fns.values()))
+    assert set(fn.__globals__["__builtins__"]) == {"list", "range", "enumerate"}
+
+
+def test_hostile_strings_are_just_values(game):
+    gs = new_state(game)
+    gs.apply_label("a1")
+    assert gs.narration[-1].startswith("'); import os")
+    assert gs.state.vars["__class__x"] == 1
+
+
+def test_every_line_maps_back_to_a_rule(game):
+    module = game.rules.compiled
+    defs = [i + 1 for i, line in enumerate(module.source.splitlines()) if line.startswith("def ")]
+    assert defs
+    for lineno in defs:
+        span = module.where(lineno)
+        assert span is not None and span.file.endswith(".yaml") and span.line > 0
+
+
+def test_compiled_errors_name_the_rule_like_the_interpreter(tmp_path):
+    text = SPEC.replace("__class__x += 1", 'let bad = current + "x"')
+    messages = []
+    g = make_game(tmp_path, text)
+    for mode in ("compiled", "interpreted"):
+        g2 = type(g)(g.spec, mode=mode)
+        gs = new_state(g2)
+        with pytest.raises(RuleError) as info:
+            gs.apply_label("a1")
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    assert "needs numbers" in messages[0] and ".yaml:" in messages[0]
+
+
+def test_code_objects_are_cached_by_source(tmp_path):
+    a = make_game(tmp_path, SPEC)
+    b = make_game(tmp_path, SPEC)  # another file, same rules: same generated source, one compile()
+    fa = next(iter(a.rules.compiled.fns.values()))
+    fb = next(iter(b.rules.compiled.fns.values()))
+    assert a.rules.compiled.source == b.rules.compiled.source
+    assert fa.__code__ is fb.__code__ and fa is not fb
+
+
+def test_late_nodes_are_compiled_and_kept(game):
+    gs = new_state(game)
+    node = parse_expr("count(x for x in [1, 2, 3] where x > 1)")
+    assert Interp(gs.state, [], game.limits).ev(node, {}) == 2
+    assert id(node) in game.rules.compiled.fns and node in game.rules.compiled.keep
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_any_and_all_stop_at_the_deciding_item(tmp_path, mode):
+    g = make_game(tmp_path, SPEC)
+    g = type(g)(g.spec, mode=mode)
+    gs = new_state(g)
+    it = Interp(gs.state, [], g.limits)
+    assert it.ev(parse_expr('any(x > 0 for x in [1, "a"])'), {}) is True
+    assert it.ev(parse_expr('all(x > 5 for x in [1, "a"])'), {}) is False
+    with pytest.raises(RuleError):
+        it.ev(parse_expr('any(x > 5 for x in [1, "a"])'), {})
+
+
+def test_geometry_cache_results_are_shared_but_never_changed(game):
+    gs = new_state(game)
+    state, _ = run_effect(gs, "let a = lines(row, 2)\nlet b = a + [[cell(row, \"a1\")]]\nlet c = lines(row, 2)")
+    it = Interp(gs.state, [], game.limits)
+    first = it.ev(parse_expr("lines(row, 2)"), {})
+    assert len(first) == 3 and it.ev(parse_expr("lines(row, 2)"), {}) is first
+
+
+def test_compile_command_shows_the_source(capsys, tmp_path):
+    assert main(["compile", "tic-tac-toe"]) == 0
+    assert "lines of Python" in capsys.readouterr().out
+    assert main(["compile", "tic-tac-toe", "--show-source"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("def ") and "# line" in out
+
+
+def test_bench_command_reports_both_engines(capsys):
+    import json
+
+    assert main(["bench", "tic-tac-toe", "--seconds", "0.2", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["mode"] for r in rows] == ["compiled", "interpreted"]
+    for r in rows:
+        assert set(r) >= {"game", "mode", "playouts", "seconds", "playouts_per_s", "steps_per_s"}
+        assert r["playouts"] >= 1 and r["playouts_per_s"] > 0
+
+
+def test_bench_rejects_bad_seconds(capsys):
+    assert main(["bench", "tic-tac-toe", "--seconds", "0"]) == 2
+    assert "--seconds" in capsys.readouterr().err
+
+
+def test_compiler_module_has_no_eval_of_spec_text():
+    import inspect
+
+    src = inspect.getsource(compiler)
+    assert "eval(" not in src
+    assert src.count("exec(") == 1  # the one exec of generated source, in _link
