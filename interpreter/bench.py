@@ -92,11 +92,20 @@ def reshuffled(state: State, rng: Rng) -> State:
     return s
 
 
+def on_engine(state: State, game: Game) -> State:
+    """A copy of a state (captured with any engine of the same spec) that runs on `game`'s engine."""
+    if state.rules.spec.digest != game.rules.spec.digest:
+        raise ValueError(f"a position of {state.rules.name} cannot run on {game.name}'s rules")
+    s = state.clone()
+    s.rules = game.rules  # the engine is chosen by the rules object the state points to
+    return s
+
+
 def resolve(game: Game, state: State) -> tuple[str, str]:
     """Run the cascade on a copy of `state` with this game's engine: (outcome, state digest)."""
     from .effects import settle
 
-    s = state.clone()
+    s = on_engine(state, game)
     it = Interp(s, [0] * 64, game.limits)  # decisions inside a cascade take their first option
     try:
         fired = settle(it)
@@ -118,7 +127,7 @@ def bench_cascades(game: Game, positions: list[State], seconds: float) -> dict[s
     start = time.perf_counter()
     while True:
         for state in positions:
-            it = Interp(state.clone(), [0] * 64, game.limits)
+            it = Interp(on_engine(state, game), [0] * 64, game.limits)
             try:
                 settle(it)
             except (Suspend, GameEnded, RuleError, RunawayError):

@@ -82,6 +82,8 @@ class CodeGen:
         self.counter = 0
         self.scope: list[dict[str, str]] = []  # Python-local bindings (comprehension/trigger variables)
         self.strict_env = True  # False for nodes compiled later: any name might come from the env
+        self.env_free = False  # True inside a spec function's body: its only locals are its parameters
+        self.fn_ids: dict[str, str] = {}  # spec function name -> generated Python function
 
     # ------------------------------------------------------------ plumbing
     def const(self, value: Any, hashable: bool = True) -> str:
@@ -143,6 +145,26 @@ class CodeGen:
         self.emit(0, "")
         return fname
 
+    def root_function(self, name: str, params: list[str], body: A.Expr) -> None:
+        """A spec function as a Python function `(it, call_span, *args)`: parameters are Python locals."""
+        fid = self.fn_ids[name]
+        args = [self.fresh("a") for _ in params]
+        self.emit(0, f"def {fid}(it, span{''.join(', ' + a for a in args)}):  # {_pos(body)}", body)
+        self.emit(1, "it.call_depth += 1")
+        self.emit(1, "if it.call_depth > it.limits.emit_depth:")
+        self.emit(2, f"DEPTH(it, {self.const(name)}, span)")
+        self.emit(1, "try:")
+        self.scope.append(dict(zip(params, args)))
+        self.env_free = True
+        try:
+            self.emit(2, f"return {self.expr(body)}", body)
+        finally:
+            self.env_free = False
+            self.scope.pop()
+        self.emit(1, "finally:")
+        self.emit(2, "it.call_depth -= 1")
+        self.emit(0, "")
+
     def root_scan(self, trig: Any) -> str:
         """A function `(it) -> [(env, i)]`: every binding of a state trigger whose condition holds."""
         fname = self.fresh("scan")
@@ -151,7 +173,7 @@ class CodeGen:
         self.emit(1, "out = []")
         self.emit(1, "env = {}")
         if trig.var is None:
-            cond = "True" if when is None else f"TB(it, {self.expr(when)}, {self.span(when)})"
+            cond = "True" if when is None else f"{self.cond(when)}"
             self.emit(1, f"if {cond}:", when)
             self.emit(2, "out.append((env, 0))")
         else:
@@ -160,7 +182,7 @@ class CodeGen:
             self.emit(1, f"dom = IT(it, {dom}, {self.const(trig.span, hashable=False)})", trig.domain)
             self.emit(1, f"for i, {v} in enumerate(dom):")
             self.scope.append({trig.var: v})
-            cond = "True" if when is None else f"TB(it, {self.expr(when)}, {self.span(when)})"
+            cond = "True" if when is None else f"{self.cond(when)}"
             self.scope.pop()
             self.emit(2, f"if {cond}:", when)
             self.emit(3, f"out.append(({{{self.const(trig.var)}: {v}}}, i))")
@@ -169,6 +191,12 @@ class CodeGen:
         return fname
 
     # ------------------------------------------------------------ expressions
+    def cond(self, node: A.Expr) -> str:
+        """Source of a condition: the value, checked to be true/false unless it always is."""
+        if _always_bool(node):
+            return self.expr(node)
+        return f"TB(it, {self.expr(node)}, {self.span(node)})"
+
     def expr(self, node: A.Expr) -> str:
         """Python source of an expression."""
         visit = getattr(self, f"visit_{type(node).__name__}", None)
@@ -189,7 +217,7 @@ class CodeGen:
             if node.id in frame:
                 return frame[node.id]
         glob = self.global_name(node)
-        if self.strict_env and node.id not in self.env_names and node.id in self.rules.names:
+        if self.env_free or self.strict_env and node.id not in self.env_names and node.id in self.rules.names:
             return glob
         k = self.const(node.id)
         return f"(env[{k}] if {k} in env else {glob})"
@@ -216,6 +244,10 @@ class CodeGen:
         return f"it.index_value({self.expr(node.obj)}, {self.expr(node.index)}, {self.node_const(node)})"
 
     def visit_Call(self, node: A.Call) -> str:
+        fid = self.fn_ids.get(node.func)
+        if fid is not None and not node.kwargs and len(node.args) == len(self.rules.functions[node.func][0]):
+            args = "".join(f", {self.expr(a)}" for a in node.args)
+            return f"{fid}(it, {self.span(node)}{args})"
         if node.func in self.rules.functions:
             args = "".join(f"{self.expr(a)}, " for a in node.args)
             kwargs = "".join(f"({self.const(k)}, {self.expr(v)}), " for k, v in node.kwargs)
@@ -237,14 +269,16 @@ class CodeGen:
         return f"CB(it, {fn}, {self.const(node.func)}, {self.span(node)}, ({args}), {{{kwargs}}})"
 
     def visit_Unary(self, node: A.Unary) -> str:
+        if node.op == "not" and _always_bool(node.operand):
+            return f"(not {self.expr(node.operand)})"
         helper = "NOT" if node.op == "not" else "NEG"
         return f"{helper}(it, {self.expr(node.operand)}, {self.span(node)})"
 
     def visit_Binary(self, node: A.Binary) -> str:
         op = node.op
         if op in ("and", "or"):
-            left = f"TB(it, {self.expr(node.left)}, {self.span(node.left)})"
-            right = f"TB(it, {self.expr(node.right)}, {self.span(node.right)})"
+            left = f"{self.cond(node.left)}"
+            right = f"{self.cond(node.right)}"
             return f"({left} {op} {right})"
         a, b = self.expr(node.left), self.expr(node.right)
         if op == "==":
@@ -255,10 +289,10 @@ class CodeGen:
             return f"IN(it, {a}, {b}, {self.span(node)})"
         if op == "not in":
             return f"(not IN(it, {a}, {b}, {self.span(node)}))"
-        return f"AR(it, {self.node_const(node)}, {a}, {b})"
+        return f"{_ARITH_HELPER[op]}(it, {self.node_const(node)}, {a}, {b})"
 
     def visit_Cond(self, node: A.Cond) -> str:
-        test = f"TB(it, {self.expr(node.test)}, {self.span(node.test)})"
+        test = f"{self.cond(node.test)}"
         return f"({self.expr(node.then)} if {test} else {self.expr(node.else_)})"
 
     def visit_ListLit(self, node: A.ListLit) -> str:
@@ -282,8 +316,7 @@ class CodeGen:
                 v = self.fresh("v")
                 frame[clause.var] = v
                 tick = f"TK(it, {self.span(clause)})"
-                cond = tick if clause.cond is None else f"{tick} and TB(it, {self.expr(clause.cond)}, " \
-                                                       f"{self.span(clause.cond)})"
+                cond = tick if clause.cond is None else f"{tick} and {self.cond(clause.cond)}"
                 parts.append(f"for {v} in IT(it, {it_src}, {self.span(clause.iter)}) if {cond}")
             elt = self.expr(node.elt)
         finally:
@@ -316,7 +349,7 @@ class CodeGen:
     def visit_If(self, node: A.If, indent: int) -> None:
         for i, (cond, body) in enumerate(node.branches):
             kw = "if" if i == 0 else "elif"
-            self.emit(indent, f"{kw} TB(it, {self.expr(cond)}, {self.span(cond)}):  # {_pos(cond)}", cond)
+            self.emit(indent, f"{kw} {self.cond(cond)}:  # {_pos(cond)}", cond)
             self.block(body, indent + 1)
         if node.else_ is not None:
             self.emit(indent, "else:")
@@ -333,7 +366,7 @@ class CodeGen:
             self.emit(indent, f"{kept} = []")
             self.emit(indent, f"for {v} in {items}:")
             self.emit(indent + 1, f"env[{key}] = {v}")
-            self.emit(indent + 1, f"if TB(it, {self.expr(node.cond)}, {self.span(node.cond)}):", node.cond)
+            self.emit(indent + 1, f"if {self.cond(node.cond)}:", node.cond)
             self.emit(indent + 2, f"{kept}.append({v})")
             items = kept
         self.emit(indent, f"for {v} in {items}:")
@@ -342,7 +375,7 @@ class CodeGen:
         self.block(node.body, indent + 1)
 
     def visit_While(self, node: A.While, indent: int) -> None:
-        self.emit(indent, f"while TB(it, {self.expr(node.cond)}, {self.span(node.cond)}):  # {_pos(node)}", node)
+        self.emit(indent, f"while {self.cond(node.cond)}:  # {_pos(node)}", node)
         self.emit(indent + 1, f"TK(it, {self.span(node)})")
         self.block(node.body, indent + 1)
 
@@ -353,11 +386,30 @@ class CodeGen:
         self.block(node.body, indent + 1)
 
     def visit_Require(self, node: A.Require, indent: int) -> None:
-        self.emit(indent, f"if not TB(it, {self.expr(node.cond)}, {self.span(node.cond)}):  # {_pos(node)}", node)
+        self.emit(indent, f"if not {self.cond(node.cond)}:  # {_pos(node)}", node)
         self.emit(indent + 1, f"REQ(it, {self.node_const(node)}, env)")
 
     def visit_Say(self, node: A.Say, indent: int) -> None:
         self.emit(indent, f"SAY(it, {self.expr(node.message)})  # {_pos(node)}", node)
+
+
+_BOOL_OPS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"}
+_ARITH_HELPER = {"+": "ADD", "-": "SUB", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE", "*": "AR", "//": "AR",
+                 "%": "AR"}
+
+
+def _always_bool(node: A.Expr) -> bool:
+    """Expressions whose value is true or false by construction (no truth check needed)."""
+    if isinstance(node, A.Binary):
+        return node.op in _BOOL_OPS
+    if isinstance(node, A.Unary):
+        return node.op == "not"
+    if isinstance(node, A.Literal):
+        return isinstance(node.value, bool)
+    if isinstance(node, A.Call):
+        return (node.func in ("any", "all") and len(node.args) == 1 and not node.kwargs
+                and isinstance(node.args[0], A.Comprehension))
+    return False
 
 
 def _pos(node: Any) -> str:
@@ -426,6 +478,11 @@ def compile_rules(rules: Any) -> Module:
     gen = CodeGen(rules, env_names)
     exprs, blocks, triggers = _roots(rules)
     names: list[tuple[int, str, str]] = []
+    functions = [(n, p, b) for n, (p, b) in sorted(rules.functions.items()) if b is not None]
+    for n, _, _ in functions:
+        gen.fn_ids[n] = gen.fresh("f")
+    for n, params, body in functions:
+        gen.root_function(n, list(params), body)
     for e in exprs:
         names.append((id(e), "fn", gen.root_expr(e)))
     for b in blocks:

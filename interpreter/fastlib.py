@@ -77,6 +77,55 @@ def arith(it: Any, node: Any, a: Any, b: Any) -> Any:
     return _arith(it, node.op, a, b, node)
 
 
+def add(it: Any, node: Any, a: Any, b: Any) -> Any:
+    """`a + b`."""
+    if a.__class__ is int and b.__class__ is int:
+        r = a + b
+        if -_BIG < r < _BIG:
+            return r
+    return _arith(it, "+", a, b, node)
+
+
+def sub(it: Any, node: Any, a: Any, b: Any) -> Any:
+    """`a - b`."""
+    if a.__class__ is int and b.__class__ is int:
+        r = a - b
+        if -_BIG < r < _BIG:
+            return r
+    return _arith(it, "-", a, b, node)
+
+
+def lt(it: Any, node: Any, a: Any, b: Any) -> Any:
+    """`a < b`."""
+    if a.__class__ is int and b.__class__ is int:
+        return a < b
+    return _arith(it, "<", a, b, node)
+
+
+def le(it: Any, node: Any, a: Any, b: Any) -> Any:
+    """`a <= b`."""
+    if a.__class__ is int and b.__class__ is int:
+        return a <= b
+    return _arith(it, "<=", a, b, node)
+
+
+def gt(it: Any, node: Any, a: Any, b: Any) -> Any:
+    """`a > b`."""
+    if a.__class__ is int and b.__class__ is int:
+        return a > b
+    return _arith(it, ">", a, b, node)
+
+
+def ge(it: Any, node: Any, a: Any, b: Any) -> Any:
+    """`a >= b`."""
+    if a.__class__ is int and b.__class__ is int:
+        return a >= b
+    return _arith(it, ">=", a, b, node)
+
+
+_BIG = 1 << 60  # smaller results never need the interpreter's size checks
+
+
 def _checked(it: Any, node: Any, a: int, b: int, result: int) -> Any:
     # huge numbers take the interpreter's path, which owns the value-size limit
     if -(1 << 60) < result < (1 << 60):
@@ -119,6 +168,12 @@ def call_function(it: Any, name: str, span: Any, args: tuple, kwargs: tuple) -> 
         return it.ev(body, local)
     finally:
         it.call_depth -= 1
+
+
+def too_deep(it: Any, name: str, span: Any) -> None:
+    """A spec function nested past the limit."""
+    raise RunawayError(f"function '{name}' calls nested more than {it.limits.emit_depth} deep "
+                       f"(limit emit_depth); raise it with --limit emit_depth=N", span)
 
 
 def unknown(name: str, span: Any) -> Any:
@@ -205,8 +260,8 @@ def fast_builtin(name: str, fn: Any) -> Any:
 
 
 HELPERS: dict[str, Any] = {
-    "GA": get_attr,
+    "GA": get_attr, "ADD": add, "SUB": sub, "LT": lt, "LE": le, "GT": gt, "GE": ge,
     "TB": truth, "TK": tick, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,
-    "CB": call_builtin, "CF": call_function, "UNK": unknown, "IT": iterate, "ANY": lazy_any, "ALL": lazy_all,
+    "CB": call_builtin, "CF": call_function, "UNK": unknown, "DEPTH": too_deep, "IT": iterate, "ANY": lazy_any, "ALL": lazy_all,
     "REC": record, "REQ": require_failed, "SAY": say, "RPT": repeat_count,
 }

@@ -315,12 +315,16 @@ def finish(it: Interp, name: str) -> None:
     players = s.players
     if end.winners is not None:
         w = it.ev(end.winners, {})
-        winners = [w] if isinstance(w, int) and not isinstance(w, bool) else list(w or [])
+        winners = [w] if isinstance(w, int) and not isinstance(w, bool) else [] if w is None else w
+        if not isinstance(winners, list) or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < s.n
+                                                for p in winners):
+            raise RuleError(f"winners must be a list of players (seats 0 to {s.n - 1}), got {it.describe(w)}"
+                            + (f": {it.label(w)}" if isinstance(w, list) else ""), end.winners.span)
         winners = sorted({int(p) for p in winners})
     else:
         winners = rank_winners(it)
     scores = [r.score_of(it, p) for p in players]
-    if not winners or len(winners) == s.n and s.n > 1:
+    if s.n > 1 and (not winners or len(winners) == s.n):  # nobody or everybody won: a draw
         returns = [0.0] * s.n
     else:
         returns = [1.0 if p in winners else -1.0 for p in range(s.n)]

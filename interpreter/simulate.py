@@ -139,11 +139,13 @@ def summarize(game: Game, records: list[GameRecord]) -> dict[str, Any]:
     """Counts of end conditions, wins per seat, draws, failures and average length."""
     ends = Counter(r.end for r in records)
     wins: Counter = Counter()
-    draws = 0
+    draws = losses = 0
     for r in records:
         if r.end == STEP_LIMIT_END:
             continue
-        if not r.winners or (len(r.winners) > 1 and len(r.winners) == len(r.scores)):
+        if len(r.scores) == 1:  # solitaire: nobody won means the player lost
+            losses += 0 if r.winners else 1
+        elif not r.winners or len(r.winners) == len(r.scores):
             draws += 1
         for w in r.winners:
             wins[game.rules.seat_name(w)] += 1
@@ -157,6 +159,7 @@ def summarize(game: Game, records: list[GameRecord]) -> dict[str, Any]:
         "ends": dict(sorted(ends.items())),
         "wins": dict(sorted(wins.items())),
         "draws": draws,
+        "losses": losses,
         "failures": ends.get(STEP_LIMIT_END, 0),
         "avg_steps": round(sum(r.steps for r in records) / n, 2),
         "max_steps": max((r.steps for r in records), default=0),

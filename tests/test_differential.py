@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from orrery.interpreter.bench import capture_positions, reshuffled, resolve
+from orrery.interpreter.bench import capture_positions, on_engine, reshuffled, resolve
 from orrery.interpreter.bots import RandomBot
 from orrery.interpreter.game import Game
 from orrery.interpreter.rng import Rng
@@ -83,6 +83,9 @@ def test_cascades_resolve_identically_from_random_positions(path: Path):
     fast, ref = _pair(path)
     captured = capture_positions(ref, games=6, seed=5)
     assert captured, "random games of a cascade game start some cascades"
+    # each side really runs its own engine (the state's rules object decides)
+    assert on_engine(captured[0], fast).rules.compiled is not None
+    assert getattr(on_engine(captured[0], ref).rules, "compiled", None) is None
     rng = Rng(99)
     outcomes = set()
     for i in range(POSITIONS):
