@@ -5,7 +5,8 @@ Black fills rows 7-8 (moving down); a pawn moves one square straight forward ont
 or one square diagonally forward onto an empty square or an opposing pawn (capturing it). Reaching
 the opponent's home row wins; so does capturing every opposing pawn.
 
-The board is a list of 64 squares, index 8*row + column (0-based, row 0 at the bottom).
+The board is a list of 64 squares, index 8*row + column (0-based, row 0 at the bottom), and each
+player's pawns are also kept as a set of squares, so move generation visits the pawns, not the board.
 
 `random_playout(rng)` plays one game with uniformly random legal moves (a uniform choice among all
 legal (from, to) moves of the player to move) and returns the number of moves (plies) made.
@@ -30,14 +31,20 @@ def initial_board() -> list[int]:
     return board
 
 
-def legal_moves(board: list[int], me: int) -> list[tuple[int, int]]:
-    """Every legal (from, to) move of `me`: straight forward onto an empty square, diagonally forward
-    onto a square that is not `me`'s own. (No pawn of the player to move is on the far row: that ends the game.)"""
+def pawn_squares(board: list[int]) -> dict[int, set[int]]:
+    """The squares of each player's pawns."""
+    return {who: {sq for sq, v in enumerate(board) if v == who} for who in (WHITE, BLACK)}
+
+
+def legal_moves(board: list[int], me: int, squares: set[int] | None = None) -> list[tuple[int, int]]:
+    """Every legal (from, to) move of `me`, whose pawns stand on `squares` (default: found on the board):
+    straight forward onto an empty square, diagonally forward onto a square that is not `me`'s own.
+    (No pawn of the player to move is on the far row: that ends the game.)"""
+    if squares is None:
+        squares = pawn_squares(board)[me]
     step = SIZE if me == WHITE else -SIZE
     moves = []
-    for sq in range(SIZE * SIZE):
-        if board[sq] != me:
-            continue
+    for sq in squares:
         ahead = sq + step
         if board[ahead] == EMPTY:
             moves.append((sq, ahead))
@@ -52,21 +59,23 @@ def legal_moves(board: list[int], me: int) -> list[tuple[int, int]]:
 def play(rng: random.Random) -> tuple[int, int, list[int]]:
     """One random game: (moves made, winner WHITE or BLACK, pawns left [_, white, black])."""
     board = initial_board()
-    pawns = [0, 2 * SIZE, 2 * SIZE]
+    pawns = pawn_squares(board)
     goal = {WHITE: SIZE - 1, BLACK: 0}  # the row a player must reach
     me = WHITE
     plies = 0
     while True:
-        moves = legal_moves(board, me)
+        moves = legal_moves(board, me, pawns[me])
         src, dst = moves[rng.randrange(len(moves))]
         foe = 3 - me
         if board[dst] == foe:
-            pawns[foe] -= 1
+            pawns[foe].discard(dst)
         board[dst] = me
         board[src] = EMPTY
+        pawns[me].discard(src)
+        pawns[me].add(dst)
         plies += 1
-        if dst // SIZE == goal[me] or pawns[foe] == 0:
-            return plies, me, pawns
+        if dst // SIZE == goal[me] or not pawns[foe]:
+            return plies, me, [0, len(pawns[WHITE]), len(pawns[BLACK])]
         me = foe
 
 

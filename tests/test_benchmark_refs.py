@@ -76,9 +76,11 @@ def test_breakthrough_games_are_legal():
     for seed in SEEDS:
         rng = random.Random(seed)
         board = ref_breakthrough.initial_board()
+        pawns = ref_breakthrough.pawn_squares(board)
         me, plies = ref_breakthrough.WHITE, 0
         while True:  # replay the reference's own move generator, checking every move it offers
-            moves = ref_breakthrough.legal_moves(board, me)
+            moves = ref_breakthrough.legal_moves(board, me, pawns[me])
+            assert sorted(moves) == sorted(ref_breakthrough.legal_moves(board, me))  # the pawn sets match the board
             assert moves, "a player always has a move"
             for src, dst in moves:
                 assert board[src] == me and board[dst] != me
@@ -90,6 +92,10 @@ def test_breakthrough_games_are_legal():
                     assert board[dst] == ref_breakthrough.EMPTY  # no straight capture
             src, dst = moves[rng.randrange(len(moves))]
             board[dst], board[src] = me, ref_breakthrough.EMPTY
+            for squares in pawns.values():
+                squares.discard(dst)
+            pawns[me].discard(src)
+            pawns[me].add(dst)
             plies += 1
             foe = 3 - me
             if dst // size in (0, size - 1) or foe not in board:
@@ -100,8 +106,8 @@ def test_breakthrough_games_are_legal():
 
 def test_breakthrough_fixed_seed_and_playout():
     plies, winner, pawns = ref_breakthrough.play(random.Random(1))
-    assert (plies, winner, pawns) == (63, ref_breakthrough.WHITE, [0, 12, 13])
-    assert ref_breakthrough.random_playout(random.Random(1)) == 63
+    assert (plies, winner, pawns) == (65, ref_breakthrough.WHITE, [0, 13, 13])
+    assert ref_breakthrough.random_playout(random.Random(1)) == 65
     for seed in SEEDS:
         plies, winner, pawns = ref_breakthrough.play(random.Random(seed))
         assert plies >= 11  # the fastest possible breakthrough: six steps from row 2, five replies
