@@ -84,6 +84,7 @@ class CodeGen:
         self.strict_env = True  # False for nodes compiled later: any name might come from the env
         self.env_free = False  # True inside a spec function's body: its only locals are its parameters
         self.fn_ids: dict[str, str] = {}  # spec function name -> generated Python function
+        self.memo_depth: dict[str, int] = {}  # memoisable functions -> their static call nesting
 
     # ------------------------------------------------------------ plumbing
     def const(self, value: Any, hashable: bool = True) -> str:
@@ -146,10 +147,27 @@ class CodeGen:
         return fname
 
     def root_function(self, name: str, params: list[str], body: A.Expr) -> None:
-        """A spec function as a Python function `(it, call_span, *args)`: parameters are Python locals."""
+        """A spec function as a Python function `(it, call_span, *args)`: parameters are Python locals.
+
+        A pure, non-recursive function also remembers its results while `it.memo` is set (during
+        a cascade scan, when nothing can change).  A remembered result is used only if the call
+        would certainly not hit a limit, and it charges the loop ticks the first evaluation
+        counted, so loop-limit errors happen exactly where the interpreter has them.
+        """
         fid = self.fn_ids[name]
         args = [self.fresh("a") for _ in params]
+        depth = self.memo_depth.get(name)
         self.emit(0, f"def {fid}(it, span{''.join(', ' + a for a in args)}):  # {_pos(body)}", body)
+        if depth is not None:
+            key = f"({self.const(name)}, {''.join(a + ', ' for a in args)})"
+            self.emit(1, "m = it.memo")
+            self.emit(1, "if m is not None:")
+            self.emit(2, f"hit = MEMO_GET(m, {key})")
+            self.emit(2, f"if hit is not None and it.call_depth + {depth} <= it.limits.emit_depth "
+                         f"and it.loops + hit[1] <= it.limits.loop:")
+            self.emit(3, "it.loops += hit[1]")
+            self.emit(3, "return hit[0]")
+            self.emit(1, "t0 = it.loops")
         self.emit(1, "it.call_depth += 1")
         self.emit(1, "if it.call_depth > it.limits.emit_depth:")
         self.emit(2, f"DEPTH(it, {self.const(name)}, span)")
@@ -157,12 +175,16 @@ class CodeGen:
         self.scope.append(dict(zip(params, args)))
         self.env_free = True
         try:
-            self.emit(2, f"return {self.expr(body)}", body)
+            self.emit(2, f"r = {self.expr(body)}", body)
         finally:
             self.env_free = False
             self.scope.pop()
         self.emit(1, "finally:")
         self.emit(2, "it.call_depth -= 1")
+        if depth is not None:
+            self.emit(1, "if m is not None:")
+            self.emit(2, f"MEMO_PUT(m, {key}, r, it.loops - t0)")
+        self.emit(1, "return r")
         self.emit(0, "")
 
     def root_scan(self, trig: Any) -> str:
@@ -172,6 +194,9 @@ class CodeGen:
         self.emit(0, f"def {fname}(it):  # {_pos(when) if when is not None else 'trigger'}", when)
         self.emit(1, "out = []")
         self.emit(1, "env = {}")
+        self.emit(1, "it.memo = {}  # nothing changes during a scan: pure functions may remember results")
+        self.emit(1, "try:")
+        start = len(self.lines)
         if trig.var is None:
             cond = "True" if when is None else f"{self.cond(when)}"
             self.emit(1, f"if {cond}:", when)
@@ -186,6 +211,10 @@ class CodeGen:
             self.scope.pop()
             self.emit(2, f"if {cond}:", when)
             self.emit(3, f"out.append(({{{self.const(trig.var)}: {v}}}, i))")
+        for i in range(start, len(self.lines)):
+            self.lines[i] = "    " + self.lines[i]
+        self.emit(1, "finally:")
+        self.emit(2, "it.memo = None")
         self.emit(1, "return out")
         self.emit(0, "")
         return fname
@@ -262,9 +291,9 @@ class CodeGen:
             return f"{node.func.upper()}({self.comprehension(node.args[0], generator=True)})"
         args = "".join(f"{self.expr(a)}, " for a in node.args)
         kwargs = ", ".join(f"{self.const(k)}: {self.expr(v)}" for k, v in node.kwargs)
-        fast = fastlib.fast_builtin(node.func, spec.fn)
+        fast = fastlib.fast_builtin(node.func, spec.fn) if not node.kwargs else None
         if fast is not None:
-            return f"{self.const(fast, hashable=False)}(it, {self.span(node)}, ({args}), {{{kwargs}}})"
+            return f"{self.const(fast, hashable=False)}(it, {self.span(node)}, {args})"
         fn = self.const(spec.fn, hashable=False)
         return f"CB(it, {fn}, {self.const(node.func)}, {self.span(node)}, ({args}), {{{kwargs}}})"
 
@@ -445,6 +474,45 @@ def env_bound_names(rules: Any) -> set[str]:
     return names
 
 
+IMPURE = {"random_int", "shuffled"}  # built-ins that draw from the game's random numbers
+
+
+def memoisable(rules: Any) -> dict[str, int]:
+    """Spec functions whose result depends only on their arguments and the state: name -> call nesting.
+
+    Excluded: functions that draw random numbers, recursive ones, and those calling either.
+    """
+    calls: dict[str, set[str]] = {}
+    impure: set[str] = set()
+    for name, (_, body) in rules.functions.items():
+        calls[name] = set()
+        for n in body.walk() if body is not None else ():
+            if isinstance(n, A.Call):
+                if n.func in rules.functions:
+                    calls[name].add(n.func)
+                elif n.func in IMPURE:
+                    impure.add(name)
+    depth: dict[str, int] = {}
+
+    def visit(name: str, path: tuple) -> int | None:
+        if name in path or name in impure:
+            return None
+        if name in depth:
+            return depth[name]
+        deepest = 0
+        for callee in calls.get(name, ()):
+            d = visit(callee, path + (name,))
+            if d is None:
+                return None
+            deepest = max(deepest, d)
+        depth[name] = deepest + 1
+        return depth[name]
+
+    for name in calls:
+        visit(name, ())
+    return depth
+
+
 def _roots(rules: Any) -> tuple[list[A.Expr], list[A.Block], list[Any]]:
     """The AST roots the engine evaluates, in a deterministic order."""
     spec = rules.spec
@@ -481,6 +549,7 @@ def compile_rules(rules: Any) -> Module:
     functions = [(n, p, b) for n, (p, b) in sorted(rules.functions.items()) if b is not None]
     for n, _, _ in functions:
         gen.fn_ids[n] = gen.fresh("f")
+    gen.memo_depth = memoisable(rules)
     for n, params, body in functions:
         gen.root_function(n, list(params), body)
     for e in exprs:

@@ -59,6 +59,7 @@ class Interp:
         self.builtins = builtins.REGISTRY
         self.fast = getattr(self.r, "compiled", None)  # the compiled fast path, when the game uses it
         self.scans = None
+        self.memo: dict | None = None  # set by compiled cascade scans (see compiler.root_function)
         if self.fast is not None:
             self.ev = self._ev_fast  # type: ignore[method-assign]
             self.run = self._run_fast  # type: ignore[method-assign]

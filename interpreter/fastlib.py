@@ -242,24 +242,41 @@ def get_attr(it: Any, obj: Any, name: str, span: Any) -> Any:
 
 
 def fast_builtin(name: str, fn: Any) -> Any:
-    """A specialised call for a hot built-in (its common case inline), or None."""
+    """A specialised call `(it, span, *args)` for a hot built-in (its common case inline), or None."""
     if name == "empty":
-        def empty(it: Any, span: Any, args: tuple, kwargs: dict) -> Any:
-            if len(args) == 1 and not kwargs and args[0].__class__ is Cell:
+        def empty(it: Any, span: Any, *args: Any) -> Any:
+            if len(args) == 1 and args[0].__class__ is Cell:
                 return not it.s.places.get(args[0])
-            return call_builtin(it, fn, name, span, args, kwargs)
+            return call_builtin(it, fn, name, span, args, {})
         return empty
     if name == "top":
-        def top(it: Any, span: Any, args: tuple, kwargs: dict) -> Any:
-            if len(args) == 1 and not kwargs and args[0].__class__ is Cell:
+        def top(it: Any, span: Any, *args: Any) -> Any:
+            if len(args) == 1 and args[0].__class__ is Cell:
                 lst = it.s.places.get(args[0])
                 return PieceRef(lst[-1]) if lst else None
-            return call_builtin(it, fn, name, span, args, kwargs)
+            return call_builtin(it, fn, name, span, args, {})
         return top
     return None
 
 
+def memo_get(memo: dict, key: tuple) -> Any:
+    """A remembered (result, ticks) or None (also for arguments that cannot be remembered)."""
+    try:
+        return memo.get(key)
+    except TypeError:  # lists and records as arguments
+        return None
+
+
+def memo_put(memo: dict, key: tuple, result: Any, ticks: int) -> None:
+    """Remember a pure function's result and the loop ticks it cost."""
+    try:
+        memo[key] = (result, ticks)
+    except TypeError:
+        pass
+
+
 HELPERS: dict[str, Any] = {
+    "MEMO_GET": memo_get, "MEMO_PUT": memo_put,
     "GA": get_attr, "ADD": add, "SUB": sub, "LT": lt, "LE": le, "GT": gt, "GE": ge,
     "TB": truth, "TK": tick, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,
     "CB": call_builtin, "CF": call_function, "UNK": unknown, "DEPTH": too_deep, "IT": iterate, "ANY": lazy_any, "ALL": lazy_all,

@@ -161,3 +161,64 @@ def test_compiler_module_has_no_eval_of_spec_text():
     src = inspect.getsource(compiler)
     assert "eval(" not in src
     assert src.count("exec(") == 1  # the one exec of generated source, in _link
+
+
+# A made-up "lamp row": a lamp lights when the shared check (a pure function, remembered during a
+# cascade scan on the compiled path) says so; the check costs loop ticks, so a low loop limit must
+# stop both engines at the same place with the same message.
+LAMPS = """
+orrery: 1
+game: {name: lamp-row, players: {min: 1, max: 1}}
+components:
+  pieces:
+    lamp: {unlimited: true}
+  zones:
+    row: {type: grid, width: 6, height: 1, adjacency: orthogonal}
+functions:
+  costly:
+    params: [n]
+    expr: count(x for x in range(n) where x >= 0) == n
+variables:
+  lit: {start: 0}
+flow:
+  phases:
+    - name: main
+      steps: [{actions: [go]}]
+actions:
+  go:
+    effect: |
+      lit += 1
+      settle
+triggers:
+  light:
+    for: c in cells(row)
+    when: costly(5) and empty(c) and lit < 4
+    effect: |
+      create lamp in c
+      lit += 1
+end:
+  done:
+    when: lit >= 4
+    winners: "[]"
+"""
+
+
+@pytest.mark.parametrize("loop", [10, 37, 61, 2_000_000])
+def test_remembered_function_results_keep_loop_limit_errors_identical(tmp_path, loop):
+    from orrery.interpreter.evaluator import Limits
+    from orrery.interpreter.game import Game
+
+    spec = make_game(tmp_path, LAMPS).spec
+    outcomes = []
+    for mode in ("compiled", "interpreted"):
+        g = Game(spec, Limits(loop=loop), mode=mode)
+        try:
+            gs = new_state(g, players=1)
+            outcomes.append(("ok", gs.state.digest(), gs.is_terminal()))
+        except Exception as exc:  # noqa: BLE001 - the point is that both engines fail identically
+            outcomes.append((type(exc).__name__, str(exc)))
+    assert outcomes[0] == outcomes[1]
+    if loop == 2_000_000:
+        assert outcomes[0][0] == "ok" and outcomes[0][2] is True
+    else:
+        assert outcomes[0][0] != "ok" and "limit loop" in outcomes[0][1]
