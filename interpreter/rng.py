@@ -35,6 +35,16 @@ class Rng:
         """Uniform integer in [0, n) by rejection (no modulo bias)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
+        if n > _MASK:  # wider than one draw: concatenate draws, reject values past the largest multiple of n
+            words = (n.bit_length() + 63) // 64
+            span = 1 << (64 * words)
+            top = span - span % n
+            while True:
+                v = 0
+                for _ in range(words):
+                    v = (v << 64) | self.next64()
+                if v < top:
+                    return v % n
         limit = _MASK - (_MASK % n)
         while True:
             v = self.next64()

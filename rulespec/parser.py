@@ -8,7 +8,6 @@ right line and column of the spec.
 
 from __future__ import annotations
 
-import ast as pyast
 from functools import lru_cache
 from importlib import resources
 from typing import Callable, Iterator
@@ -110,6 +109,17 @@ class _PositionError(Exception):
     def __init__(self, tok: Token):
         super().__init__(str(tok))
         self.tok = tok
+
+
+class _LiteralError(Exception):
+    """A number or string literal that cannot be read: the message, and where in the token."""
+
+    def __init__(self, tok: Token, offset: int, length: int, message: str):
+        super().__init__(message)
+        self.tok, self.offset, self.length, self.message = tok, offset, length, message
+
+
+MAX_LITERAL_DIGITS = 4000  # as the engine's `digits` limit can go (interpreter.evaluator.MAX_DIGITS)
 
 
 class _Builder(Transformer):
@@ -360,6 +370,9 @@ class _Builder(Transformer):
         return A.Index(span=self._span(meta), obj=c[0], index=c[1])
 
     def int_lit(self, c):
+        if len(c[0]) > MAX_LITERAL_DIGITS:
+            raise _LiteralError(c[0], 0, len(c[0]), f"a number of {len(c[0])} digits: numbers have at most "
+                                                    f"{MAX_LITERAL_DIGITS} digits")
         return A.Literal(span=self._tok_span(c[0]), value=int(c[0]))
 
     def str_lit(self, c):
@@ -429,13 +442,47 @@ def _split_args(packed) -> tuple[tuple, tuple]:
     return tuple(args), tuple(kwargs)
 
 
+# The escapes of the rule language's strings (docs/dsl.md, 3.2); anything else after a backslash is an error.
+_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "t": "\t"}
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
 def _unquote(tok) -> str:
-    text = str(tok)
-    try:
-        value = pyast.literal_eval(text)  # string literal only: the grammar guarantees it is quoted text
-    except (ValueError, SyntaxError):
-        return text[1:-1]
-    return value if isinstance(value, str) else text[1:-1]
+    """The text of a STRING token: the quotes removed and the escapes read.
+
+    The grammar guarantees one quoted literal on one line in which every backslash is followed by a
+    character.  Raises _LiteralError, located at the backslash, for an unknown escape.
+    """
+    body = str(tok)[1:-1]
+    if "\\" not in body:
+        return body
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        e = body[i + 1]
+        if e in _ESCAPES:
+            out.append(_ESCAPES[e])
+            i += 2
+            continue
+        digits = body[i + 2:i + 6]
+        if e == "u" and len(digits) == 4 and set(digits) <= _HEX:
+            code = int(digits, 16)
+            if 0xD800 <= code <= 0xDFFF:
+                raise _LiteralError(tok, i + 1, 6, f"'\\u{digits}' is half of a UTF-16 surrogate pair, not a "
+                                                   f"character; write the character itself")
+            out.append(chr(code))
+            i += 6
+            continue
+        shown = "\\u" + digits if e == "u" else "\\" + e
+        raise _LiteralError(tok, i + 1, len(shown) if e == "u" else 2,
+                            f"unknown escape '{shown}' in a string; the escapes are \\\\ \\\" \\' \\n \\t "
+                            f"and \\u followed by 4 hex digits")
+    return "".join(out)
 
 
 _EXPECT_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a string", "_NL": "end of line", "$END": "end of text"}
@@ -493,6 +540,10 @@ def _parse(text: str, start: str, mapper: SpanMapper, what: str):
             tok = err.orig_exc.tok
             raise SpecError(Finding(mapper(tok.line, tok.column, tok.end_line, tok.end_column),
                                     f"'at {tok}': a position is 'at top' or 'at bottom'")) from None
+        if isinstance(err.orig_exc, _LiteralError):  # literals are on one line
+            e = err.orig_exc
+            col = e.tok.column + e.offset
+            raise SpecError(Finding(mapper(e.tok.line, col, e.tok.line, col + e.length), e.message)) from None
         raise SpecError(Finding(mapper(1, 1, None, None), f"internal error building {what}: {err.orig_exc}")) from None
 
 
