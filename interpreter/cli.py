@@ -261,15 +261,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_test(args: argparse.Namespace) -> int:
     """Run scenario files for a game."""
-    from .scenarios import load_scenarios, run_scenario, scenario_files
+    from orrery.rulespec.errors import SpecError
+
+    from .scenarios import check_scenarios, load_scenarios, run_scenario, scenario_files
 
     game, path, _ = _load_game(args)
+    _, ylimits, _ = _limits(args)
     files = [Path(f) for f in args.scenarios] or scenario_files(path)
     if not files:
         raise InputError(f"{args.game}: no scenario files (looked in {path.parent / 'scenarios'})")
+    loaded = [(f, load_scenarios(f, ylimits)) for f in files]
+    problems = [p for _, scenarios in loaded for p in check_scenarios(game, scenarios, path)]
+    if any(p.severity == "error" for p in problems):  # a mistake in a scenario is bad input: nothing runs
+        raise SpecError(problems)
     passed = failed = 0
-    for f in files:
-        for sc in load_scenarios(f):
+    for f, scenarios in loaded:
+        for sc in scenarios:
             r = run_scenario(game, sc, path)
             if r.passed:
                 passed += 1

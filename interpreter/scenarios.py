@@ -16,10 +16,11 @@ from pydantic import ValidationError
 
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Diagnostics, Finding, InputError, OrreryError, SpecError
+from orrery.rulespec.loader import nesting_finding
 from orrery.rulespec.models import ScenarioDecl, ScenarioFile, ScenarioStep
 from orrery.rulespec.parser import parse_block, parse_expr
 from orrery.rulespec.pydantic_errors import findings_from_validation
-from orrery.rulespec.source import SourceDoc, load_yaml
+from orrery.rulespec.source import SourceDoc, YamlLimits, load_yaml
 
 from .evaluator import Interp
 from .game import Game, GameState, IllegalMove
@@ -37,6 +38,7 @@ class ParsedScenario:
     expects: list[tuple[str, A.Expr]]
     where: str
     doc: SourceDoc
+    ylimits: YamlLimits | None = None  # for the variants the scenario loads
 
 
 @dataclass
@@ -49,9 +51,9 @@ class ScenarioResult:
     failures: list[str] = field(default_factory=list)
 
 
-def load_scenarios(path: str | Path) -> list[ParsedScenario]:
+def load_scenarios(path: str | Path, limits: YamlLimits | None = None) -> list[ParsedScenario]:
     """Parse a scenario file; raise SpecError with every located problem."""
-    doc = load_yaml(path)
+    doc = load_yaml(path, limits=limits)
     diags = Diagnostics()
     try:
         model = ScenarioFile.model_validate(doc.data)
@@ -68,13 +70,70 @@ def load_scenarios(path: str | Path) -> list[ParsedScenario]:
             node = _parse(doc, base + ("expect", j), text, "expr", diags)
             if node is not None:
                 expects.append((text, node))
-        out.append(ParsedScenario(sc, i, setup, expects, str(doc.span(base)), doc))
+        out.append(ParsedScenario(sc, i, setup, expects, str(doc.span(base)), doc, limits))
     diags.raise_if_errors()
     return out
 
 
+EXPECT_NAMES = {"winners": "list:player", "ended": "any"}  # the names an expectation may use besides the spec's
+
+
+def check_scenarios(game: Game, scenarios: list[ParsedScenario], game_path: Path | None = None) -> list[Finding]:
+    """Static problems of scenarios against their game, located in the scenario file: a player count the
+    game does not take, an unknown end condition, steps naming a seat that does not exist, and the
+    rule text of `setup` and `expect` (unknown names, wrong types, an expectation that is not true/false).
+    A scenario with variants is checked against the game with its variants."""
+    from orrery.rulespec.checker import check_rule_text
+    from orrery.rulespec.typing_rules import did_you_mean
+
+    out: list[Finding] = []
+    games: dict[tuple, Game] = {(): game}
+    for sc in scenarios:
+        d, base = sc.decl, ("scenarios", sc.index)
+        g = games.get(tuple(d.variants))
+        if g is None:
+            try:
+                g = games[tuple(d.variants)] = _with_variants(game, sc, game_path)
+            except OrreryError as err:
+                out.extend(err.findings)
+                continue
+        r = g.rules
+        if d.players is not None and not r.min_players <= d.players <= r.max_players:
+            out.append(Finding(sc.doc.span(base + ("players",)),
+                               f"{g.name} takes {r.player_count_text()}, not {d.players}"))
+        most = d.players if d.players is not None else r.max_players
+        for k, step in enumerate(d.steps):
+            if isinstance(step, ScenarioStep) and step.player is not None and not 0 <= step.player < most:
+                out.append(Finding(sc.doc.span(base + ("steps", k, "player")),
+                                   f"there is no player {step.player}: seats are numbered 0 to {most - 1}"))
+        if d.expect_end is not None and d.expect_end not in g.spec.model.end:
+            out.append(Finding(sc.doc.span(base + ("expect_end",)), f"unknown end condition '{d.expect_end}'"
+                               + did_you_mean(d.expect_end, g.spec.model.end)))
+        out.extend(check_rule_text(g.spec, [node for _, node in sc.expects], [sc.setup] if sc.setup else [],
+                                   EXPECT_NAMES, what="an expectation"))
+    return out
+
+
+def _with_variants(game: Game, sc: ParsedScenario, game_path: Path | None) -> Game:
+    """The game with the scenario's variants applied (errors located at the scenario's `variants`)."""
+    from orrery.rulespec.loader import load_spec
+
+    d = sc.decl
+    if game_path is None:
+        raise OrreryError(f"{sc.where}: scenario '{d.name}' uses variants but the game has no file path")
+    paths = []
+    for i, v in enumerate(d.variants):
+        try:
+            paths.append(resolve_variant(game_path, v))
+        except OrreryError as err:  # say which line of the scenario file names it
+            raise InputError(Finding(sc.doc.span(("scenarios", sc.index, "variants", i)),
+                                     err.findings[0].message)) from None
+    return Game(load_spec(game_path, paths, limits=sc.ylimits), game.limits)
+
+
 def _parse(doc: SourceDoc, path: tuple, text: Any, kind: str, diags: Diagnostics) -> Any:
     items = text if isinstance(text, list) else [text]
+    what = "expectation" if kind == "expr" else "effect"
     nodes = []
     for k, item in enumerate(items):
         p = path + (k,) if isinstance(text, list) else path
@@ -83,9 +142,18 @@ def _parse(doc: SourceDoc, path: tuple, text: Any, kind: str, diags: Diagnostics
             return doc.text_span(_p, line, col, end_line, end_col)
 
         try:
-            nodes.append(parse_block(str(item), mapper) if kind == "effect" else parse_expr(str(item), mapper))
+            node = parse_block(str(item), mapper) if kind == "effect" else parse_expr(str(item), mapper)
         except SpecError as err:
             diags.extend(err.findings)
+            continue
+        except RecursionError:  # as loader._parse_one: Lark's tree transformer recurses
+            diags.error(doc.span(p), f"this {what} nests too deeply to read; split it")
+            continue
+        deep = nesting_finding(node, what)
+        if deep is not None:
+            diags.extend([deep])
+            continue
+        nodes.append(node)
     if not nodes:
         return None
     if kind == "expr":
@@ -98,16 +166,7 @@ def run_scenario(game: Game, sc: ParsedScenario, game_path: Path | None = None) 
     """Play one scenario and check its expectations."""
     d = sc.decl
     if d.variants:
-        if game_path is None:
-            raise OrreryError(f"{sc.where}: scenario '{d.name}' uses variants but the game has no file path")
-        paths = []
-        for i, v in enumerate(d.variants):
-            try:
-                paths.append(resolve_variant(game_path, v))
-            except OrreryError as err:  # say which line of the scenario file names it
-                raise InputError(Finding(sc.doc.span(("scenarios", sc.index, "variants", i)),
-                                         err.findings[0].message)) from None
-        game = Game.load(game_path, paths, game.limits)
+        game = _with_variants(game, sc, game_path)
     result = ScenarioResult(d.name, sc.where, True)
     try:
         gs = game.new_initial_state(players=d.players, seed=d.seed, setup=sc.setup, replace_setup=d.replace_setup)
@@ -190,3 +249,24 @@ def scenario_files(game_path: Path) -> list[Path]:
     """The scenario files bundled next to a game's rules.yaml."""
     sdir = game_path.parent / "scenarios"
     return sorted(sdir.glob("*.yaml")) if sdir.is_dir() else []
+
+
+def scenario_game(path: Path, scenarios: list[ParsedScenario]) -> Path | None:
+    """The game a scenario file tests, for `orrery validate`: the rules.yaml of the game folder it sits in
+    (`GAME/scenarios/FILE.yaml`), else the game its `game:` key names (a path relative to the file, or a
+    bundled game); None when neither is found."""
+    from .gamefiles import resolve_game
+
+    here = path.resolve().parent
+    if here.name == "scenarios" and (here.parent / "rules.yaml").is_file():
+        return here.parent / "rules.yaml"
+    doc = scenarios[0].doc if scenarios else None
+    name = doc.data.get("game") if doc is not None and isinstance(doc.data, dict) else None
+    if not isinstance(name, str):
+        return None
+    for candidate in (str(here / name), name):
+        try:
+            return resolve_game(candidate)
+        except OrreryError:
+            continue
+    return None

@@ -27,7 +27,7 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
     try:
         kind = file_kind(path, limits)
         if kind == "variant":
-            vdoc = load_variant(path)
+            vdoc = load_variant(path, limits)
             base_path = variant_base_path(vdoc)
             if not base_path.is_file():  # say it in the variant, where the base is named
                 where = vdoc.span(("variant", "base")) if "base" in vdoc.data.get("variant", {}) else vdoc.span()
@@ -36,10 +36,14 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
             base = load_yaml(base_path, limits=limits)
             spec = build_spec(merge(base, [vdoc]), str(base_path))
         elif kind == "scenario":
-            from orrery.interpreter.scenarios import load_scenarios
+            from orrery.interpreter.game import Game
+            from orrery.interpreter.scenarios import check_scenarios, load_scenarios, scenario_game
 
-            load_scenarios(path)
-            return [], kind
+            scenarios = load_scenarios(path, limits)
+            game_path = scenario_game(path, scenarios)
+            if game_path is None:  # no game to check the scenarios against: their structure is all we know
+                return [], kind
+            return check_scenarios(Game(load_spec(game_path, limits=limits)), scenarios, game_path), kind
         else:
             spec = load_spec(path, limits=limits)
         return list(spec.warnings), kind

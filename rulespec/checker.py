@@ -29,6 +29,21 @@ def check_spec(spec: GameSpec) -> list[Finding]:
     return _Checker(spec).run()
 
 
+def check_rule_text(spec: GameSpec, exprs: list[A.Expr], effects: list[A.Block], names: dict[str, str],
+                    what: str = "condition") -> list[Finding]:
+    """Static problems of rule text written outside the spec (a scenario's `expect` and `setup`), checked
+    against the spec's names: `exprs` must be true/false (`what` names them in messages), `names` are the
+    extra local names (with their types) the text may use."""
+    c = _Checker(spec)
+    top = Scope(None, dict(names))
+    for node in exprs:
+        c._want_bool(node, c.expr(node, top), f"{what} must be true/false")
+    for block in effects:
+        c.reassigned = {n.target.id for n in block.walk() if isinstance(n, A.Assign) and isinstance(n.target, A.Name)}
+        c.block(block, top.child())
+    return c.findings
+
+
 class _Checker:
     def __init__(self, spec: GameSpec):
         self.spec, self.m = spec, spec.model
@@ -200,7 +215,7 @@ class _Checker:
         self._effect(("scoring", "final"), top)
         for name in m.end:
             self._expr(("end", name, "when"), top, cond=True)
-            self._expr(("end", name, "winners"), top)
+            self._winners(name, self._expr(("end", name, "winners"), top))
         for i, _ in enumerate(m.ranking.by or []):
             self._expr(("ranking", "by", i), top.child({"p": "player"}))
         for name, inv in m.invariants.items():
@@ -232,6 +247,21 @@ class _Checker:
                            and isinstance(n.target, A.Name)}
         self.block(block, scope.child())
         self.reassigned = outer
+
+    def _winners(self, name: str, t: str | None) -> None:
+        """`winners` is a list of players (or one player, or none); literal seat numbers must be seats."""
+        node = self.spec.exprs.get(("end", name, "winners"))
+        if node is None or t is None:
+            return
+        if known(t) and base(t) not in {"list", "none"} | NUMERIC:
+            self.type_error(node.span, f"winners must be a list of players, but this is {describe(t)}")
+        elif base(t) == "list" and known(elem(t)) and base(elem(t)) not in NUMERIC:
+            self.type_error(node.span, f"winners must be a list of players, but its items are {describe(elem(t))}")
+        most = self.m.game.players.max
+        for item in node.items if isinstance(node, A.ListLit) else [node]:
+            if (isinstance(item, A.Literal) and isinstance(item.value, int) and not isinstance(item.value, bool)
+                    and not 0 <= item.value < most):
+                self.error(item.span, f"winners: there is no seat {item.value}; seats are numbered 0 to {most - 1}")
 
     def _want(self, t: str | None, allowed: frozenset, path: tuple, message: str) -> None:
         if t is not None and known(t) and base(t) not in allowed:

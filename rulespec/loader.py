@@ -67,7 +67,7 @@ def load_spec(path: str | Path, variants: list[str | Path] = (), *, limits: Yaml
               check: bool = True) -> GameSpec:
     """Load, overlay, validate, parse and check a spec; raise SpecError with every finding."""
     base = load_yaml(path, limits=limits)
-    vdocs = [load_variant(v) for v in variants]
+    vdocs = [load_variant(v, limits) for v in variants]
     merged = merge(base, vdocs) if vdocs else no_variants(base)
     return build_spec(merged, str(path), check=check)
 
@@ -129,12 +129,20 @@ def _parse_one(merged: Merged, dpath: tuple, text: str, kind: str, diags: Diagno
     except RecursionError:
         diags.error(merged.span(dpath), f"this {kind} nests too deeply to read; split it with functions or `let`")
         return None
-    deepest = _too_deep(node)
-    if deepest is not None:
-        diags.error(deepest.span, f"this {kind} nests more than {MAX_NESTING} levels deep (for example a very long "
-                                  f"chain of `+`); split it with functions or `let`")
+    finding = nesting_finding(node, kind)
+    if finding is not None:
+        diags.findings.append(finding)
         return None
     return node
+
+
+def nesting_finding(node: A.Node, kind: str) -> Finding | None:
+    """A located error if parsed rule text nests deeper than MAX_NESTING (the checker and interpreter recurse)."""
+    deepest = _too_deep(node)
+    if deepest is None:
+        return None
+    return Finding(deepest.span, f"this {kind} nests more than {MAX_NESTING} levels deep (for example a very long "
+                                 f"chain of `+`); split it with functions or `let`")
 
 
 def _too_deep(root: A.Node) -> A.Node | None:

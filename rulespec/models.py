@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator, with_config
+from typing_extensions import NotRequired, TypedDict
 
 def _as_expr_text(v: Any) -> Any:
     """YAML turns `when: true` or `order: 0` into bool/int; they are expressions too."""
@@ -103,13 +104,21 @@ def attr_values(decl: "AttrDecl | list | str") -> list | None:
     return None
 
 
+@with_config(ConfigDict(extra="allow"))
+class Instance(TypedDict):
+    """One explicit piece: its attribute values (any keys) and an optional number of copies."""
+
+    count: NotRequired[Annotated[int, Field(ge=0, le=100_000, description="Copies of this piece (default: the "
+                                                                          "kind's count).")]]
+
+
 class PieceKind(Model):
     """A kind of piece (token, card, tile, coin...) and how many exist."""
 
     description: str | None = None
     attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
     count: int = Field(1, ge=0, le=100_000, description="Copies of each combination of listed attribute values, or of each instance.")
-    instances: list[dict[str, Any]] | None = Field(None, description="Explicit pieces: attribute values, optional 'count'.")
+    instances: list[Instance] | None = Field(None, description="Explicit pieces: attribute values, optional 'count'.")
     start: str | None = Field(None, description="Zone the pieces start in (an expression, e.g. 'bag'); default: the box.")
     unlimited: bool = Field(False, description="Pieces are made on demand with `create` instead of counted.")
     label: ExprText | None = Field(None, description="Expression naming a piece in menus, with `it` bound to the piece.")

@@ -167,6 +167,13 @@ def binary_problems(op: str, a: str, b: str) -> list[tuple[int, str]]:
         return [(i, f"'{op}' needs true/false, but this is {describe(t)}")
                 for i, t in enumerate((a, b)) if known(t) and base(t) != "bool"]
     if op in ("==", "!="):
+        # a number or a player never equals a text: `current == "X"` is always false (compare p.name instead)
+        ba, bb = base(a), base(b)
+        if {ba, bb} & NUMERIC and "str" in (ba, bb):
+            num = a if ba in NUMERIC else b
+            hint = "; compare its name (p.name) with a seat name" if base(num) == "player" else ""
+            return [(1 if ba in NUMERIC else 0, f"'{op}' compares {describe(num)} with text, which are never "
+                                                f"equal{hint}")]
         return []
     if op in ("in", "not in"):
         return [(1, f"'{op}' needs a list, text or place, but this is {describe(b)}")] if base(b) in _NOT_CONTAINER else []
@@ -188,7 +195,9 @@ def binary_type(op: str, a: str, b: str) -> str:
         ba, bb = base(a), base(b)
         if "list" in (ba, bb):
             return join(a, b) if ba == bb else "list"
-        return "str" if "str" in (ba, bb) else "int"
+        if "str" in (ba, bb):
+            return "str"
+        return "int" if {ba, bb} & NUMERIC else "any"  # two unknowns may be texts or lists as well
     return "int" if op in ("-", "*", "//", "%") else "bool"
 
 

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from .errors import Diagnostics, Finding, SpecError, Span
 from .models import Variant
 from .pydantic_errors import findings_from_validation
-from .source import SourceDoc, load_yaml
+from .source import SourceDoc, YamlLimits, load_yaml
 
 OPS = ("set", "replace", "remove", "add")
 
@@ -130,9 +130,9 @@ def _validate(doc: SourceDoc) -> list[Finding]:
     return []
 
 
-def load_variant(path: str | Path) -> SourceDoc:
+def load_variant(path: str | Path, limits: YamlLimits | None = None) -> SourceDoc:
     """Load and validate a variant file; raise SpecError with located findings."""
-    doc = load_yaml(path)
+    doc = load_yaml(path, limits=limits)
     findings = _validate(doc)
     if findings:
         raise SpecError(findings)

@@ -725,29 +725,32 @@ def test_validating_a_big_effect_takes_seconds(batch):
     assert run.code == 0, run.err[-1000:]
 
 
-@pytest.mark.xfail(strict=True, reason="FINDING: an instance's count is not checked: `count: null` (or a list, "
-                                       "or 'x') validates, then the game crashes at start with TypeError/"
-                                       "ValueError from int() (internal error, exit 3)")
 def test_instance_count_must_be_a_number(capsys):
+    """An instance's count is validated like a kind's (it used to crash the start of the game)."""
     path = HOSTILE / "finding_instance_count.yaml"
     run = cli(capsys, "simulate", path, "--games", "1")
     assert_clean_refusal(run, path)
     assert run.findings()[0][1] == line_of(path, "count: null")
 
 
-@pytest.mark.xfail(strict=True, reason="FINDING: `winners` is not checked to be a list of players: [board] "
-                                       "validates and the end of the game crashes with TypeError from int() "
-                                       "(internal error, exit 3); [99] is reported as a winner of a 2-seat game")
-def test_winners_must_be_players(capsys):
+def test_winners_must_be_players(capsys, tmp_path):
+    """`winners` is checked to be players: statically, and at the end of the game."""
     path = HOSTILE / "finding_winners_not_players.yaml"
     run = cli(capsys, "simulate", path, "--games", "1")
     assert_clean_refusal(run, path)
     assert run.findings()[0][1] == line_of(path, "winners:")
+    assert "winners must be a list of players, but its items are a zone" in run.err
+    text = path.read_text(encoding="utf-8")
+    for winners, message in (("[99]", "there is no seat 99; seats are numbered 0 to 1"),
+                             ("[n + 97]", "winners must be a list of players (seats 0 to 1), got a list of 1: 99"),
+                             ('"x"', "winners must be a list of players, but this is text")):
+        other = tmp_path / "rules.yaml"
+        other.write_text(text.replace('"[board]"', f"'{winners}'"), encoding="utf-8")
+        run = cli(capsys, "simulate", other, "--games", "1")
+        assert_clean_refusal(run, other)
+        assert message in run.err, run.err
 
 
-@pytest.mark.xfail(strict=True, reason="FINDING: --limit yaml_* is not passed to variant files (load_variant) or "
-                                       "scenario files (load_scenarios): the message says to raise yaml_depth, "
-                                       "but raising it does not help for them")
 @pytest.mark.parametrize("command", ["validate", "simulate"])
 def test_yaml_limits_apply_to_variants(capsys, command):
     variant = HOSTILE / "finding_deep_variant.yaml"
@@ -755,6 +758,16 @@ def test_yaml_limits_apply_to_variants(capsys, command):
     assert_limit_message(cli(capsys, *argv), "yaml_depth", variant)  # the default applies...
     run = cli(capsys, *argv, "--limit", "yaml_depth=300")  # ...and raising it lets the variant load
     assert run.code == 0, run.err[-1000:]
+
+
+def test_yaml_limits_apply_to_scenario_files(capsys, tmp_path):
+    scenario = tmp_path / "deep.yaml"
+    scenario.write_text("scenarios:\n  - name: deep\n    steps: [a1]\n    description: "
+                        + "[" * 110 + "]" * 110 + "\n", encoding="utf-8")
+    for argv in (["test", TTT, scenario], ["validate", scenario]):
+        assert_limit_message(cli(capsys, *argv), "yaml_depth", scenario)
+        run = cli(capsys, *argv, "--limit", "yaml_depth=300")  # loads: then the description is not text
+        assert run.code == 2 and "(limit yaml_depth)" not in run.err and "description" in run.err, run.err
 
 
 @pytest.mark.xfail(strict=True, reason="FINDING: a log line nested 100000 deep makes json.loads raise "
@@ -814,9 +827,6 @@ def test_deeply_nested_save_is_a_located_error(capsys, tmp_path):
     assert_clean_refusal(cli(capsys, "play", "--resume", save), save)
 
 
-@pytest.mark.xfail(strict=True, reason="FINDING: the nesting check of spec rule text (loader.MAX_NESTING) is not "
-                                       "applied to scenario files: an `expect` of 2000 chained '+' makes "
-                                       "`orrery test` fail with RecursionError (internal error, exit 3)")
 def test_deep_expression_in_a_scenario_is_a_located_error(capsys, tmp_path):
     scenario = tmp_path / "deep.yaml"
     expr = "+".join(["1"] * 2000)
