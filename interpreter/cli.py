@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from orrery import __version__
-from orrery.rulespec.errors import Finding, InputError, OrreryError, Span
+from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, printable
 from orrery.rulespec.source import YamlLimits
 
 from .evaluator import MAX_DIGITS, Limits
@@ -131,7 +131,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from .explain import explain_diff, explain_text
 
     game, _, _ = _load_game(args)
-    print(explain_diff(game.spec) if args.diff else explain_text(game.spec))
+    print(printable(explain_diff(game.spec) if args.diff else explain_text(game.spec)))  # spec text is data
     return EXIT_OK
 
 
@@ -243,20 +243,30 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 from None
         raise
     report = replay(log, game, verify=not args.no_verify)
-    if report.divergence:
-        print(f"replay diverged: {report.divergence}", file=sys.stderr)
+    if report.divergence:  # labels and prompts from the log are data: their control characters are escaped
+        print(printable(f"replay diverged: {report.divergence}"), file=sys.stderr)
         return EXIT_FAIL
     o = report.final.outcome()
-    status = f"game over ({o.end}), winners: {', '.join(game.rules.seat_name(w) for w in o.winners) or 'none'}" \
+    status = f"game over ({o.end}), winners: {_winner_names(game, o.winners)}" \
         if o else f"game in progress: {report.final.decision.prompt}"
-    print(f"replayed {report.steps} step(s) of {args.log}: every state matches; {status}")
+    print(printable(f"replayed {report.steps} step(s) of {args.log}: every state matches; {status}"))
     if report.result_matches is False:
         r = log.result or {}
-        got = f"end {o.end}, winners {o.winners}" if o else "no end"
-        print(f"{args.log}:{log.result_line}: the result recorded in the log (end {r.get('end')}, winners "
-              f"{r.get('winners')}) differs from the replayed result ({got})", file=sys.stderr)
+        got = f"end {o.end}, winners {_winner_names(game, o.winners)}" if o else "no end (the game is not over)"
+        print(printable(f"{args.log}:{log.result_line}: the result recorded in the log differs from the replay: "
+                        f"the log says end {r.get('end')}, winners {_winner_names(game, r.get('winners'))}; the "
+                        f"replay gives {got}"), file=sys.stderr)
         return EXIT_FAIL
     return EXIT_OK
+
+
+def _winner_names(game: Any, winners: Any) -> str:
+    """Seat names of winners (seat numbers); anything else as written."""
+    if not isinstance(winners, list):
+        return str(winners)
+    names = [game.rules.seat_name(w) if isinstance(w, int) and not isinstance(w, bool) and 0 <= w < 16 else str(w)
+             for w in winners]
+    return ", ".join(names) or "nobody"
 
 
 def cmd_test(args: argparse.Namespace) -> int:
@@ -280,12 +290,12 @@ def cmd_test(args: argparse.Namespace) -> int:
             r = run_scenario(game, sc, path)
             if r.passed:
                 passed += 1
-                print(f"PASS {f.name}: {r.name}")
+                print(printable(f"PASS {f.name}: {r.name}"))
             else:
                 failed += 1
-                print(f"FAIL {f.name}: {r.name}  [{r.where}]")
+                print(printable(f"FAIL {f.name}: {r.name}  [{r.where}]"))
                 for msg in r.failures:
-                    print(f"     {msg}")
+                    print(printable(f"     {msg}"))
     print(f"{passed} passed, {failed} failed")
     return EXIT_OK if failed == 0 else EXIT_FAIL
 

@@ -300,9 +300,9 @@ def revealed(before: GameState, after: GameState) -> list[tuple[int, list[int]]]
 
 def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, resume: Save | None = None) -> int:
     """Run one game at the terminal (new, or resumed from a save); return the exit code."""
-    from .render import render_decision, render_state
+    from .render import SafeConsole, render_decision, render_state
 
-    console = Console(highlight=False)
+    console = SafeConsole(highlight=False)  # spec text is shown with its control characters escaped
     seats = list(resume.seats) if resume else parse_seats(game, args.seats, args.players)
     seed = resume.seed if resume else args.seed
     seat = game.rules.seat_name
@@ -423,7 +423,8 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     if saver:
         console.print(f"the finished game is saved in {escape(str(saver.path))}", soft_wrap=True)
     if log:
-        console.print(f"log saved to {log_path} (replay with: orrery replay {log_path})")
+        console.print(f"log saved to {escape(str(log_path))} (replay with: orrery replay "
+                      f"{escape(shlex.quote(str(log_path)))})", soft_wrap=True)
     return 0
 
 

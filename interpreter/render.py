@@ -14,9 +14,12 @@ from typing import TYPE_CHECKING, Any
 from rich import box
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
+from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+
+from orrery.rulespec.errors import printable
 
 from .evaluator import Interp
 from .state import BOX
@@ -31,6 +34,19 @@ MAX_LISTED = 30  # pieces listed per zone line before "... and N more"
 MAX_GRID_CELLS = 4000  # larger (unbounded) bounding boxes are listed cell by cell
 MENU_COLUMNS_FROM = 13  # menus with this many options are printed in columns
 GRID_LINES_UP_TO = 12  # grids with at most this many rows get lines between rows
+
+
+class SafeConsole(Console):
+    """A rich Console that writes no control character it did not make itself.
+
+    Titles, labels, prompts, narration and reasons come from specs, logs and saves: their control
+    characters (ESC clears screens and retitles windows) are written as escapes (\\x1b) in every
+    text segment, after layout; rich's own styles and cursor controls are untouched.
+    """
+
+    def _render_buffer(self, buffer: Any) -> str:
+        return super()._render_buffer(seg if seg.control else Segment(printable(seg.text), seg.style, seg.control)
+                                      for seg in buffer)
 
 
 def visible(visibility: str, owner: int | None, viewer: int | None) -> bool:
@@ -487,7 +503,7 @@ def render_decision(gs: "GameState") -> RenderableType:
 
 def print_state(gs: "GameState", viewer: int | None = None, console: Console | None = None) -> None:
     """Print the state and, if the viewer may answer it, the pending decision's menu."""
-    console = console or Console()
+    console = console or SafeConsole()
     console.print(render_state(gs, viewer))
     d = gs.decision
     if d is None:

@@ -7,6 +7,7 @@ offending line and a caret, the way compilers do.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Literal
@@ -44,7 +45,7 @@ class Finding:
     def headline(self) -> str:
         """The ``FILE:LINE:COL: severity: message`` line."""
         where = str(self.span) if self.span else "<input>"
-        return f"{where}: {self.severity}: {self.message}"
+        return printable(f"{where}: {self.severity}: {self.message}")
 
     def format(self, text: str | None = None) -> str:
         """Headline plus the source line and a caret under the offending column."""
@@ -53,8 +54,25 @@ class Finding:
         if snippet:
             out.append(snippet)
         if self.hint:
-            out.append(f"  hint: {self.hint}")
+            out.append(printable(f"  hint: {self.hint}"))
         return "\n".join(out)
+
+
+# Characters that must never reach a terminal from a file: C0 controls but tab and newline, DEL, C1
+# controls (ESC starts the sequences that clear screens, retitle windows, move the cursor) and the
+# bidirectional overrides and isolates, which reorder what is shown.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` with every control character written as an escape (ESC as \\x1b): safe to print.
+
+    Text from specs, logs, saves and scenario files is data; it is shown, never obeyed.
+    """
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                        text)
 
 
 def _snippet(span: Span | None, text: str | None) -> str:
@@ -68,7 +86,7 @@ def _snippet(span: Span | None, text: str | None) -> str:
     lines = text.splitlines()
     if not 1 <= span.line <= len(lines):
         return ""
-    src = lines[span.line - 1].expandtabs(1)
+    src = _CONTROL.sub("\ufffd", lines[span.line - 1].expandtabs(1))  # one character each: the caret stays put
     start = max(span.col - 1, 0)
     width = 1
     if span.end_line == span.line and span.end_col and span.end_col > span.col:
