@@ -19,6 +19,7 @@ import jsonschema
 from orrery.rulespec.errors import Finding, InputError, Span
 
 from .game import Game, GameState, IllegalMove
+from .save import MAX_JSON_DEPTH, _bounded_int, _number_at, too_deep
 
 LOG_FORMAT = "orrery-log"
 LOG_VERSION = 1
@@ -130,11 +131,17 @@ def read_log(path: str | Path) -> GameLog:
     for i, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        deep = too_deep(line)
+        if deep is not None:  # before json.loads, which recurses: a log line is 3 levels deep
+            raise InputError(Finding(Span(name, i, deep + 1), f"not an Orrery log line: nested more than "
+                                                              f"{MAX_JSON_DEPTH} levels deep"))
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, parse_int=_bounded_int)
         except json.JSONDecodeError as exc:
             hint = " (the log looks truncated)" if i == len(lines) else ""
             raise InputError(Finding(Span(name, i, exc.colno), f"not valid JSON: {exc.msg}{hint}")) from None
+        except ValueError as exc:  # a number too long to read
+            raise InputError(Finding(Span(name, i, _number_at(line, exc) + 1), f"not valid JSON: {exc}")) from None
         if not isinstance(obj, dict):
             raise _err(name, i, "each log line must be a JSON object")
         objs.append((i, obj))

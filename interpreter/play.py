@@ -10,6 +10,9 @@ a human is seated (a bots-only game is saved only with an explicit --save);
 `--no-save` turns it off.  A default save file that still holds another game in
 progress is never overwritten: the new game goes to `<game>-2.orrery-save.json`
 (or -3...), and an explicit --save FILE holding a game in progress is refused.
+One process plays a save at a time: while a game plays into FILE it holds a lock
+(flock on FILE.lock, dropped by the system if the process dies), and another
+`orrery play` that would write FILE (--resume FILE, --save FILE) is refused.
 Quitting, end of input and Ctrl-C all leave the game saved and say how to go
 on: `orrery play --resume FILE` rebuilds the game from its decisions (GAME,
 variants, seed and seats come from the save) and continues at the same
@@ -25,8 +28,9 @@ Undo: a human types `undo` to take back the last decision, if
     the RNG state now);
   - it showed nobody anything hidden from them: no piece that existed before
     the decision is now visible to a player (in `view(player)`, or named in
-    that player's menu) who could not see it before.  Narration (`say`) is not
-    inspected.
+    that player's menu) who could not see it before, and no narration (`say`)
+    printed since names a piece hidden from a player (by its label, when that
+    label says more than its kind's name: "the 7 of cups", not "card").
 Undo rebuilds the game from its start with the remaining decisions, and is
 saved (and logged) like any decision.
 """
@@ -34,6 +38,7 @@ saved (and logged) like any decision.
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import sys
 import time
@@ -46,11 +51,12 @@ from rich.markup import escape
 from orrery.rulespec.errors import InputError, OrreryError
 
 from .bots import BOTS, Bot, make_bot
+from .evaluator import Interp
 from .game import Game, GameState, IllegalMove
 from .gamefiles import game_ref, resolve_game
 from .log import LogWriter
-from .save import (SUFFIX, Save, SavedDecision, decisions_of, make_save, read_save, replay_decisions, replay_save,
-                   save_status, write_save)
+from .save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
+                   replay_save, save_status, write_save)
 from .simulate import bot_seed
 from .values import PieceRef
 
@@ -264,7 +270,36 @@ def undo_last(gs: GameState, seats: list[str]) -> tuple[GameState, SavedDecision
         kinds = sorted({gs.state.kinds[p] for p in pids})
         raise UndoRefused(f"{what} showed {seat(viewer)} {len(pids)} piece(s) ({', '.join(kinds)}) that were hidden "
                           f"from them, so it cannot be taken back")
+    told = narrated(before, gs)
+    if told:
+        viewer, pid, line = told[0]
+        raise UndoRefused(f"since {what} the narration said '{line}', which names a piece ({gs.state.kinds[pid]}) "
+                          f"hidden from {seat(viewer)}, so it cannot be taken back")
     return before, last
+
+
+def narrated(before: GameState, after: GameState) -> list[tuple[int, int, str]]:
+    """(viewer, piece id, line) for each narration line printed since `before` that names a piece (existing
+    before) hidden from that viewer, by a label that says more than the piece's kind."""
+    lines = after.narration[len(before.narration):]
+    if not lines:
+        return []
+    it = Interp(after.state.clone())
+    labels: dict[int, re.Pattern] = {}
+    for pid in range(min(len(before.state.kinds), len(after.state.kinds))):
+        try:
+            label = it.piece_label(pid)
+        except Exception:  # a broken label expression names nothing
+            continue
+        if label and label != after.state.kinds[pid]:
+            labels[pid] = re.compile(rf"(?<!\w){re.escape(label)}(?!\w)")
+    out = []
+    for viewer in range(after.num_players):
+        seen = visible_pieces(before, viewer) | visible_pieces(after, viewer)
+        for pid, pattern in labels.items():
+            if pid not in seen:
+                out.extend((viewer, pid, line) for line in lines if pattern.search(line))
+    return out
 
 
 def visible_pieces(gs: GameState, viewer: int) -> set[int]:
@@ -328,16 +363,22 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
 
         return log, replay_decisions(game, len(seats), seed, decisions, before, after)
 
+    lock = None  # held while this process plays into the save (released when play returns, or dies with it)
     if resume is not None:
         def catch_up(g: GameState, d: SavedDecision) -> None:  # the bot's own RNG moves on as it did
             if d.player in bots:
                 bots[d.player].choose(g)
 
+        lock = SaveLock.take(resume.path)
         gs = replay_save(resume, game, before=catch_up)
         target = _save_target(game, args, seats, console, resume)
+        if target is not None and target.resolve() != Path(resume.path).resolve():
+            lock.release()
+            lock = SaveLock.take(target)
         log, _ = open_log(resume.decisions) if log_path else (None, gs)
     else:
         target = _save_target(game, args, seats, console, resume)
+        lock = SaveLock.take(target) if target else None
         log, gs = open_log([])
     saver = Autosave(target, game, ref, saved_variants, seats, console) if target else None
 
@@ -420,6 +461,8 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     finally:
         if log:
             log.finish(gs)
+        if lock:
+            lock.release()
     if saver:
         console.print(f"the finished game is saved in {escape(str(saver.path))}", soft_wrap=True)
     if log:
@@ -460,5 +503,5 @@ def _ask_human(console: Console, gs: GameState) -> tuple[int, str] | str:
         return opt.index, opt.label
 
 
-__all__ = ["play", "command", "parse_seats", "undo_last", "UndoRefused", "revealed", "visible_pieces",
+__all__ = ["play", "command", "parse_seats", "undo_last", "UndoRefused", "revealed", "narrated", "visible_pieces",
            "resume_hint", "Autosave", "sys"]

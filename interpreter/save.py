@@ -274,13 +274,17 @@ def parse_save(raw: bytes, name: str = "<save>") -> Save:
                                     f"was it written by Orrery?") from None
     if not text.strip():
         raise _err(name, 1, 1, "save file is empty (a save is a JSON object with \"format\": \"orrery-save\")")
+    deep = too_deep(text)
+    if deep is not None:  # before json.loads, which recurses: a save is 3 levels deep
+        raise _err(name, *_line_col(text, deep), f"not an Orrery save: nested more than {MAX_JSON_DEPTH} levels deep")
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
         raise _err(name, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}{_json_hint(text, exc)}") from None
     except ValueError as exc:
-        raise _err(name, 1, 1, f"not valid JSON: {exc}") from None
-    positions = _positions(text)
+        raise _err(name, *_line_col(text, _number_at(text, exc)), f"not valid JSON: {exc}") from None
+    keys: dict[tuple, tuple[int, int]] = {}
+    positions = _positions(text, keys)
     if not isinstance(data, dict):
         raise _err(name, 1, 1, f"a save must be a JSON object, not {_json_type(data)}")
 
@@ -304,7 +308,7 @@ def parse_save(raw: bytes, name: str = "<save>") -> Save:
                    "version")
     errors = sorted(_VALIDATOR.iter_errors(data), key=lambda e: (at(*e.absolute_path), list(map(str, e.path))))
     if errors:
-        raise InputError(_schema_findings(errors, name, at))
+        raise InputError(_schema_findings(errors, name, at, keys))
 
     save = Save(
         game=data["game"], spec_digest=data["spec_digest"], variants=list(data["variants"]),
@@ -377,12 +381,21 @@ def _unclosed(text: str) -> bool:
     return in_string or depth > 0
 
 
-def _schema_findings(errors: list[jsonschema.ValidationError], name: str, at: Callable) -> list[Finding]:
-    """One finding per problem; the missing keys of one object are listed together."""
+def _schema_findings(errors: list[jsonschema.ValidationError], name: str, at: Callable,
+                     key_at: dict[tuple, tuple[int, int]] | None = None) -> list[Finding]:
+    """One finding per problem; the missing keys of one object are listed together; an unknown key is
+    located at the key itself."""
     missing: dict[tuple, list[str]] = {}
     out: dict[tuple, None] = {}  # ordered, without repeats
     for e in errors:
         path = tuple(e.absolute_path)
+        if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+            known = e.schema.get("properties", {})
+            for key in (k for k in e.instance if k not in known):
+                where = (key_at or {}).get(path + (key,)) or at(*path, key)
+                out[(where, f"unknown key '{key}' in {_where(path) or 'the save'} (known keys: "
+                            f"{', '.join(known)})")] = None
+            continue
         if e.validator == "required":
             m = re.match(r"(.+) is a required property$", e.message)
             keys = missing.setdefault(path, [])
@@ -420,9 +433,13 @@ _WS = re.compile(r"[ \t\n\r]*")
 _NUM = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
-def _positions(text: str) -> dict[tuple, tuple[int, int]]:
-    """(path -> (line, col)) for every value; best effort: {} if anything is unexpected."""
+def _positions(text: str, keys: dict[tuple, tuple[int, int]] | None = None) -> dict[tuple, tuple[int, int]]:
+    """(path -> (line, col)) for every value; best effort: {} if anything is unexpected.
+
+    With `keys`, also fills it with (path -> (line, col)) of the key naming each object member.
+    """
     offsets: dict[tuple, int] = {}
+    key_offsets: dict[tuple, int] = {}
 
     def ws(i: int) -> int:
         return _WS.match(text, i).end()  # type: ignore[union-attr]
@@ -436,7 +453,9 @@ def _positions(text: str) -> dict[tuple, tuple[int, int]]:
             if text[i] == "}":
                 return i + 1
             while True:
-                key, i = scanstring(text, ws(i) + 1)
+                start = ws(i)
+                key, i = scanstring(text, start + 1)
+                key_offsets[path + (key,)] = start
                 i = ws(i)  # at ':'
                 i = ws(value(i + 1, path + (key,)))
                 if text[i] == ",":
@@ -469,20 +488,137 @@ def _positions(text: str) -> dict[tuple, tuple[int, int]]:
         value(0, ())
     except (ValueError, IndexError, RecursionError):
         return {}
-    out = {}
-    for path, off in offsets.items():
-        line = text.count("\n", 0, off) + 1
-        out[path] = (line, off - (text.rfind("\n", 0, off) + 1) + 1)
+    out = {path: _line_col(text, off) for path, off in offsets.items()}
+    if keys is not None:
+        keys.update({path: _line_col(text, off) for path, off in key_offsets.items()})
     return out
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, column) of a character offset."""
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+MAX_JSON_DEPTH = 20  # saves and log lines are a few levels deep; deeper JSON would make json.loads recurse
+MAX_JSON_DIGITS = 4000  # as the engine's digits limit; Python cannot read more than 4300 digits
+
+
+def too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> int | None:
+    """Offset of the first bracket nested more than `limit` deep in JSON text (strings skipped), or None."""
+    depth, in_string, escaped = 0, False, False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+            if depth > limit:
+                return i
+        elif ch in "}]":
+            depth -= 1
+    return None
+
+
+def _bounded_int(digits: str) -> int:
+    """json's parse_int: refuse absurdly long numbers (Python refuses more than 4300 digits itself)."""
+    if len(digits) > MAX_JSON_DIGITS:
+        raise ValueError(f"a number of {len(digits.lstrip('-'))} digits")
+    return int(digits)
+
+
+def _number_at(text: str, exc: ValueError) -> int:
+    """Offset of the overlong number an error is about (0 when it cannot be found)."""
+    m = re.search(r"-?\d{%d,}" % (MAX_JSON_DIGITS + 1), text)
+    return m.start() if m else 0
+
+
+class SaveLock:
+    """An advisory lock held while a game plays into a save, so that two `orrery play` processes never
+    write one save in turn (each would overwrite the other's decisions).
+
+    The lock is `flock` on FILE.lock beside the save (the save itself is replaced at every write, so
+    it cannot hold a lock).  The operating system drops it when the process ends, even when it is
+    killed, so a crash never leaves a stale lock; the lock file is removed on release.  Where flock
+    does not exist (Windows), games are not locked.
+    """
+
+    def __init__(self, save_path: str | Path):
+        self.path = Path(f"{save_path}.lock")
+        self.fp: Any = None
+
+    @classmethod
+    def take(cls, save_path: str | Path) -> "SaveLock":
+        """The lock of a save, held; InputError if another process holds it."""
+        lock = cls(save_path)
+        holder = lock.acquire()
+        if holder is not None:
+            raise InputError(f"{save_path}: this game is being played in another orrery process{holder}; quit "
+                             f"that one first (two processes playing one save would overwrite each other's "
+                             f"decisions)")
+        return lock
+
+    def acquire(self) -> str | None:
+        """Take the lock: None when held now, else a note on who holds it (' (pid N)' or '')."""
+        try:
+            import fcntl
+        except ImportError:  # no flock here: play unlocked
+            return None
+        try:
+            fp = open(self.path, "a+", encoding="utf-8")
+        except OSError:
+            return None  # a folder we cannot write to: the save itself will say so
+        try:
+            fcntl.flock(fp.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fp.seek(0)
+            pid = fp.read(20).strip()
+            fp.close()
+            return f" (pid {pid})" if pid.isdigit() else ""
+        fp.seek(0)
+        fp.truncate()
+        fp.write(str(os.getpid()))
+        fp.flush()
+        self.fp = fp
+        return None
+
+    def release(self) -> None:
+        """Give the lock up and remove the lock file (idempotent)."""
+        if self.fp is None:
+            return
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        self.fp.close()  # closing drops the flock
+        self.fp = None
+
+    def held_elsewhere(self) -> bool:
+        """True if another process holds the lock now (checked by taking it briefly)."""
+        if not self.path.exists():
+            return False
+        if self.acquire() is not None:
+            return True
+        if self.fp is not None:  # it was free: let it go again, leaving the file as it was found
+            self.fp.close()
+            self.fp = None
+        return False
 
 
 def save_status(path: str | Path) -> tuple[str, Save | None, str]:
     """What a file holds before it is overwritten: (kind, save, detail).
 
     kind: "missing", "empty" (a save with no decision), "finished", "in progress" or "other"
-    (not a readable save: never overwrite it).
+    (not a readable save: never overwrite it).  A save another process is playing is in progress.
     """
     p = Path(path)
+    if SaveLock(p).held_elsewhere():
+        return "in progress", None, "being played in another orrery process"
     if not p.exists():
         return "missing", None, ""
     try:
@@ -567,6 +703,6 @@ def replay_save(save: Save, game: Game, before: Hook | None = None, after: Hook 
 
 __all__ = [
     "SAVE_FORMAT", "SAVE_VERSION", "SAVE_SCHEMA", "SUFFIX", "Save", "SavedDecision", "ReplayFailed",
-    "decisions_of", "make_save", "dumps", "write_save", "read_save", "parse_save", "save_status",
+    "decisions_of", "make_save", "dumps", "write_save", "read_save", "parse_save", "save_status", "SaveLock",
     "replay_decisions", "replay_save", "check_spec",
 ]

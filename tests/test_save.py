@@ -16,7 +16,7 @@ import pytest
 
 from orrery.interpreter.cli import main
 from orrery.interpreter.game import Game
-from orrery.interpreter.play import UndoRefused, revealed, undo_last
+from orrery.interpreter.play import UndoRefused, narrated, revealed, undo_last
 from orrery.interpreter.save import (SAVE_SCHEMA, Save, decisions_of, dumps, make_save, parse_save, read_save,
                                      replay_save, write_save)
 from orrery.rulespec.errors import InputError
@@ -301,7 +301,7 @@ BAD = [
      '"label": "a1"'),
     ("decision missing key", lambda t: t.replace('"label": "a1"', '"lable": "a1"'), "missing key 'label'",
      '"lable"'),
-    ("unknown key", _edit("colour", "red"), "'colour' was unexpected", None),
+    ("unknown key", _edit("colour", "red"), "unknown key 'colour' in the save (known keys: format,", '"colour"'),
     ("NaN", lambda t: t.replace('"seed": 0', '"seed": NaN'), "NaN is not allowed", None),
     ("seat count", _edit("seats", ["human"]), "1 seat(s) but 2 player(s)", '"seats"'),
     ("unknown seat", _edit("seats", ["human", "genius"]), "unknown seat type 'genius'", '"seats"'),
@@ -689,3 +689,78 @@ def test_discarding_from_a_hand_reveals_the_card_to_the_others():
     assert 1 in shown and 0 not in shown  # P1 saw their own card already; P2 sees it now
     with pytest.raises(UndoRefused):
         undo_last(gs, ["human", "human"])
+
+
+def test_undo_refused_when_the_narration_named_a_hidden_piece(lucky):
+    text = lucky.read_text(encoding="utf-8").replace(
+        "        - actions: [dip, peek, wait]", "        - actions: [dip, peek, wait, hint]").replace(
+        "end:\n", "  hint:\n    effect: 'say \"the deck starts with the \" + text(top(deck))'\nend:\n")
+    lucky.write_text(text, encoding="utf-8")
+    game = Game(load_spec(lucky))
+    gs = game.new_initial_state(players=2, seed=2)
+    before = gs.clone()
+    gs.apply_label("hint")  # nothing moved, nothing random: only the narration tells the hidden top card
+    assert revealed(before, gs) == []
+    told = narrated(before, gs)
+    assert {v for v, _, _ in told} == {0, 1} and all("the deck starts with the" in line for _, _, line in told)
+    with pytest.raises(UndoRefused, match=r"since P1's 'hint' the narration said 'the deck starts with the \d card'"
+                                          r", which names a piece \(card\) hidden from P1"):
+        undo_last(gs, ["human", "human"])
+    gs = game.new_initial_state(players=2, seed=2)
+    gs.apply_label("wait")  # narration that names nothing hidden: undo is fine
+    assert narrated(before, gs) == []
+    undo_last(gs, ["human", "human"])
+
+
+# ================================================================= one process per save
+
+
+def test_a_save_being_played_cannot_be_played_by_a_second_process(tmp_path, capsys, monkeypatch):
+    s = tmp_path / "S.json"
+    out = (tmp_path / "out.txt").open("w")
+    proc = subprocess.Popen(_orrery("play", "tic-tac-toe", "--seats", "human,random", "--save", str(s)),
+                            stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, text=True)
+    try:
+        proc.stdin.write("b2\n")
+        proc.stdin.flush()
+        _wait_for(s, lambda d: len(d["decisions"]) == 2)
+        code, _, err = run(capsys, monkeypatch, "play", "--resume", str(s), stdin=lines("a1", "quit"))
+        assert code == 2 and "this game is being played in another orrery process (pid " in err, err
+        code, _, err = run(capsys, monkeypatch, "play", "tic-tac-toe", "--seats", "human,random", "--save", str(s),
+                           stdin=lines("quit"))
+        assert code == 2 and "being played in another orrery process" in err, err
+        monkeypatch.chdir(tmp_path)  # a default save next to a game being played goes to another file
+        (tmp_path / "tic-tac-toe.orrery-save.json").write_text(s.read_text(encoding="utf-8"), encoding="utf-8")
+        assert len(saved(s)["decisions"]) == 2  # the other process's save is untouched
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        out.close()
+    assert not Path(f"{s}.lock").exists()  # released and removed
+    code, out_text, _ = run(capsys, monkeypatch, "play", "--resume", str(s), stdin=lines("quit"))
+    assert code == 0 and "2 decisions replayed" in out_text
+
+
+def test_a_default_save_being_played_elsewhere_is_left_alone(tmp_path, capsys, monkeypatch):
+    from orrery.interpreter.save import SaveLock
+
+    monkeypatch.chdir(tmp_path)
+    busy = tmp_path / "tic-tac-toe.orrery-save.json"
+    code, _, _ = run(capsys, monkeypatch, "play", "tic-tac-toe", "--seats", "human,random", stdin=lines("quit"))
+    assert code == 0 and busy.exists() and saved(busy)["decisions"] == []  # an empty save: reusable...
+    other = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'a+'); "
+                              "fcntl.flock(f, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(60)",
+                              f"{busy}.lock"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout.readline().strip() == "locked"
+        assert SaveLock(busy).held_elsewhere()
+        code, out, _ = run(capsys, monkeypatch, "play", "tic-tac-toe", "--seats", "human,random",
+                           stdin=lines("b2", "quit"))
+        assert code == 0 and "tic-tac-toe-2.orrery-save.json" in out  # ...but not while another process plays it
+        assert saved(busy)["decisions"] == []
+    finally:
+        other.kill()
+        other.wait()
