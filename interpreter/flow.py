@@ -30,9 +30,12 @@ def run_flow(it: Interp) -> None:
                 f"the flow went through {it.limits.flow} stages without asking any player anything "
                 f"(limit flow); is an end condition missing? Raise it with --limit flow=N",
                 it.r.spec.span("flow"))
-        if it.track_boundaries:
+        if it.track_boundaries and it.pos >= len(it.answers):
             # a stage boundary is a resumable position: the driver may make it the new checkpoint,
-            # so that replay re-runs only the current stage, not everything since the step menu
+            # so that replay re-runs only the current stage, not everything since the step menu.
+            # Only boundaries past the last known answer are recorded: earlier ones would mostly be
+            # superseded, and each costs a copy of the state (the driver keeps its old checkpoint
+            # when none is recorded, which replays the same)
             it.boundary = (s.clone(), it.pos, list(s.msgs))
         try:
             _STAGES[s.cursor.stage](it)
