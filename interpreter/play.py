@@ -11,7 +11,7 @@ a human is seated (a bots-only game is saved only with an explicit --save);
 progress is never overwritten: the new game goes to `<game>-2.orrery-save.json`
 (or -3...), and an explicit --save FILE holding a game in progress is refused.
 One process plays a save at a time: while a game plays into FILE it holds a lock
-(flock on FILE.lock, dropped by the system if the process dies), and another
+(flock on FILE.lock, dropped by the kernel if the process dies), and another
 `orrery play` that would write FILE (--resume FILE, --save FILE) is refused.
 Quitting, end of input and Ctrl-C all leave the game saved and say how to go
 on: `orrery play --resume FILE` rebuilds the game from its decisions (GAME,
@@ -363,23 +363,28 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
 
         return log, replay_decisions(game, len(seats), seed, decisions, before, after)
 
-    lock = None  # held while this process plays into the save (released when play returns, or dies with it)
-    if resume is not None:
-        def catch_up(g: GameState, d: SavedDecision) -> None:  # the bot's own RNG moves on as it did
-            if d.player in bots:
-                bots[d.player].choose(g)
+    lock: SaveLock | None = None  # held while this process plays into the save (released when play ends)
+    try:
+        if resume is not None:
+            def catch_up(g: GameState, d: SavedDecision) -> None:  # the bot's own RNG moves on as it did
+                if d.player in bots:
+                    bots[d.player].choose(g)
 
-        lock = SaveLock.take(resume.path)
-        gs = replay_save(resume, game, before=catch_up)
-        target = _save_target(game, args, seats, console, resume)
-        if target is not None and target.resolve() != Path(resume.path).resolve():
+            lock = SaveLock.take(resume.path)
+            gs = replay_save(resume, game, before=catch_up)
+            target = _save_target(game, args, seats, console, resume)
+            if target is not None and target.resolve() != Path(resume.path).resolve():
+                lock.release()
+                lock = SaveLock.take(target)
+            log, _ = open_log(resume.decisions) if log_path else (None, gs)
+        else:
+            target = _save_target(game, args, seats, console, resume)
+            lock = SaveLock.take(target) if target else None
+            log, gs = open_log([])
+    except BaseException:  # a save that cannot be resumed, a log that cannot be written: let the save go
+        if lock is not None:
             lock.release()
-            lock = SaveLock.take(target)
-        log, _ = open_log(resume.decisions) if log_path else (None, gs)
-    else:
-        target = _save_target(game, args, seats, console, resume)
-        lock = SaveLock.take(target) if target else None
-        log, gs = open_log([])
+        raise
     saver = Autosave(target, game, ref, saved_variants, seats, console) if target else None
 
     title = game.spec.model.game.title or game.name

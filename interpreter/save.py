@@ -543,7 +543,7 @@ class SaveLock:
     write one save in turn (each would overwrite the other's decisions).
 
     The lock is `flock` on FILE.lock beside the save (the save itself is replaced at every write, so
-    it cannot hold a lock).  The operating system drops it when the process ends, even when it is
+    it cannot hold a lock).  The kernel drops it when the process ends, even when it is
     killed, so a crash never leaves a stale lock; the lock file is removed on release.  Where flock
     does not exist (Windows), games are not locked.
     """

@@ -7,7 +7,7 @@ machine or crashes with a traceback (see docs/security.md for the threat model).
    input either gets located findings (exit code 2 from the CLI) or behaves as plain data, and a
    sentinel file that the payload would create never appears.
 2. Resource limits.  Every runaway guard (YAML size, aliases, depth; pieces, cascade, loop,
-   range, emit_depth, flow, auto, lookahead; simulate's step limit) stops its hostile spec with
+   range, emit_depth, flow, auto, lookahead, values, digits; simulate's step limit) stops its hostile spec with
    a located message naming the limit and the --limit option, exit code 2, within a few seconds
    of CPU; and `--limit NAME=N` moves each limit.
 3. Findings.  Tests marked `xfail(strict=True)` with a reason starting "FINDING:" record inputs
@@ -222,7 +222,7 @@ def batch(tmp_path_factory: pytest.TempPathFactory):
     b.start("play_text", ["play", prepare("text_tricks.yaml", folder)[0], "--seats", "random,random", "--no-save"],
             20)
     for name in ("list_doubling", "text_doubling", "nested_ranges", "number_squaring", "line_unbounded",
-                 "random_int_huge"):
+                 "random_int_huge", "shared_nesting"):
         b.start(name, ["simulate", HOSTILE / f"finding_{name}.yaml", "--games", "1"], HANG_CPU)
     b.start("lookahead_amplifier", ["simulate", HOSTILE / "finding_lookahead_amplifier.yaml", "--games", "1",
                                     "--limit", "loop=200000"], LOOKAHEAD_CPU)
@@ -602,6 +602,8 @@ def test_lookahead_limit_only_stops_filtering(capsys, monkeypatch):
 
 
 # ================================================================ 3. findings
+# Problems the security review found (tests/hostile/finding_*.yaml and templates). Each test
+# asserts the behaviour we want; the fixed ones are ordinary tests, the open ones strict xfails.
 
 
 @pytest.mark.parametrize("name", ["self_call.yaml", "event_echo.yaml"])
@@ -648,6 +650,17 @@ def test_every_way_of_growing_a_value_is_bounded(capsys, tmp_path, effect, limit
     run = cli(capsys, "simulate", path, "--games", "1")
     assert_limit_message(run, limit, path)
     assert run.cpu < FEW_SECONDS
+
+
+@pytest.mark.xfail(strict=True, reason="FINDING: a list holding the same list twice, 40 levels deep, is small in "
+                                       "memory but stands for 2**40 items; text(), say, == and the state digest "
+                                       "walk them all (killed at the CPU cap). The values limit measures only the "
+                                       "top level of a list; list literals (Interp._list and the compiled path) "
+                                       "should count the items a nested list stands for")
+def test_shared_nesting_is_stopped_by_a_limit(batch):
+    run = batch.result("shared_nesting")
+    assert run.signal is None, f"killed by signal {run.signal} after {run.cpu:.1f} s of CPU"
+    assert_limit_message(run, "values", HOSTILE / "finding_shared_nesting.yaml")
 
 
 def test_growing_numbers_are_stopped_by_a_limit(batch):
