@@ -1,0 +1,642 @@
+"""A generic search bot: MCTS (UCT) over determinised worlds, with random playouts.
+
+The bot reads nothing game-specific: only the GameState API (`legal_actions`,
+`apply`, `clone`, `is_terminal`, `returns`, `current_player`, `view`) plus the
+two replay hooks `checkpoint_clone` / `replayed_from` that determinisation needs.
+
+**Determinisation** (`determinise`).  The acting player may only know what
+`gs.view(player)` shows.  Each iteration searches a *world* sampled to agree
+with that view:
+
+- The pieces hidden from the player (in zones of visibility `hidden`, in other
+  players' `owner` zones, in cells of hidden boards) are split into pools, and
+  the identities (kind and attributes) of the pieces of each pool are shuffled
+  among the pool's positions.  A pool is one cell of a board (a hidden cell is
+  a position with a meaning of its own, like a suit's coin stack), or, for
+  other zones, every hidden copy of a zone (all opponents' hands together)
+  joined with every other hidden zone holding a piece of the same kind (the
+  deck and the opponents' hands dealt from it).  The box (destroyed and unused
+  pieces) is not hidden: it is treated as known.
+- The RNG is reseeded, so future draws, dice and shuffles are unknown.
+- The relabelling and the new seed are applied to a clone of the position's
+  checkpoint, and the answers since it are replayed (`replayed_from`); the
+  world is kept only if `view(player)` is exactly the same as in the real
+  position (menu included).  Otherwise the bot retries with other
+  permutations, then keeps the real RNG (when something was drawn since the
+  checkpoint, reseeding it changes what the player already saw), and as a last
+  resort searches the real hidden layout with a reseeded RNG (counted in
+  `stats["fallback"]`).  When nothing is hidden and nothing was drawn since the
+  checkpoint, the world is the position itself with a new seed, without replay.
+
+**Search.**  One tree per decision (the subtree under the moves played since
+the last search is reused), children keyed by option index (`legal_actions()`),
+values from `returns()` (1 win, -1 loss, 0 draw) seen by the player who chose
+the move into the node.  Forced decisions never appear: the GameState answers
+them itself.  Selection is UCB1 whose mean is blended with a RAVE (all moves as
+first) mean keyed by (player, option label) while a move has few visits.
+Playouts are uniformly random and stop after `playout` decisions, scored as a
+draw.  Two modes:
+
+- *Exact* (nothing hidden from the bot, nothing drawn since the checkpoint, so
+  a world differs from the real game only in its future random draws):
+  positions are cached in the nodes as long as no random draw happens on the
+  way (each playout starts from a reseeded copy); a node is expanded (all its
+  children made) on its second visit, the root at once; results are proven
+  bottom-up (MCTS-Solver, max^n: a node is proven when its mover has a proven
+  win, or when all its children are proven).  So a move that wins at once is
+  found in the first iteration and played, and a move that lets another player
+  win by force, once proven, is never chosen.  Below a move that draws at
+  random the search goes on as in general mode.
+- *General* (something hidden): single-observer information-set MCTS: each
+  iteration runs in its own determinised world; a child's UCB1 counts the
+  iterations in which it was legal (availability) rather than its parent's
+  visits.  Before searching, every move is tried in the first world: one that
+  ends the game with the bot winning there and in two freshly dealt worlds is
+  played at once.
+
+The move played: a proven win; else, among the moves not proven lost, the best
+blended mean among the well-explored ones (at least half the visits of the most
+visited); when every move is proven lost, the most visited one (it held out
+longest: a fallible opponent may still miss the win).
+
+Deterministic: all randomness comes from the bot's seed (an iteration budget
+reproduces exactly; a time budget depends on the machine).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from typing import Any
+
+from .decisions import RequireFailed, RuleError, RunawayError
+from .game import GameState, IllegalMove
+from .rng import Rng
+from .state import State, serialize
+from .values import Cell, ZoneRef
+
+DEFAULT_ITERATIONS = 200
+DEFAULT_PLAYOUT = 200  # decisions in one playout before it is scored as a draw
+DEFAULT_C = 0.7  # UCB1 exploration constant, for values scaled to [0, 1]
+DEFAULT_RAVE = 200.0  # RAVE equivalence: the visits at which a move's own mean and its AMAF mean weigh the same
+WORLD_TRIES = 3  # permutations tried before giving up on re-dealing the hidden pieces
+DECISIVE_CHECKS = 2  # other worlds in which a move that wins at once must win too (hidden information)
+
+_SEARCH_ERRORS = (IllegalMove, RuleError, RequireFailed, RunawayError)
+
+
+# ------------------------------------------------------------------ determinisation
+
+
+def _hidden_place(state: State, place: Any, viewer: int) -> bool:
+    """Whether `viewer` sees only a count of this place's pieces (the rule of view.py)."""
+    if isinstance(place, Cell):
+        name, owner = place.zone, place.owner
+    elif isinstance(place, ZoneRef):
+        name, owner = place.name, place.owner
+    else:
+        return False
+    z = state.rules.zones.get(name)
+    if z is None:  # the box: treated as known
+        return False
+    vis = z.decl.visibility
+    return vis == "hidden" or (vis == "owner" and owner != viewer)
+
+
+def _place_key(place: Any) -> tuple:
+    """A canonical sort key for a place (zone or cell)."""
+    if isinstance(place, Cell):
+        return ("cell", place.zone, -1 if place.owner is None else place.owner, repr(place.pos))
+    return ("zone", place.name, -1 if place.owner is None else place.owner, "")
+
+
+def hidden_pools(state: State, viewer: int, below: int | None = None) -> list[list[int]]:
+    """The pieces hidden from `viewer`, in pools whose members may exchange identities (see the module doc).
+
+    Only pieces with an id under `below` are considered (pieces created after a checkpoint cannot be
+    relabelled there).  Each pool lists its pieces in the order of their positions (places in a canonical
+    order, each bottom to top), and the pools come in the order of their first positions: the result
+    depends on where hidden pieces are, never on which pieces they are.
+    """
+    limit = len(state.kinds) if below is None else below
+    parent: dict[Any, Any] = {}
+
+    def find(x: Any) -> Any:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    members: dict[Any, list[int]] = {}
+    hidden = sorted((place for place, pids in state.places.items() if pids and _hidden_place(state, place, viewer)),
+                    key=_place_key)
+    for place in hidden:
+        key = ("cell", place) if isinstance(place, Cell) else ("zone", place.name)
+        find(key)
+        for pid in state.places[place]:
+            if pid >= limit:
+                continue
+            members.setdefault(key, []).append(pid)
+            if not isinstance(place, Cell):
+                a, b = find(key), find(("kind", state.kinds[pid]))
+                if a != b:
+                    parent[b] = a
+    groups: dict[Any, list[int]] = {}
+    for key, pids in members.items():  # in the order of the places' first positions
+        groups.setdefault(find(key), []).extend(pids)
+    return [p for p in groups.values() if len(p) > 1]
+
+
+def _identity(state: State, pid: int) -> tuple[str, Any]:
+    return state.kinds[pid], state.attrs[pid]
+
+
+def _identity_key(identity: tuple[str, Any]) -> tuple[str, str]:
+    kind, attrs = identity
+    return kind, json.dumps(serialize(attrs), sort_keys=True, default=str)
+
+
+def _varied(state: State, pool: list[int]) -> bool:
+    """True if the pool holds at least two different identities (else shuffling it changes nothing)."""
+    first = _identity(state, pool[0])
+    return any(_identity(state, p) != first for p in pool[1:])
+
+
+def _relabel(state: State, pools: list[list[int]], rng: Rng) -> None:
+    """Deal the identities (kind, attributes) of each pool's pieces at random over its positions, in place.
+
+    The identities are put in a canonical order before the shuffle, so the deal depends on the multiset of
+    hidden identities and the RNG only, not on where the real pieces are.
+    """
+    state.kinds = list(state.kinds)  # clones share the list
+    for pool in pools:
+        ids = sorted((_identity(state, p) for p in pool), key=_identity_key)
+        rng.shuffle(ids)
+        for p, (kind, attrs) in zip(pool, ids):
+            state.kinds[p] = kind
+            state.attrs[p] = attrs
+
+
+def reseeded(gs: GameState, seed: int) -> GameState | None:
+    """The same position with the RNG reseeded, without replay; None if something was drawn since the checkpoint."""
+    cp = gs.checkpoint_clone()
+    if cp.rng.state != gs.state.rng.state:
+        return None
+    cp.rng = Rng(seed)
+    live = gs.state.clone()
+    live.rng = Rng(seed)
+    return gs.replayed_from(cp, live=live)
+
+
+def determinise(gs: GameState, viewer: int, rng: Rng, target: dict[str, Any] | None = None,
+                stats: dict[str, int] | None = None) -> GameState:
+    """A world consistent with what `viewer` sees of `gs`: hidden pieces re-dealt, the RNG reseeded.
+
+    `target` is `gs.view(viewer)` when the caller has it.  `stats` counts the kind of world made:
+    exact (nothing hidden: only the RNG changed), redealt (hidden pieces re-dealt and the RNG reseeded),
+    kept_rng (re-dealt, but the real RNG had to be kept: the world's future draws are the real ones),
+    fallback (the real hidden layout, reseeded when possible).  `gs` itself is never changed.
+    """
+    stats = stats if stats is not None else {}
+
+    def count(key: str) -> None:
+        stats[key] = stats.get(key, 0) + 1
+
+    if gs.is_terminal():
+        count("exact")
+        return gs.clone()
+    cp0 = gs.checkpoint_clone()
+    pools = [p for p in hidden_pools(gs.state, viewer, below=len(cp0.kinds)) if _varied(cp0, p)]
+    drawn = cp0.rng.state != gs.state.rng.state  # a random draw happened since the checkpoint
+    if not pools and not drawn:
+        count("exact")
+        world = reseeded(gs, rng.next64())
+        assert world is not None
+        return world
+    if target is None:
+        target = gs.view(viewer)
+    tries = WORLD_TRIES if pools else 1  # without pools, every try of a kind gives the same world
+    plans = [True] * (1 if drawn else tries) + ([False] * tries if drawn else [])
+    for reseed in plans:
+        cp = gs.checkpoint_clone()
+        if pools:
+            _relabel(cp, pools, rng)
+        seed = rng.next64()
+        if reseed:
+            cp.rng = Rng(seed)
+        try:
+            world = gs.replayed_from(cp)
+        except _SEARCH_ERRORS:
+            continue
+        if world.view(viewer) != target:
+            continue
+        if not reseed:  # the real RNG replayed what was drawn; reseed from the world's own checkpoint if possible
+            late = reseeded(world, seed)
+            if late is None:
+                count("kept_rng")
+                return world
+            world = late
+        count("redealt")
+        return world
+    count("fallback")
+    return reseeded(gs, rng.next64()) or gs.clone()
+
+
+# ------------------------------------------------------------------ the tree
+
+
+class _Node:
+    """Statistics of one move (the edge into this node) and of the moves after it."""
+
+    __slots__ = ("children", "visits", "value", "avail", "gs", "expanded", "proven", "label", "amaf_n", "amaf_w")
+
+    def __init__(self, label: str, gs: GameState | None = None) -> None:
+        self.label = label  # the option's label: the move's name for RAVE
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.value = 0.0  # sum of returns for the player who chose the move into this node
+        self.avail = 0  # iterations in which this move was legal when its parent was visited
+        self.gs = gs  # exact mode: the position here, the same in every world (never mutated)
+        self.expanded = False  # exact mode: every child made (with its position when it is certain)
+        self.proven: tuple[float, ...] | None = None  # exact mode: the result under best play (max^n)
+        self.amaf_n = 0  # RAVE: simulations from the parent in which the mover played this label later on
+        self.amaf_w = 0.0
+
+
+def parse_budget(text: str | None) -> dict[str, Any]:
+    """`200` (iterations), `2s` / `500ms` (time), or several joined by ':' (`200:2s`, `100:playout=50`, `c=1`)."""
+    out: dict[str, Any] = {}
+    if not text:
+        return out
+    for part in text.split(":"):
+        p = part.strip().lower()
+        try:
+            if re.fullmatch(r"\d+", p):
+                out["iterations"] = int(p)
+            elif re.fullmatch(r"\d+(\.\d+)?ms", p):
+                out["seconds"] = float(p[:-2]) / 1000
+            elif re.fullmatch(r"\d+(\.\d+)?s", p):
+                out["seconds"] = float(p[:-1])
+            elif p.startswith("playout="):
+                out["playout"] = int(p[len("playout="):])
+                if out["playout"] < 0:
+                    raise ValueError
+            elif p.startswith("rave="):
+                out["rave"] = float(p[len("rave="):])
+                if not out["rave"] >= 0:
+                    raise ValueError
+            elif p.startswith("c="):
+                out["c"] = float(p[2:])
+                if not out["c"] >= 0:
+                    raise ValueError
+            else:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"mcts: cannot read '{part}' in 'mcts:{text}' (use mcts:N for N iterations, mcts:Ts "
+                             f"for T seconds, both as mcts:N:Ts, optionally :playout=N, :c=X and :rave=K)") from None
+    if out.get("iterations") == 0 or out.get("seconds") == 0 or out.get("playout") == 0:
+        raise ValueError(f"mcts: a budget of 0 in 'mcts:{text}' leaves nothing to search")
+    return out
+
+
+class MctsBot:
+    """Information-set MCTS with determinised hidden information and random playouts (see the module doc)."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, budget: str | None = None, *, iterations: int | None = None,
+                 seconds: float | None = None, playout: int = DEFAULT_PLAYOUT, c: float = DEFAULT_C,
+                 rave: float = DEFAULT_RAVE, reuse: bool = True):
+        opts = parse_budget(budget)
+        self.iterations = opts.get("iterations", iterations)
+        self.seconds = opts.get("seconds", seconds)
+        if self.iterations is None and self.seconds is None:
+            self.iterations = DEFAULT_ITERATIONS
+        self.playout = opts.get("playout", playout)
+        self.c = opts.get("c", c)
+        self.rave = opts.get("rave", rave)
+        self.reuse = reuse
+        self.rng = Rng(seed)
+        self.stats: dict[str, int] = {}
+        self._root: _Node | None = None
+        self._trail: list[tuple[int, int]] = []  # the real decisions (player, index) up to the root
+        self._exact = False
+
+    # -- entry point
+    def choose(self, gs: GameState) -> int:
+        """Search, then the move to play: a proven win, else the best of the well-explored moves not proven lost."""
+        legal = gs.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = gs.current_player()
+        target = gs.view(me)
+        probe: dict[str, int] = {}
+        world: GameState | None = determinise(gs, me, self.rng, target, probe)
+        exact = "exact" in probe
+        self._bump(probe)
+        root = self._reused_root(gs, exact)
+        if exact and root.gs is None:
+            root.gs = world
+        if not exact:
+            win = self._decisive(gs, me, world, target)
+            if win is not None:
+                self._bump({"decisive": 1, "searches": 1})
+                return win
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while root.proven is None:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            if exact:
+                self._iterate_exact(root)
+            else:
+                if world is None:
+                    world = determinise(gs, me, self.rng, target, self.stats)
+                self._iterate_general(root, world, [])
+                world = None
+            done += 1
+        self._bump({"iterations": done, "searches": 1, **({"proven": 1} if root.proven is not None else {})})
+        return self._best(root, legal, me)
+
+    def _decisive(self, gs: GameState, me: int, world: GameState, target: dict[str, Any]) -> int | None:
+        """With hidden information: a move that ends the game with the bot winning in this world and in
+        DECISIVE_CHECKS more, freshly dealt ones (a win that does not hang on what is hidden), or None."""
+        for opt in world.legal_options():
+            if not self._wins(world, opt.index, me):
+                continue
+            for _ in range(DECISIVE_CHECKS):
+                other = determinise(gs, me, self.rng, target, self.stats)
+                if not self._wins(other, opt.index, me):
+                    break
+            else:
+                return opt.index
+        return None
+
+    @staticmethod
+    def _wins(world: GameState, index: int, me: int) -> bool:
+        g = world.clone()
+        try:
+            g.apply(index)
+        except _SEARCH_ERRORS:
+            return False
+        return g.is_terminal() and g.returns()[me] >= 1
+
+    def _bump(self, counts: dict[str, int]) -> None:
+        for k, v in counts.items():
+            self.stats[k] = self.stats.get(k, 0) + v
+
+    def _reused_root(self, gs: GameState, exact: bool) -> _Node:
+        """The subtree reached by the decisions made since the last search, or a new root."""
+        trail = [(s.player, s.index) for s in gs.history if not s.auto]
+        root = self._root
+        if (self.reuse and root is not None and exact == self._exact and len(trail) >= len(self._trail)
+                and trail[:len(self._trail)] == self._trail):
+            for _, index in trail[len(self._trail):]:
+                root = root.children.get(index)
+                if root is None:
+                    break
+            if root is not None and exact and root.gs is None:
+                root = None  # reached through a random draw: its statistics are not exact-mode ones
+        else:
+            root = None
+        if root is None:
+            root = _Node("")
+        self._root, self._trail, self._exact = root, trail, exact
+        return root
+
+    def _best(self, root: _Node, legal: list[int], me: int) -> int:
+        children = [(a, root.children[a]) for a in legal if a in root.children]
+        proven = [(a, ch) for a, ch in children if ch.proven is not None]
+        if proven:
+            a, ch = max(proven, key=lambda t: t[1].proven[me])
+            if ch.proven[me] >= 1:
+                return a  # a forced win
+            if len(proven) == len(legal) and ch.proven[me] > -1:
+                children = [(a, c) for a, c in proven if c.proven[me] == ch.proven[me]]  # the best known result
+        if not children:
+            return legal[0]
+        safe = [(a, ch) for a, ch in children if ch.proven is None or ch.proven[me] > -1]
+        if not safe:  # every move proven lost: the most visited held out longest (a fallible opponent may miss it)
+            return max(children, key=lambda t: t[1].visits)[0]
+        # the best mean (RAVE-blended) among the well-explored moves (at least half the visits of the most visited)
+        most = max(ch.visits for _, ch in safe)
+        best, best_key = safe[0][0], None
+        for a, ch in safe:
+            key = (ch.visits * 2 >= most, self._mean(ch) if ch.visits else -2.0, ch.visits)
+            if best_key is None or key > best_key:
+                best, best_key = a, key
+        return best
+
+    # -- exact mode: nothing hidden from the bot; positions reached without a random draw are cached
+    def _child(self, node: _Node, opt: Any) -> tuple[_Node, GameState]:
+        """Make the child of a cached position for one option, and the position it leads to (with a fresh seed).
+
+        The position is cached in the child unless a random draw happened on the way (then the child has none,
+        and the search below it goes on in general mode); a terminal child is proven at once.
+        """
+        parent = node.gs
+        assert parent is not None
+        g = self._fresh(parent)
+        before = g.state.rng.state
+        try:
+            g.apply(opt.index)
+        except _SEARCH_ERRORS:
+            self._bump({"errors": 1})
+            child = node.children[opt.index] = _Node(opt.label)
+            child.proven = tuple([0.0] * parent.num_players)
+            return child, g
+        if g.state.rng.state != before:
+            child = node.children[opt.index] = _Node(opt.label)
+            return child, g
+        child = node.children[opt.index] = _Node(opt.label, g)
+        if g.is_terminal():
+            child.proven = tuple(g.returns())
+        return child, g
+
+    def _expand(self, node: _Node) -> None:
+        """Make every child of a cached position (the root's: a decisive move is found at once)."""
+        assert node.gs is not None
+        for opt in node.gs.legal_options():
+            if opt.index not in node.children:
+                self._child(node, opt)
+        node.expanded = True
+        self._prove(node, node.gs.current_player())
+
+    @staticmethod
+    def _prove(node: _Node, mover: int) -> None:
+        """Max^n backup: a node is proven when its mover has a proven win, or when every child is proven."""
+        if node.proven is not None or not node.expanded:
+            return
+        kids = list(node.children.values())
+        for ch in kids:
+            if ch.proven is not None and ch.proven[mover] >= 1:
+                node.proven = ch.proven
+                return
+        if all(ch.proven is not None for ch in kids):
+            node.proven = max((ch.proven for ch in kids), key=lambda v: v[mover])
+
+    def _iterate_exact(self, root: _Node) -> None:
+        """Descend cached positions (expanding a node on its second visit), then play out or go on in general
+        mode below a move that draws at random; back up, and propagate proofs up the cached path."""
+        node = root
+        path: list[tuple[_Node, int]] = []
+        movers: list[int] = []  # the player to move at each cached node of the path (root first)
+        played: list[tuple[int, str]] = []  # the playout's moves (player, label), for RAVE
+        result: tuple[float, ...] | list[float] | None = None
+        try:
+            while True:
+                if node.proven is not None:
+                    result = node.proven
+                    break
+                cached = node.gs
+                assert cached is not None  # children reached through a random draw are left below
+                if node is not root and node.visits == 0:  # a new leaf: play out from here
+                    result = self._playout(self._fresh(cached), played)
+                    break
+                mover = cached.current_player()
+                movers.append(mover)
+                if not node.expanded:  # on its second visit (the root: at once)
+                    self._expand(node)
+                    if node.proven is not None:
+                        result = node.proven
+                        break
+                a = self._select(node, mover)
+                child = node.children[a]
+                path.append((child, mover))
+                if child.gs is None and child.proven is None:
+                    g = self._fresh(cached)
+                    g.apply(a)
+                    result = self._descend_general(child, g, path, played)
+                    break
+                node = child
+        except _SEARCH_ERRORS:
+            self._bump({"errors": 1})
+            result = None
+        self._backup(root, path, result, played)
+        # proofs found below propagate up the cached part of the path
+        nodes = [root] + [n for n, _ in path]
+        for n, mover in zip(reversed(nodes[:len(movers)]), reversed(movers)):
+            self._prove(n, mover)
+
+    def _fresh(self, cached: GameState) -> GameState:
+        """A private copy of a cached position, with a new seed for what is drawn from now on."""
+        if cached.is_terminal():
+            return cached.clone()
+        return reseeded(cached, self.rng.next64()) or cached.clone()
+
+    def _select(self, node: _Node, mover: int) -> int:
+        """UCB1 over the children of a cached position; proven losses for the mover only if nothing else."""
+        children = list(node.children.items())
+        for ch in (c for _, c in children):
+            ch.avail += 1
+
+        ok = [(a, ch) for a, ch in children if ch.proven is None or ch.proven[mover] > -1] or children
+        fresh = [a for a, ch in ok if ch.visits == 0]
+        if fresh:
+            return fresh[self.rng.below(len(fresh))]
+        return self._ucb(ok)
+
+    def _mean(self, ch: _Node) -> float:
+        """A visited move's mean result, blended with its AMAF mean while its visits are few (RAVE)."""
+        mean = ch.value / ch.visits
+        k = self.rave
+        if k and ch.amaf_n:
+            beta = math.sqrt(k / (3 * ch.visits + k))
+            mean = (1 - beta) * mean + beta * ch.amaf_w / ch.amaf_n
+        return mean
+
+    def _ucb(self, items: list[tuple[int, _Node]]) -> int:
+        """UCB1 over availability; the mean blends in the AMAF mean (RAVE) while visits are few."""
+        best, best_score = items[0][0], -math.inf
+        for a, ch in items:
+            q = (self._mean(ch) + 1.0) / 2.0
+            score = q + self.c * math.sqrt(math.log(max(ch.avail, 1)) / ch.visits)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    # -- general mode: every iteration in its own determinised world
+    def _iterate_general(self, root: _Node, gs: GameState, path: list[tuple[_Node, int]]) -> None:
+        played: list[tuple[int, str]] = []
+        try:
+            result = self._descend_general(root, gs, path, played)
+        except _SEARCH_ERRORS:  # an impossible world or a broken spec: score the iteration as a draw
+            self._bump({"errors": 1})
+            result = None
+        self._backup(root, path, result, played)
+
+    def _descend_general(self, node: _Node, gs: GameState, path: list[tuple[_Node, int]],
+                         played: list[tuple[int, str]]) -> list[float]:
+        """Select and expand one node (children keyed by option index, UCB over availability), then play out."""
+        rng = self.rng
+        while not gs.is_terminal():
+            options = gs.legal_options()
+            legal = [o.index for o in options]
+            mover = gs.current_player()
+            untried = [o for o in options if o.index not in node.children]
+            for a in legal:
+                ch = node.children.get(a)
+                if ch is not None:
+                    ch.avail += 1
+            if untried:
+                opt = untried[rng.below(len(untried))]
+                a = opt.index
+                child = node.children[a] = _Node(opt.label)
+                child.avail = 1
+                gs.apply(a)
+                path.append((child, mover))
+                break
+            a = self._ucb([(a, node.children[a]) for a in legal])
+            gs.apply(a)
+            node = node.children[a]
+            path.append((node, mover))
+        return self._playout(gs, played)
+
+    def _playout(self, gs: GameState, played: list[tuple[int, str]]) -> list[float]:
+        """Random moves until the end or the playout cap (scored as a draw); the moves go to `played`."""
+        steps = 0
+        rng = self.rng
+        while not gs.is_terminal() and steps < self.playout:
+            options = gs.legal_options()
+            mover = gs.current_player()
+            opt = options[rng.below(len(options))]
+            played.append((mover, opt.label))
+            gs.apply(opt.index)
+            steps += 1
+        if gs.is_terminal():
+            return gs.returns()
+        self._bump({"capped": 1})
+        return [0.0] * gs.num_players
+
+    def _backup(self, root: _Node, path: list[tuple[_Node, int]], result: Any, played: list[tuple[int, str]]) -> None:
+        """Visits and values along the path; RAVE: every sibling whose label its mover played later on."""
+        root.visits += 1
+        for n, mover in path:
+            n.visits += 1
+            if result is not None:
+                n.value += result[mover]
+        if result is None or not self.rave:
+            return
+        parents = [root] + [n for n, _ in path[:-1]]
+        later: dict[int, set[str]] = {}  # labels each player played after the current depth
+        for p, label in played:
+            later.setdefault(p, set()).add(label)
+        for depth in range(len(path) - 1, -1, -1):
+            node, mover = path[depth]
+            later.setdefault(mover, set()).add(node.label)
+            seen = later[mover]
+            win = result[mover]
+            for ch in parents[depth].children.values():
+                if ch.label in seen:
+                    ch.amaf_n += 1
+                    ch.amaf_w += win
+
+
+def make_mcts(seed: int, budget: str | None = None) -> MctsBot:
+    """The `mcts` bot factory (`mcts` or `mcts:BUDGET`)."""
+    return MctsBot(seed, budget)
