@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable, Protocol
 
 from .game import GameState
+from .mcts import make_mcts
 from .rng import Rng
 
 
@@ -50,16 +51,36 @@ class FirstBot:
         return gs.legal_actions()[0]
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {
+BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "first": FirstBot,
+    "mcts": make_mcts,  # search; takes a budget: mcts:200 (iterations), mcts:2s, mcts:200:2s (see mcts.py)
 }
+PARAMETRIC = {"mcts"}  # bots that take parameters after a colon
 
 
 def make_bot(name: str, seed: int) -> Bot:
-    """A bot by name; raises KeyError with the known names."""
+    """A bot by name, with parameters after a colon for those that take them (`mcts:200`).
+
+    Raises KeyError for an unknown name (with the known names), ValueError for parameters the bot
+    does not take or cannot read.
+    """
+    base, colon, params = name.partition(":")
     try:
-        factory = BOTS[name]
+        factory = BOTS[base]
     except KeyError:
         raise KeyError(f"unknown bot '{name}' (known: {', '.join(sorted(BOTS))})") from None
-    return factory(seed)
+    if not colon:
+        return factory(seed)
+    if base not in PARAMETRIC:
+        raise ValueError(f"bot '{base}' takes no parameters (in '{name}')")
+    return factory(seed, params)
+
+
+def bot_error(name: str) -> str | None:
+    """Why `name` is not a bot that `make_bot` can make, or None if it is."""
+    try:
+        make_bot(name, 0)
+    except (KeyError, ValueError) as exc:
+        return str(exc.args[0])
+    return None

@@ -153,11 +153,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     players = game.rules.default_players if args.players is None else args.players
     _check_players(game, players)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    from .bots import BOTS
+    from .bots import bot_error
 
     for b in bots:
-        if b not in BOTS:
-            raise InputError(f"--bots: unknown bot '{b}' (known: {', '.join(sorted(BOTS))})")
+        why = bot_error(b)
+        if why:
+            raise InputError(f"--bots: {why}")
     if len(bots) not in (1, players):
         raise InputError(f"--bots: give one bot for everyone or one per seat ({players}), not {len(bots)}")
     progress = _progress(args.games, quiet=args.json and not sys.stderr.isatty())
@@ -331,7 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "rules.yaml (leave it out with --resume: the save names its game)")
     sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")
     sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
-    sp.add_argument("--seats", help="comma-separated seat types, e.g. human,random (default: human then random)")
+    sp.add_argument("--seats", help="comma-separated seat types, e.g. human,random or human,mcts:200 (default: "
+                    "human then random)")
     sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sp.add_argument("--log", metavar="FILE", help="save the game log (JSON Lines) to FILE")
     sp.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each bot move")
@@ -346,7 +348,8 @@ def build_parser() -> argparse.ArgumentParser:
     _game_args(sp)
     sp.add_argument("--games", type=int, required=True, help="how many games")
     sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
-    sp.add_argument("--bots", default="random", help="bot for every seat, or one per seat (comma-separated)")
+    sp.add_argument("--bots", default="random", help="bot for every seat, or one per seat (comma-separated): "
+                    "random, first, mcts or mcts:BUDGET (mcts:200 iterations, mcts:2s)")
     sp.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed+i)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--check", action="store_true", help="check the spec's invariants after every step; exit 1 "

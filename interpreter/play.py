@@ -50,7 +50,7 @@ from rich.markup import escape
 
 from orrery.rulespec.errors import InputError, OrreryError
 
-from .bots import BOTS, Bot, make_bot
+from .bots import BOTS, Bot, bot_error, make_bot
 from .evaluator import Interp
 from .game import Game, GameState, IllegalMove
 from .gamefiles import game_ref, resolve_game
@@ -79,8 +79,11 @@ def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]
     if not r.min_players <= len(kinds) <= r.max_players:
         raise InputError(f"{game.name} takes {r.player_count_text()}, not {len(kinds)}")
     for k in kinds:
-        if k != HUMAN and k not in BOTS:
+        if k != HUMAN and k.partition(":")[0] not in BOTS:
             raise InputError(f"--seats: unknown seat type '{k}' (human, {', '.join(sorted(BOTS))})")
+        why = None if k == HUMAN else bot_error(k)
+        if why:
+            raise InputError(f"--seats: {why}")
     return kinds
 
 

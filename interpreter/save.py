@@ -323,13 +323,16 @@ def parse_save(raw: bytes, name: str = "<save>") -> Save:
 
 def _check_consistency(save: Save) -> None:
     """What the schema cannot say: counts agree, seats are known, players are seats."""
-    from .bots import BOTS
+    from .bots import BOTS, bot_error
 
     if len(save.seats) != save.players:
         raise save.error(f"the save lists {len(save.seats)} seat(s) but {save.players} player(s)", "seats")
     for i, kind in enumerate(save.seats):
-        if kind != "human" and kind not in BOTS:
+        if kind != "human" and kind.partition(":")[0] not in BOTS:
             raise save.error(f"unknown seat type '{kind}' (human, {', '.join(sorted(BOTS))})", "seats", i)
+        why = None if kind == "human" else bot_error(kind)
+        if why:
+            raise save.error(why, "seats", i)
     if save.saved_at_step != len(save.decisions):
         raise save.error(f"saved_at_step is {save.saved_at_step} but the save holds {len(save.decisions)} "
                          f"decision(s); the file was cut short or edited", "saved_at_step")
