@@ -20,6 +20,11 @@ from __future__ import annotations
 import random
 import time
 
+try:
+    from benchmarks.timing import playouts_per_second
+except ImportError:  # run as a script from inside benchmarks/
+    from timing import playouts_per_second  # type: ignore[no-redef]
+
 WIDTH = 7
 HEIGHT = 6
 STRIDE = HEIGHT + 1  # bits per column: the rows plus a guard bit that stays empty
@@ -74,16 +79,7 @@ def random_playout(rng: random.Random) -> int:
 
 def bench(seconds: float = 3.0, seed: int = 1) -> float:
     """Random playouts per second over about `seconds`."""
-    rng = random.Random(seed)
-    n = 0
-    start = time.perf_counter()
-    while True:
-        random_playout(rng)
-        n += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return n / elapsed
-
+    return playouts_per_second(random_playout, seconds, seed)
 
 if __name__ == "__main__":
     print(f"connect-four reference: {bench():,.0f} playouts/s")

@@ -11,6 +11,11 @@ from __future__ import annotations
 import random
 import time
 
+try:
+    from benchmarks.timing import playouts_per_second
+except ImportError:  # run as a script from inside benchmarks/
+    from timing import playouts_per_second  # type: ignore[no-redef]
+
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
 
@@ -34,14 +39,8 @@ def random_playout(rng: random.Random) -> int:
 
 
 def bench(seconds: float = 3.0, seed: int = 1) -> float:
-    """Random playouts per second."""
-    rng = random.Random(seed)
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        random_playout(rng)
-        n += 1
-    return n / (time.perf_counter() - start)
-
+    """Random playouts per second over about `seconds`."""
+    return playouts_per_second(random_playout, seconds, seed)
 
 if __name__ == "__main__":
     print(f"tic-tac-toe reference: {bench():.0f} playouts/s")
