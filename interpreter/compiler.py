@@ -325,11 +325,14 @@ class CodeGen:
         return f"({self.expr(node.then)} if {test} else {self.expr(node.else_)})"
 
     def visit_ListLit(self, node: A.ListLit) -> str:
-        return "[" + "".join(f"{self.expr(x)}, " for x in node.items) + "]"
+        items = "[" + "".join(f"{self.expr(x)}, " for x in node.items) + "]"
+        if all(isinstance(x, A.Literal) for x in node.items):
+            return items  # literals are never lists: nothing nested to count
+        return f"NEST(it, {items}, {self.span(node)})"
 
     def visit_Record(self, node: A.Record) -> str:
         pairs = "".join(f"({self.const(k)}, {self.expr(v)}), " for k, v in node.items)
-        return f"REC(({pairs}))"
+        return f"NEST(it, REC(({pairs})), {self.span(node)})"
 
     def visit_Comprehension(self, node: A.Comprehension) -> str:
         return self.comprehension(node, generator=False)
@@ -350,8 +353,9 @@ class CodeGen:
             elt = self.expr(node.elt)
         finally:
             self.scope.pop()
-        open_, close = ("(", ")") if generator else ("[", "]")
-        return f"{open_}{elt} {' '.join(parts)}{close}"
+        if generator:
+            return f"({elt} {' '.join(parts)})"
+        return f"NEST(it, [{elt} {' '.join(parts)}], {self.span(node)})"
 
     # ------------------------------------------------------------ statements
     def block(self, node: A.Block | None, indent: int) -> None:

@@ -323,16 +323,16 @@ class Interp:
         return self.ev(node.then if self.truth(node.test, env) else node.else_, env)
 
     def _list(self, node: A.ListLit, env: dict) -> Any:
-        return [self.ev(x, env) for x in node.items]
+        return check_nested(self, [self.ev(x, env) for x in node.items], node.span)
 
     def _record(self, node: A.Record, env: dict) -> Any:
-        return Record((k, self.ev(v, env)) for k, v in node.items)
+        return check_nested(self, Record((k, self.ev(v, env)) for k, v in node.items), node.span)
 
     def _comprehension(self, node: A.Comprehension, env: dict) -> Any:
         out: list[Any] = []
         local = dict(env)
         self._comp(node, 0, local, out)
-        return out
+        return check_nested(self, out, node.span)
 
     def _comp(self, node: A.Comprehension, i: int, env: dict, out: list) -> None:
         if i == len(node.clauses):
@@ -605,7 +605,34 @@ def joined(interp: Interp, a: Any, b: Any, span: Any) -> Any:
     n = len(a) + len(b)
     check_size(interp, n, "text" if isinstance(a, str) else "list", span)
     spend(interp, n, span)
-    return a + b
+    return a + b if isinstance(a, str) else check_nested(interp, a + b, span)
+
+
+def check_nested(interp: Interp, value: Any, span: Any) -> Any:
+    """A new list or record holding lists or records: the items it stands for, nested levels included,
+    must stay within the `values` limit (a list holding the same list twice, 40 levels deep, stands for
+    2**40 items that showing or comparing it would walk). The walk stops past the limit and counts
+    against `loop`. Returns the value."""
+    items = value.values() if isinstance(value, dict) else value
+    stack = [x for x in items if isinstance(x, (list, dict))]
+    if not stack:
+        return value
+    total = len(items)
+    limit = interp.limits.values
+    while stack:
+        inner = stack.pop()
+        inner = list(inner.values()) if isinstance(inner, dict) else inner
+        total += len(inner)
+        if total > limit:
+            what = "record" if isinstance(value, dict) else "list"
+            message = (f"this would make a {what} standing for more than {limit} items, counting the items of "
+                       f"the lists inside it (limit values); raise it with --limit values=N")
+            if span is None:
+                raise RuleError(message, None)
+            raise RunawayError(message, span)
+        stack.extend(x for x in inner if isinstance(x, (list, dict)))
+    spend(interp, total - len(items), span)
+    return value
 
 
 def stack_overflow(exc: RecursionError, limits: Limits) -> RunawayError | None:

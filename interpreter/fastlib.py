@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .decisions import GameEnded, RequireFailed, RuleError, RunawayError, Suspend
-from .evaluator import _arith, list_contains, values_equal
+from .evaluator import _arith, check_nested, list_contains, values_equal
 from .values import Cell, PieceRef, Player, Record, ZoneRef
 
 _PASS_THROUGH = (Suspend, RequireFailed, GameEnded, RunawayError)
@@ -276,7 +276,7 @@ def memo_put(memo: dict, key: tuple, result: Any, ticks: int) -> None:
 
 
 HELPERS: dict[str, Any] = {
-    "MEMO_GET": memo_get, "MEMO_PUT": memo_put,
+    "MEMO_GET": memo_get, "MEMO_PUT": memo_put, "NEST": check_nested,
     "GA": get_attr, "ADD": add, "SUB": sub, "LT": lt, "LE": le, "GT": gt, "GE": ge,
     "TB": truth, "TK": tick, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,
     "CB": call_builtin, "CF": call_function, "UNK": unknown, "DEPTH": too_deep, "IT": iterate, "ANY": lazy_any, "ALL": lazy_all,

@@ -652,11 +652,6 @@ def test_every_way_of_growing_a_value_is_bounded(capsys, tmp_path, effect, limit
     assert run.cpu < FEW_SECONDS
 
 
-@pytest.mark.xfail(strict=True, reason="FINDING: a list holding the same list twice, 40 levels deep, is small in "
-                                       "memory but stands for 2**40 items; text(), say, == and the state digest "
-                                       "walk them all (killed at the CPU cap). The values limit measures only the "
-                                       "top level of a list; list literals (Interp._list and the compiled path) "
-                                       "should count the items a nested list stands for")
 def test_shared_nesting_is_stopped_by_a_limit(batch):
     run = batch.result("shared_nesting")
     assert run.signal is None, f"killed by signal {run.signal} after {run.cpu:.1f} s of CPU"
