@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass, field
 from json.decoder import scanstring
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import jsonschema
 
@@ -366,8 +366,17 @@ def _json_hint(text: str, exc: json.JSONDecodeError) -> str:
 
 def _unclosed(text: str) -> bool:
     """True when the text ends inside a string, an object or an array (a cut-off file)."""
+    depth, in_string = 0, False
+    for _, depth, in_string in _json_brackets(text):
+        pass
+    return in_string or depth > 0
+
+
+def _json_brackets(text: str) -> Iterator[tuple[int, int, bool]]:
+    """(offset, nesting depth after it, inside a string after it) at every bracket of JSON text, strings
+    skipped; last, once more for the end of the text."""
     depth, in_string, escaped = 0, False, False
-    for ch in text:
+    for i, ch in enumerate(text):
         if in_string:
             if escaped:
                 escaped = False
@@ -379,9 +388,11 @@ def _unclosed(text: str) -> bool:
             in_string = True
         elif ch in "{[":
             depth += 1
+            yield i, depth, False
         elif ch in "}]":
             depth -= 1
-    return in_string or depth > 0
+            yield i, depth, False
+    yield len(text), depth, in_string
 
 
 def _schema_findings(errors: list[jsonschema.ValidationError], name: str, at: Callable,
@@ -508,23 +519,9 @@ MAX_JSON_DIGITS = 4000  # as the engine's digits limit; Python cannot read more 
 
 def too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> int | None:
     """Offset of the first bracket nested more than `limit` deep in JSON text (strings skipped), or None."""
-    depth, in_string, escaped = 0, False, False
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "{[":
-            depth += 1
-            if depth > limit:
-                return i
-        elif ch in "}]":
-            depth -= 1
+    for i, depth, _ in _json_brackets(text):
+        if depth > limit:
+            return i
     return None
 
 
