@@ -574,6 +574,12 @@ def _num(interp: Interp, v: Any, node: A.Node) -> int:
     return v
 
 
+def limit_error(message: str, span: Any) -> Exception:
+    """A value limit's error: located at the rule (span), or, from inside a built-in (span None), a plain
+    RuleError that the call's error handling locates at the call."""
+    return RuleError(message, None) if span is None else RunawayError(message, span)
+
+
 def spend(interp: Interp, n: int, span: Any) -> None:
     """Count n items of work (items a built-in walks or a list/text `+` copies) against the loop limit.
 
@@ -584,9 +590,7 @@ def spend(interp: Interp, n: int, span: Any) -> None:
     if interp.loops > interp.limits.loop:
         message = (f"more than {interp.limits.loop} loop iterations in one step, counting one per item of the "
                    f"lists and texts built (limit loop); raise it with --limit loop=N")
-        if span is None:
-            raise RuleError(message, None)
-        raise RunawayError(message, span)
+        raise limit_error(message, span)
 
 
 def check_size(interp: Interp, n: int, what: str, span: Any) -> None:
@@ -595,9 +599,7 @@ def check_size(interp: Interp, n: int, what: str, span: Any) -> None:
         unit = "characters" if what == "text" else "items"
         message = (f"this would make a {what} of {n} {unit}, more than {interp.limits.values} (limit values); "
                    f"raise it with --limit values=N")
-        if span is None:
-            raise RuleError(message, None)
-        raise RunawayError(message, span)
+        raise limit_error(message, span)
 
 
 def joined(interp: Interp, a: Any, b: Any, span: Any) -> Any:
@@ -627,9 +629,7 @@ def check_nested(interp: Interp, value: Any, span: Any) -> Any:
             what = "record" if isinstance(value, dict) else "list"
             message = (f"this would make a {what} standing for more than {limit} items, counting the items of "
                        f"the lists inside it (limit values); raise it with --limit values=N")
-            if span is None:
-                raise RuleError(message, None)
-            raise RunawayError(message, span)
+            raise limit_error(message, span)
         stack.extend(x for x in inner if isinstance(x, (list, dict)))
     spend(interp, total - len(items), span)
     return value
@@ -674,9 +674,7 @@ def checked_number(interp: Interp, r: int, span: Any) -> int:
     if -ceiling < r < ceiling:
         return r
     message = f"a number of more than {d} digits (limit digits); raise it with --limit digits=N"
-    if span is None:
-        raise RuleError(message, None)
-    raise RunawayError(message, span)
+    raise limit_error(message, span)
 
 
 def _arith(interp: Interp, op: str, a: Any, b: Any, node: A.Binary) -> Any:
