@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from orrery.rulespec.signatures import FUNCTIONS, Sig
 
 from .decisions import RuleError
-from .values import CLOCKWISE, DIRS, HEX_DIRS, Cell, PieceRef, Player, ZoneRef, parse_cell_label
+from .values import CLOCKWISE, DIRS, HEX_DIRS, Cell, PieceRef, Player, ZoneRef, cell_key, parse_cell_label
 
 if TYPE_CHECKING:
     from .evaluator import Interp
@@ -58,7 +58,7 @@ def geometry(fn: Callable[..., Any]) -> Callable[..., Any]:
     def cached(it: "Interp", *args: Any, **kwargs: Any) -> Any:
         cache = it.r.__dict__.setdefault("_geometry_cache", {})
         try:
-            key = (fn, args, tuple(sorted(kwargs.items())))
+            key = (fn, args, tuple(sorted(kwargs.items()))) if kwargs else (fn, args)
             hit = cache.get(key)
         except TypeError:  # unhashable arguments: nothing to remember
             return fn(it, *args, **kwargs)
@@ -75,10 +75,22 @@ def geometry(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def _fixed_geometry(it: "Interp", args: tuple) -> bool:
     for a in args:
-        zone = a.zone if isinstance(a, Cell) else a.name if isinstance(a, ZoneRef) else None
-        if zone is not None and it.r.zones[zone].decl.unbounded:
-            return False  # an unbounded grid's cells are the occupied ones: they change
+        if isinstance(a, ZoneRef) and it.r.zones[a.name].decl.unbounded:
+            # an unbounded grid's cells are the occupied ones: they change.  A cell's neighbours,
+            # lines and directions do not, since every position is a cell of such a grid.
+            return False
     return True
+
+
+# classes whose `==` and hash agree with the language's equality (no true/false, lists or records)
+_HASH_EQUAL = frozenset({Cell, PieceRef, ZoneRef, Player, str, int})
+
+
+def spend_items(it: "Interp", n: int) -> None:
+    """Count n items of work against the loop limit (errors are located at the call)."""
+    from .evaluator import spend
+
+    spend(it, n, None)
 
 
 def _built(it: "Interp", n: int, what: str = "list") -> None:
@@ -175,6 +187,8 @@ def sorted_(it: "Interp", v: Any, reverse: bool = False) -> list[Any]:
     """Increasing order."""
     items = _items(it, v)
     _built(it, len(items))
+    if items and all(x.__class__ is Cell for x in items):
+        return sorted(items, key=cell_key, reverse=bool(reverse))  # the same order as Cell's `<`, faster
     return sorted(items, reverse=bool(reverse))
 
 
@@ -194,6 +208,18 @@ def unique(it: "Interp", v: Any) -> list[Any]:
     out: list[Any] = []
     items = _items(it, v)
     _built(it, len(items))
+    if all(x.__class__ in _HASH_EQUAL for x in items):
+        # values whose equality is Python's own: a set finds repeats at once; the loop limit is still
+        # charged the comparisons of the list scan below, so both ways count the same work
+        seen: set[Any] = set()
+        compared = 0
+        for x in items:
+            compared += len(out)
+            if x not in seen:
+                seen.add(x)
+                out.append(x)
+        spend_items(it, compared)
+        return out
     for x in items:
         _built(it, len(out))  # the comparisons made: unique() is quadratic
         if not list_contains(out, x):
@@ -425,12 +451,17 @@ def direction(it: "Interp", a: Cell, b: Cell) -> str | None:
 
 
 @builtin("line")
-@geometry
 def line(it: "Interp", c: Cell, d: str, n: int) -> list[Cell]:
     """n cells from c in direction d, or [] if off the board."""
+    if isinstance(n, int) and n > 0:
+        _built(it, n)  # charged on every call, remembered or not: the loop limit must not depend on a cache
+    return _line(it, c, d, n)
+
+
+@geometry
+def _line(it: "Interp", c: Cell, d: str, n: int) -> list[Cell]:
     if n <= 0:
         return []
-    _built(it, n)  # a line on a wrapping grid never runs off the board: n alone bounds it
     out = [c]
     cur: Cell | None = c
     for _ in range(n - 1):
@@ -442,21 +473,30 @@ def line(it: "Interp", c: Cell, d: str, n: int) -> list[Cell]:
 
 
 @builtin("lines")
-@geometry
 def lines(it: "Interp", zone: ZoneRef, n: int, adjacency: str | None = None) -> list[list[Cell]]:
     """Every straight run of n cells."""
+    runs, tried = _lines(it, zone, n, adjacency)
+    if isinstance(n, int) and n > 0:
+        _built(it, n * tried)  # the runs tried, charged on every call, remembered or not
+    return runs
+
+
+@geometry
+def _lines(it: "Interp", zone: ZoneRef, n: int, adjacency: str | None = None) -> tuple[list[list[Cell]], int]:
+    """The runs of n cells and how many were tried (one per cell and direction)."""
     z = it.r.zones[zone.name]
     kind = adjacency or ("king" if z.decl.adjacency in ("king", "diagonal") else z.decl.adjacency)
     # one direction per axis, so each run is listed once
     ways = {"orthogonal": ["E", "N"], "king": ["E", "N", "NE", "SE"], "diagonal": ["NE", "SE"],
             "hex": ["E", "NE", "NW"]}[kind]
     out = []
-    for c in it.cells_of(zone):
+    cells = it.cells_of(zone)
+    for c in cells:
         for d in ways:
-            run = line(it, c, d, n)
+            run = _line(it, c, d, n)
             if run and not (z.decl.wrap and len(set(run)) < n):
                 out.append(run)
-    return out
+    return out, len(cells) * len(ways)
 
 
 @builtin("distance")
@@ -491,7 +531,7 @@ def connected(it: "Interp", start: Any, within: Any, adjacency: str | None = Non
         for n in adjacent(it, c, adjacency):
             if n in allowed and n not in seen_set:
                 stack.append(n)
-    return sorted(seen)
+    return sorted(seen, key=cell_key)  # the order of Cell's `<`, without a call per comparison
 
 
 @builtin("groups")

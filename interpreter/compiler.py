@@ -85,6 +85,7 @@ class CodeGen:
         self.env_free = False  # True inside a spec function's body: its only locals are its parameters
         self.fn_ids: dict[str, str] = {}  # spec function name -> generated Python function
         self.memo_depth: dict[str, int] = {}  # memoisable functions -> their static call nesting
+        self.by_clock: set[str] = set()  # memoisable functions that read only pieces and places (see placebound)
 
     # ------------------------------------------------------------ plumbing
     def const(self, value: Any, hashable: bool = True) -> str:
@@ -149,20 +150,27 @@ class CodeGen:
     def root_function(self, name: str, params: list[str], body: A.Expr) -> None:
         """A spec function as a Python function `(it, call_span, *args)`: parameters are Python locals.
 
-        A pure, non-recursive function also remembers its results while `it.memo` is set (during
-        a cascade scan, when nothing can change).  A remembered result is used only if the call
-        would certainly not hit a limit, and it charges the loop ticks the first evaluation
-        counted, so loop-limit errors happen exactly where the interpreter has them.
+        A pure, non-recursive function remembers its results while `it.memo` is set (during a cascade
+        scan, a menu filter, an end check or a heuristic, when nothing can change); one that reads only
+        the pieces (see placebound) remembers them in the state, valid until its clock moves.  A
+        remembered result is used only if the call would certainly not hit a limit, and it charges the
+        loop ticks the first evaluation counted, so loop-limit errors happen exactly where the
+        interpreter has them.
         """
         fid = self.fn_ids[name]
         args = [self.fresh("a") for _ in params]
         depth = self.memo_depth.get(name)
+        by_clock = depth is not None and name in self.by_clock
+        key = f"({self.const(name)}, {''.join(a + ', ' for a in args)})"
         self.emit(0, f"def {fid}(it, span{''.join(', ' + a for a in args)}):  # {_pos(body)}", body)
         if depth is not None:
-            key = f"({self.const(name)}, {''.join(a + ', ' for a in args)})"
-            self.emit(1, "m = it.memo")
-            self.emit(1, "if m is not None:")
-            self.emit(2, f"hit = MEMO_GET(m, {key})")
+            if by_clock:
+                self.emit(1, "if True:")
+                self.emit(2, f"hit = CLOCK_GET(it, {key})")
+            else:
+                self.emit(1, "m = it.memo")
+                self.emit(1, "if m is not None:")
+                self.emit(2, f"hit = MEMO_GET(m, {key})")
             self.emit(2, f"if hit is not None and it.call_depth + {depth} <= it.limits.emit_depth "
                          f"and it.loops + hit[1] <= it.limits.loop:")
             self.emit(3, "it.loops += hit[1]")
@@ -181,7 +189,9 @@ class CodeGen:
             self.scope.pop()
         self.emit(1, "finally:")
         self.emit(2, "it.call_depth -= 1")
-        if depth is not None:
+        if by_clock:
+            self.emit(1, f"CLOCK_PUT(it, {key}, r, it.loops - t0)")
+        elif depth is not None:
             self.emit(1, "if m is not None:")
             self.emit(2, f"MEMO_PUT(m, {key}, r, it.loops - t0)")
         self.emit(1, "return r")
@@ -517,6 +527,39 @@ def memoisable(rules: Any) -> dict[str, int]:
     return depth
 
 
+def placebound(rules: Any, memo: dict[str, int]) -> set[str]:
+    """Memoisable functions whose result depends only on their arguments and on the pieces (where each one
+    is, its attributes): they read no variable, no turn or player special name and no player attribute.
+
+    The state's clock moves whenever a piece moves or changes, so their results can be remembered in the
+    state, keyed by the clock, across menus, end checks and effects alike.
+    """
+    reads_more: set[str] = set()
+    calls: dict[str, set[str]] = {}
+    player_attrs = set(rules.player_var_names) | {"passed"}
+    for name, (params, body) in rules.functions.items():
+        calls[name] = set()
+        if name not in memo or body is None:
+            reads_more.add(name)
+            continue
+        local = set(params) | {n.var for n in body.walk() if isinstance(n, A.CompFor)}
+        for n in body.walk():
+            if isinstance(n, A.Name) and n.id not in local and rules.names.get(n.id, (None,))[0] in ("var", "special"):
+                reads_more.add(name)
+            elif isinstance(n, A.Attr) and n.name in player_attrs:
+                reads_more.add(name)
+            elif isinstance(n, A.Call) and n.func in rules.functions:
+                calls[name].add(n.func)
+    changed = True
+    while changed:  # a function calling one that reads more reads more too
+        changed = False
+        for name, callees in calls.items():
+            if name not in reads_more and callees & reads_more:
+                reads_more.add(name)
+                changed = True
+    return {n for n in memo if n not in reads_more}
+
+
 def _roots(rules: Any) -> tuple[list[A.Expr], list[A.Block], list[Any]]:
     """The AST roots the engine evaluates, in a deterministic order."""
     spec = rules.spec
@@ -554,6 +597,7 @@ def compile_rules(rules: Any) -> Module:
     for n, _, _ in functions:
         gen.fn_ids[n] = gen.fresh("f")
     gen.memo_depth = memoisable(rules)
+    gen.by_clock = placebound(rules, gen.memo_depth)
     for n, params, body in functions:
         gen.root_function(n, list(params), body)
     for e in exprs:

@@ -170,13 +170,17 @@ def _filter(it: "Interp", var: str, domain: list, cond: Any, env: dict, why: Any
     if cond is None:
         return list(domain), []
     values, rejected = [], []
-    for v in domain:
-        env[var] = v
-        if it.truth(cond, env):
-            values.append(v)
-        else:
-            reason = message_text(it, why, env) if why is not None else None
-            rejected.append((v, reason or f"it does not satisfy the rule at {cond.span}"))
+    saved, it.memo = it.memo, {}  # only expressions run here: pure functions may remember results
+    try:
+        for v in domain:
+            env[var] = v
+            if it.truth(cond, env):
+                values.append(v)
+            else:
+                reason = message_text(it, why, env) if why is not None else None
+                rejected.append((v, reason or f"it does not satisfy the rule at {cond.span}"))
+    finally:
+        it.memo = saved
     return values, rejected
 
 

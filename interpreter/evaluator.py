@@ -59,7 +59,9 @@ class Interp:
         self.builtins = builtins.REGISTRY
         self.fast = getattr(self.r, "compiled", None)  # the compiled fast path, when the game uses it
         self.scans = None
-        self.memo: dict | None = None  # set by compiled cascade scans (see compiler.root_function)
+        # set while only expressions run (cascade scans, menu filters, end checks): compiled pure
+        # functions remember their results in it (see compiler.root_function)
+        self.memo: dict | None = None
         if self.fast is not None:
             self.ev = self._ev_fast  # type: ignore[method-assign]
             self.run = self._run_fast  # type: ignore[method-assign]
@@ -377,9 +379,15 @@ class Interp:
         """Cells of a board zone (for unbounded grids: the occupied cells)."""
         z = self.r.zones[zone.name]
         if z.decl.type == "grid" and z.decl.unbounded:
-            cells = [p for p, lst in self.s.places.items()
+            s = self.s
+            hit = s.derived.get(zone)
+            if hit is not None and hit[0] == s.clock:
+                return hit[1]  # shared: the engine never changes a list value in place
+            cells = [p for p, lst in s.places.items()
                      if lst and isinstance(p, Cell) and p.zone == zone.name and p.owner == zone.owner]
-            return sorted(cells, key=lambda c: (c.y, c.x))
+            cells.sort(key=_row_major)
+            s.derived[zone] = (s.clock, cells)
+            return cells
         cache = self.r.__dict__.setdefault("_cells_cache", {})  # fixed boards: the same cells every time
         cells = cache.get(zone)
         if cells is None:
@@ -389,10 +397,16 @@ class Interp:
     def pieces_in(self, place: Any) -> list[PieceRef]:
         """Pieces in a place; for a board zone, in all its cells."""
         if isinstance(place, ZoneRef) and self.r.zones[place.name].is_board:
+            s = self.s
+            key = ("pieces", place)
+            hit = s.derived.get(key)
+            if hit is not None and hit[0] == s.clock:
+                return list(hit[1])  # a copy: callers may extend the list
             out: list[PieceRef] = []
-            for c in self.cells_of(place) if not self.r.zones[place.name].decl.unbounded else self.cells_of(place):
-                out.extend(PieceRef(i) for i in self.s.contents(c))
-            return out
+            for c in self.cells_of(place):
+                out.extend(PieceRef(i) for i in s.contents(c))
+            s.derived[key] = (s.clock, out)
+            return list(out)
         return [PieceRef(i) for i in self.s.contents(place)]
 
     def zone_size(self, zone: ZoneRef) -> int:
@@ -536,6 +550,11 @@ class TableRef:
         raise RuleError(f"table '{self.name}' has no entry {key!r}", span)
 
 
+def _row_major(c: Cell) -> tuple:
+    """Sort key of a grid cell: by row, then column."""
+    return (c.pos[1], c.pos[0])
+
+
 def values_equal(a: Any, b: Any) -> bool:
     """Equality where true/false never equal the numbers 1/0, also inside lists and records."""
     if isinstance(a, bool) or isinstance(b, bool):
@@ -549,7 +568,14 @@ def values_equal(a: Any, b: Any) -> bool:
 
 def list_contains(items: Any, item: Any) -> bool:
     """Membership with values_equal."""
+    if item.__class__ in _EQUAL_ONLY_TO_ITS_KIND:
+        return item in items  # Python's own `in` agrees with values_equal for these, and is far faster
     return any(values_equal(x, item) for x in items)
+
+
+# classes whose values equal only values of the same class, under `==` as under values_equal
+# (numbers are left out: Python's `1 in [True]` is true, the language's is not)
+_EQUAL_ONLY_TO_ITS_KIND = frozenset({Cell, PieceRef, ZoneRef, str})
 
 
 def _lazy_any(items: Any) -> bool:

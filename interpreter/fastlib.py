@@ -238,7 +238,12 @@ def get_attr(it: Any, obj: Any, name: str, span: Any) -> Any:
             return attrs[name]
     elif cls is Player and name in it.r.player_var_names:
         return it.s.pvars[obj].get(name)
+    elif cls is Cell and name in _CELL_XY and obj.pos.__class__ is tuple:
+        return obj.pos[_CELL_XY[name]]
     return it.get_attr(obj, name, span)
+
+
+_CELL_XY = {"x": 0, "y": 1}
 
 
 def fast_builtin(name: str, fn: Any) -> Any:
@@ -275,7 +280,27 @@ def memo_put(memo: dict, key: tuple, result: Any, ticks: int) -> None:
         pass
 
 
+def clock_get(it: Any, key: tuple) -> Any:
+    """A (result, ticks) remembered in the state at its current clock, or None."""
+    try:
+        hit = it.s.derived.get(key)
+    except TypeError:  # lists and records as arguments
+        return None
+    if hit is not None and hit[0] == it.s.clock:
+        return hit[1]
+    return None
+
+
+def clock_put(it: Any, key: tuple, result: Any, ticks: int) -> None:
+    """Remember a result in the state, valid until the state's clock moves."""
+    try:
+        it.s.derived[key] = (it.s.clock, (result, ticks))
+    except TypeError:
+        pass
+
+
 HELPERS: dict[str, Any] = {
+    "CLOCK_GET": clock_get, "CLOCK_PUT": clock_put,
     "MEMO_GET": memo_get, "MEMO_PUT": memo_put, "NEST": check_nested,
     "GA": get_attr, "ADD": add, "SUB": sub, "LT": lt, "LE": le, "GT": gt, "GE": ge,
     "TB": truth, "TK": tick, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,

@@ -300,9 +300,13 @@ _TIMINGS = {"immediate": ("immediate",), "end_of_turn": ("immediate", "end_of_tu
 def check_ends(it: Interp, timing: str) -> None:
     """Raise GameEnded for the first end condition (in spec order) that applies now and holds."""
     allowed = _TIMINGS[timing]
-    for end in it.r.ends.values():
-        if end.when is not None and end.check in allowed and it.truth(end.when, {}):
-            raise GameEnded(end.name)
+    saved, it.memo = it.memo, {}  # only expressions run here: pure functions may remember results
+    try:
+        for end in it.r.ends.values():
+            if end.when is not None and end.check in allowed and it.truth(end.when, {}):
+                raise GameEnded(end.name)
+    finally:
+        it.memo = saved
 
 
 def finish(it: Interp, name: str) -> None:

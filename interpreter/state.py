@@ -60,7 +60,8 @@ class State:
     """The whole mutable state of one game."""
 
     __slots__ = ("rules", "n", "kinds", "attrs", "loc", "places", "stamps", "clock", "vars", "pvars",
-                 "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override", "cascades", "_own")
+                 "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override", "cascades", "_own",
+                 "derived")
 
     def __init__(self, rules: Rules, n_players: int, seed: int):
         self.rules = rules
@@ -82,6 +83,9 @@ class State:
         self.decisions = 0
         self.setup_override: tuple[Any, bool] | None = None  # (extra setup block, replace the spec's setup?)
         self.cascades: dict[int, int] = {}  # cascade length (firings) -> how many cascades had it
+        # values computed from where pieces are, each with the clock it was computed at (the clock
+        # moves on every change of a place, so an entry with the current clock is up to date)
+        self.derived: dict[Any, tuple[int, Any]] = {}
 
     def clone(self) -> "State":
         """An independent copy (pieces' attribute dicts are shared until written)."""
@@ -106,6 +110,7 @@ class State:
         s.decisions = self.decisions
         s.setup_override = self.setup_override
         s.cascades = dict(self.cascades)
+        s.derived = {}
         return s
 
     # -- players

@@ -78,7 +78,7 @@ class Cell:
         return self._h
 
     def __lt__(self, other: "Cell") -> bool:
-        return _cell_key(self) < _cell_key(other)
+        return cell_key(self) < cell_key(other)
 
     @property
     def x(self) -> int:
@@ -97,7 +97,8 @@ class Cell:
         return base if self.owner is None else f"{base}[P{self.owner + 1}]"
 
 
-def _cell_key(c: Cell) -> tuple:
+def cell_key(c: Cell) -> tuple:
+    """The sort key behind Cell's `<`: zone, owner, then position."""
     pos = c.pos if isinstance(c.pos, tuple) else (0, str(c.pos))
     return (c.zone, -1 if c.owner is None else c.owner, pos)
 

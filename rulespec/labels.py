@@ -6,6 +6,7 @@ read labels the same way, including columns left of `a` and rows at or below 0.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 
@@ -21,6 +22,7 @@ def column_letters(x: int) -> str:
     return out
 
 
+@lru_cache(maxsize=1 << 16)  # menus label the same cells again and again
 def cell_label(pos: Any) -> str:
     """A cell's label from its 0-based (x, y); graph nodes by name."""
     if isinstance(pos, tuple):

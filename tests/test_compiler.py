@@ -9,6 +9,7 @@ from orrery.interpreter import compiler
 from orrery.interpreter.cli import main
 from orrery.interpreter.decisions import RuleError
 from orrery.interpreter.evaluator import Interp
+from orrery.interpreter.values import Cell
 from orrery.rulespec.parser import parse_expr
 
 # A made-up "token line": strings and names chosen to look like Python to a careless code generator.
@@ -222,3 +223,122 @@ def test_remembered_function_results_keep_loop_limit_errors_identical(tmp_path, 
         assert outcomes[0][0] == "ok" and outcomes[0][2] is True
     else:
         assert outcomes[0][0] != "ok" and "limit loop" in outcomes[0][1]
+
+
+# A made-up "peg yard": `crowded` reads only where pegs are, so the compiled path remembers it in the state
+# until a peg moves (the state's clock); `with_bonus` also reads a variable, so it is never kept that long.
+PEGS = """
+orrery: 1
+game: {name: peg-yard, players: {min: 1, max: 1}}
+components:
+  pieces:
+    peg: {unlimited: true}
+  zones:
+    yard: {type: grid, width: 4, height: 4, adjacency: orthogonal}
+    shed: {type: pile}
+variables:
+  bonus: {start: 0}
+functions:
+  crowded:
+    params: [c]
+    expr: count(n for n in adjacent(c) where not empty(n))
+  with_bonus:
+    params: [c]
+    expr: crowded(c) + bonus
+flow:
+  phases:
+    - name: main
+      steps: [{actions: [put, lift]}]
+actions:
+  put:
+    params:
+      spot: {from: cells(yard), where: "empty(spot) and with_bonus(spot) < 4 and crowded(spot) < 3", why: crowded}
+    effect: |
+      create peg in spot
+      bonus += 1
+  lift:
+    condition: count(pieces(yard)) > 0
+    params:
+      spot: {from: "[c for c in cells(yard) where not empty(c)]", where: crowded(spot) < 4}
+    effect: |
+      move top(spot) to shed
+      bonus -= 1
+end:
+  tired:
+    when: "count(pieces(shed)) >= 5"
+    winners: "[]"
+"""
+
+
+def test_functions_of_the_pieces_alone_are_remembered_by_clock(tmp_path):
+    game = make_game(tmp_path, PEGS)
+    assert compiler.placebound(game.rules, compiler.memoisable(game.rules)) == {"crowded"}
+    gs = new_state(game, players=1)
+    assert gs.game.mode == "compiled"
+    kept = {k[0] for k in gs.state.derived if isinstance(k, tuple) and k and isinstance(k[0], str)}
+    assert "crowded" in kept and "with_bonus" not in kept  # the first menu asked; only crowded stays
+    clock = gs.state.clock
+    assert all(entry[0] == clock for key, entry in gs.state.derived.items() if key[0] == "crowded")
+    b1 = Cell("yard", None, (1, 0))
+    assert gs.state.derived[("crowded", b1)][1][0] == 0
+    gs.apply_label("a1")
+    assert gs.state.clock > clock  # the peg moved the clock: every entry from before is out of date
+    assert gs.state.derived[("crowded", b1)][0] < gs.state.clock  # not asked since: out of date, unused
+    gs.apply_label("put")
+    # the new menu asked again and got the new count (an entry keeps the clock it was computed at)
+    clock_then, (value, _) = gs.state.derived[("crowded", b1)]
+    assert clock_then == gs.state.clock and value == 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_remembered_by_clock_plays_like_the_interpreter(tmp_path, seed):
+    """Whole games, answer by answer: menus, refusals and states agree between the engines."""
+    from orrery.interpreter.game import Game
+
+    spec = make_game(tmp_path, PEGS).spec
+    games = [Game(spec, mode=m).new_initial_state(players=1, seed=seed) for m in ("compiled", "interpreted")]
+    for step in range(200):
+        views = [(g.state.digest(), [o.label for o in g.legal_options()], sorted(g.decision.reasons.items())
+                  if g.decision else None) for g in games]
+        assert views[0] == views[1], step
+        if games[0].is_terminal():
+            break
+        legal = games[0].legal_actions()
+        for k in range(len(legal)):  # an answer refused by one engine must be refused by the other
+            pick = legal[(seed * 7 + step * 5 + k) % len(legal)]
+            refused = [_refusal(g, pick) for g in games]
+            assert refused[0] == refused[1], step
+            if refused[0] is None:
+                break
+    assert games[0].is_terminal() and games[0].state.clock > 10  # pegs came and went: many out-of-date counts
+
+
+def _refusal(gs, index: int) -> str | None:
+    from orrery.interpreter.game import IllegalMove
+
+    try:
+        gs.apply(index)
+    except IllegalMove as refused:
+        return str(refused)
+    return None
+
+
+@pytest.mark.parametrize("loop", [20, 60, 94, 95, 96, 97, 2_000_000])
+def test_remembered_by_clock_keeps_loop_limit_errors_identical(tmp_path, loop):
+    """Six answers need a loop limit of 96 on both engines (measured): the edge is where remembering matters."""
+    from orrery.interpreter.evaluator import Limits
+    from orrery.interpreter.game import Game
+
+    spec = make_game(tmp_path, PEGS).spec
+    outcomes = []
+    for mode in ("compiled", "interpreted"):
+        gs = None
+        try:
+            gs = Game(spec, Limits(loop=loop), mode=mode).new_initial_state(players=1, seed=2)
+            for _ in range(6):
+                gs.apply(gs.legal_actions()[0])
+            outcomes.append(("ok", gs.state.digest()))
+        except Exception as exc:  # noqa: BLE001 - the point is that both engines fail identically
+            outcomes.append((type(exc).__name__, str(exc)))
+    assert outcomes[0] == outcomes[1]
+    assert (outcomes[0][0] == "ok") == (loop >= 96), outcomes[0]

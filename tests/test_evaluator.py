@@ -755,3 +755,53 @@ def test_require_failure_carries_message(gs):
     with pytest.raises(RequireFailed) as info:
         run_effect(gs, "require false")
     assert "requirement" in info.value.message
+
+
+# ===================================================================== work counted the same, cached or not
+
+def _spent(gs, text):
+    it = Interp(gs.state, [], gs.game.limits)
+    before = it.loops
+    value = it.ev(parse_expr(text), {})
+    return value, it.loops - before
+
+
+@pytest.mark.parametrize("text, expected, compared", [
+    ('unique([cell(sq, "a1"), cell(sq, "a1"), cell(sq, "b1")])', [sq("a1"), sq("b1")], 0 + 1 + 1),  # a set
+    ("unique([[1], [1], [2]])", [[1], [2]], 0 + 1 + 1),  # lists: compared one by one
+    ("unique([1, true, 1, false, 0])", [1, True, False, 0], 0 + 1 + 2 + 2 + 3),  # true is not 1 either way
+])
+def test_unique_charges_its_comparisons_either_way(gs, text, expected, compared):
+    """unique() is charged its items plus the comparisons a list scan makes, however it finds repeats."""
+    value, spent = _spent(gs, text)
+    assert value == expected and [type(v) for v in value] == [type(v) for v in expected]
+    items, literal_cost = _spent(gs, text[len("unique("):-1])
+    assert spent == literal_cost + len(items) + compared
+
+
+def test_lines_charge_the_same_when_remembered(gs):
+    first = _spent(gs, "lines(sq, 2)")
+    second = _spent(gs, "lines(sq, 2)")
+    assert first == second and first[1] > 0  # the second call is answered from the cache, and still paid for
+
+
+def test_neighbours_on_an_unbounded_grid_are_remembered(gs):
+    it = Interp(gs.state, [], gs.game.limits)
+    a = it.ev(parse_expr("adjacent(cell(inf, 5, -2))"), {})
+    assert sorted((c.x, c.y) for c in a) == [(4, -2), (5, -3), (5, -1), (6, -2)]
+    assert it.ev(parse_expr("adjacent(cell(inf, 5, -2))"), {}) is a  # a cell's neighbours never change
+    cells = it.ev(parse_expr("cells(inf)"), {})
+    assert sorted((c.x, c.y) for c in cells) == [(-3, 4), (5, -2)]  # the occupied cells are never cached
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('cell(sq, "a1") in [1, "a1", [cell(sq, "a1")], cell(sq, "a1")]', True),
+    ('cell(sq, "a1") in [1, "a1", [cell(sq, "a1")], cell(sq, "b1")]', False),  # not inside a nested list
+    ('"a1" in [cell(sq, "a1"), ["a1"], true]', False),
+    ('"a1" in [cell(sq, "a1"), "a1"]', True),
+    ("1 in [true]", False),  # numbers take the careful path: true is not 1
+    ("true in [1]", False),
+    ("[1] in [[true], [1]]", True),
+])
+def test_membership_fast_and_careful_paths_agree(gs, text, expected):
+    assert ev(gs, text) is expected
