@@ -148,6 +148,16 @@ class GameState:
         o = self._live.outcome
         return list(o.returns) if o else [0.0] * self._live.n
 
+    def heuristic_returns(self) -> list[float] | None:
+        """Per player, the spec's bots.heuristic scaled to -1..1 (None when the spec declares none)."""
+        if self.game.rules.heuristic is None:
+            return None
+        return self.game.rules.heuristic_returns(Interp(self._live, [], self.game.limits))
+
+    def bot_playout(self) -> int | None:
+        """The spec's hint for the random decisions of a search bot's playout (bots.playout), or None."""
+        return self.game.rules.spec.model.bots.playout
+
     def outcome(self):
         """How the game ended, or None."""
         return self._live.outcome

@@ -34,8 +34,10 @@ values from `returns()` (1 win, -1 loss, 0 draw) seen by the player who chose
 the move into the node.  Forced decisions never appear: the GameState answers
 them itself.  Selection is UCB1 whose mean is blended with a RAVE (all moves as
 first) mean keyed by (player, option label) while a move has few visits.
-Playouts are uniformly random and stop after `playout` decisions, scored as a
-draw.  Two modes:
+Playouts are uniformly random and stop after `playout` decisions (the bot's
+`playout=`, else the spec's `bots.playout`); a playout cut short is judged by
+the spec's `bots.heuristic` (scaled to -1..1), or scored as a draw when the
+spec has none.  Two modes:
 
 - *Exact* (nothing hidden from the bot, nothing drawn since the checkpoint, so
   a world differs from the real game only in its future random draws):
@@ -297,7 +299,7 @@ def parse_budget(text: str | None) -> dict[str, Any]:
         except ValueError:
             raise ValueError(f"mcts: cannot read '{part}' in 'mcts:{text}' (use mcts:N for N iterations, mcts:Ts "
                              f"for T seconds, both as mcts:N:Ts, optionally :playout=N, :c=X and :rave=K)") from None
-    if out.get("iterations") == 0 or out.get("seconds") == 0 or out.get("playout") == 0:
+    if out.get("iterations") == 0 or out.get("seconds") == 0:
         raise ValueError(f"mcts: a budget of 0 in 'mcts:{text}' leaves nothing to search")
     return out
 
@@ -308,7 +310,7 @@ class MctsBot:
     name = "mcts"
 
     def __init__(self, seed: int = 0, budget: str | None = None, *, iterations: int | None = None,
-                 seconds: float | None = None, playout: int = DEFAULT_PLAYOUT, c: float = DEFAULT_C,
+                 seconds: float | None = None, playout: int | None = None, c: float = DEFAULT_C,
                  rave: float = DEFAULT_RAVE, reuse: bool = True):
         opts = parse_budget(budget)
         self.iterations = opts.get("iterations", iterations)
@@ -584,11 +586,13 @@ class MctsBot:
                 if ch is not None:
                     ch.avail += 1
             if untried:
-                opt = untried[rng.below(len(untried))]
-                a = opt.index
-                child = node.children[a] = _Node(opt.label)
-                child.avail = 1
-                gs.apply(a)
+                if gs.game.rules.heuristic is not None:
+                    child, gs = self._judge_all(node, gs, untried, mover)
+                else:
+                    opt = untried[rng.below(len(untried))]
+                    child = node.children[opt.index] = _Node(opt.label)
+                    child.avail = 1
+                    gs.apply(opt.index)
                 path.append((child, mover))
                 break
             a = self._ucb([(a, node.children[a]) for a in legal])
@@ -597,11 +601,45 @@ class MctsBot:
             path.append((node, mover))
         return self._playout(gs, played)
 
+    def _judge_all(self, node: _Node, gs: GameState, untried: list[Any], mover: int) -> tuple[_Node, GameState]:
+        """With a heuristic: make a child for every untried option, each judged once in this world (the end's
+        result, or the heuristic), and go on from the best for the mover (ties: the earliest option).
+
+        Trying one untried option at random per iteration needs as many iterations as a node has options
+        before the search can tell a good move from a bad one; judging them all at once costs one step per
+        option and lets even a small budget pick the best-looking move, as a greedy player would.
+        """
+        best: tuple[float, _Node, GameState] | None = None
+        for opt in untried:
+            g = gs.clone()
+            try:
+                g.apply(opt.index)
+                judged = g.returns() if g.is_terminal() else g.heuristic_returns()
+            except _SEARCH_ERRORS:
+                self._bump({"errors": 1})
+                judged = None
+            if judged is None:
+                continue  # left untried: a later iteration in another world tries it again
+            child = node.children[opt.index] = _Node(opt.label)
+            child.avail, child.visits, child.value = 1, 1, judged[mover]
+            if best is None or judged[mover] > best[0]:
+                best = (judged[mover], child, g)
+        if best is None:
+            raise RuleError("no option of this decision could be judged", None)
+        self._bump({"judged": len(untried)})
+        return best[1], best[2]
+
     def _playout(self, gs: GameState, played: list[tuple[int, str]]) -> list[float]:
-        """Random moves until the end or the playout cap (scored as a draw); the moves go to `played`."""
+        """Random moves until the end or the playout cap; the moves go to `played`.
+
+        A playout cut short is scored by the spec's heuristic (bots.heuristic), or as a draw.  The cap
+        is the bot's `playout=`, else the spec's bots.playout, else DEFAULT_PLAYOUT.
+        """
         steps = 0
         rng = self.rng
-        while not gs.is_terminal() and steps < self.playout:
+        cap = self.playout if self.playout is not None else gs.bot_playout()
+        cap = DEFAULT_PLAYOUT if cap is None else cap
+        while not gs.is_terminal() and steps < cap:
             options = gs.legal_options()
             mover = gs.current_player()
             opt = options[rng.below(len(options))]
@@ -611,7 +649,8 @@ class MctsBot:
         if gs.is_terminal():
             return gs.returns()
         self._bump({"capped": 1})
-        return [0.0] * gs.num_players
+        judged = gs.heuristic_returns()
+        return [0.0] * gs.num_players if judged is None else judged
 
     def _backup(self, root: _Node, path: list[tuple[_Node, int]], result: Any, played: list[tuple[int, str]]) -> None:
         """Visits and values along the path; RAVE: every sibling whose label its mover played later on."""

@@ -16,6 +16,7 @@ from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
 
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, parse_cell_label
+from .decisions import RuleError
 
 ADJACENCY_DIRS = {
     "orthogonal": ORTHOGONAL,
@@ -276,6 +277,7 @@ class Rules:
         self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
         self.ends = {n: self._end(n) for n in m.end}
         self.ranking = [spec.expr("ranking", "by", i) for i in range(len(m.ranking.by or []))]
+        self.heuristic = spec.expr("bots", "heuristic")
         self.score = spec.expr("scoring", "score")
         # name -> ("holds" | "never_decreases", expression)
         self.invariants = {n: _invariant(spec, n, inv) for n, inv in m.invariants.items()}
@@ -365,6 +367,24 @@ class Rules:
         if self.spec.model.ranking.by is not None:
             return tuple(it.ev(k, {"p": p}) for k in self.ranking)
         return (self.score_of(it, p),) if self.score is not None or "score" in self.player_var_names else ()
+
+    def heuristic_returns(self, it: Any) -> list[float] | None:
+        """Per player, bots.heuristic scaled from 0..heuristic_max to -1..1 (None: the spec has none)."""
+        if self.heuristic is None:
+            return None
+        top = self.spec.model.bots.heuristic_max
+        out = []
+        saved, it.memo = it.memo, {}  # only expressions run here: pure functions may remember results
+        try:
+            for p in it.s.players:
+                v = it.ev(self.heuristic, {"p": p})
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise RuleError(f"the heuristic must be a whole number, got {it.describe(v)}",
+                                    self.heuristic.span)
+                out.append(2.0 * min(max(v, 0), top) / top - 1.0)
+        finally:
+            it.memo = saved
+        return out
 
     def may_fail(self, action: str) -> bool:
         """Whether choices made inside this action can lead to a dead end (so menus need look-ahead)."""

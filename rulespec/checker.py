@@ -218,6 +218,8 @@ class _Checker:
             self._winners(name, self._expr(("end", name, "winners"), top))
         for i, _ in enumerate(m.ranking.by or []):
             self._expr(("ranking", "by", i), top.child({"p": "player"}))
+        self._want(self._expr(("bots", "heuristic"), top.child({"p": "player"})), NUMERIC, ("bots", "heuristic"),
+                   "a heuristic must be a whole number")
         for name, inv in m.invariants.items():
             if isinstance(inv, str):
                 self._expr(("invariants", name), top, cond=True)

@@ -196,6 +196,7 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("invariants", "*"), "invariant"),
     (("invariants", "*", "holds"), "expr"),
     (("invariants", "*", "never_decreases"), "expr"),
+    (("bots", "heuristic"), "expr"),
 )
 
 

@@ -364,6 +364,18 @@ class DisplayDecl(Model):
     cell_width: int = Field(3, ge=1, le=12)
 
 
+class BotsDecl(Model):
+    """Hints for search bots: how to judge a position a playout stops short of the end (not a rule)."""
+
+    heuristic: ExprText | None = Field(
+        None, description="How close player `p` is to winning, a whole number from 0 (far) to `heuristic_max` "
+                          "(as good as won); search bots score playouts cut short with it instead of a draw.")
+    heuristic_max: int = Field(1, ge=1, description="The heuristic value that means as good as won; values are "
+                                                    "clamped to 0..heuristic_max.")
+    playout: int | None = Field(None, ge=0, le=100_000, description="Random decisions a search bot plays before it "
+                                                                     "scores a playout (default: the bot's own).")
+
+
 # -------------------------------------------------------------- the spec
 
 
@@ -389,6 +401,7 @@ class Spec(Model):
                         "{never_decreases: ...}.")
     assumptions: list[Assumption] = []
     display: DisplayDecl = DisplayDecl()
+    bots: BotsDecl = BotsDecl()
 
 
 # ------------------------------------------------------------- variants
