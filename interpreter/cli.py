@@ -150,6 +150,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _, _, steps = _limits(args)
     if args.games < 0:
         raise InputError(f"--games {args.games}: the number of games cannot be negative")
+    if args.jobs < 1:
+        raise InputError(f"--jobs {args.jobs}: at least one process must play the games")
     players = game.rules.default_players if args.players is None else args.players
     _check_players(game, players)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -164,7 +166,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     progress = _progress(args.games, quiet=args.json and not sys.stderr.isatty())
     with progress as tick:
         result = simulate(game, args.games, players, args.seed, bots, max_steps=steps, check=args.check,
-                          variants=variants, progress=tick)
+                          variants=variants, progress=tick, jobs=args.jobs)
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
@@ -354,6 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--check", action="store_true", help="check the spec's invariants after every step; exit 1 "
                                                          "if any fails")
+    sp.add_argument("--jobs", type=int, default=1, help="processes playing games side by side (default 1); the "
+                    "results are the same for any number")
     sp.add_argument("--mode", choices=["compiled", "interpreted"], help="engine: the compiled fast path "
                     "(default) or the tree-walking reference interpreter; both give identical games")
     sp = add("replay", cmd_replay, "Replay a game log, verifying the state after every step.")

@@ -110,6 +110,18 @@ def test_simulate_is_deterministic_and_ends_by_spec(capsys):
     assert [r["seed"] for r in data["results"]] == list(range(1, 61))
 
 
+def test_simulate_jobs_play_the_same_games(capsys):
+    """Processes side by side give the same JSON, byte for byte, in seed order (a search bot included)."""
+    args = ("simulate", "tic-tac-toe", "--games", "7", "--seed", "3", "--json", "--bots", "mcts:5,random")
+    code1, out1, err1 = run(capsys, *args)
+    code3, out3, err3 = run(capsys, *args, "--jobs", "3")
+    assert code1 == code3 == 0, err1 + err3
+    assert out1 == out3
+    assert [r["seed"] for r in json.loads(out3)["results"]] == list(range(3, 10))
+    code, _, err = run(capsys, "simulate", "tic-tac-toe", "--games", "2", "--jobs", "0")
+    assert code == 2 and "--jobs 0" in err
+
+
 def test_simulate_check_invariants_pass(capsys):
     code, out, err = run(capsys, "simulate", "tic-tac-toe", "--games", "20", "--check")
     assert code == 0, err
