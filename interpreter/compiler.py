@@ -23,6 +23,7 @@ interpreter's own statement function, whose sub-expressions run compiled.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -277,7 +278,13 @@ class CodeGen:
         return f"UNK({self.const(node.id)}, {self.span(node)})"
 
     def visit_Attr(self, node: A.Attr) -> str:
-        return f"GA(it, {self.expr(node.obj)}, {self.const(node.name)}, {self.span(node)})"
+        obj = self.expr(node.obj)
+        slow = f"GA(it, {obj}, {self.const(node.name)}, {self.span(node)})"
+        if node.name in _CELL_XY and _LOCAL.fullmatch(obj):
+            # a grid cell's column or row, read in place (the object is a local: reading it twice is free)
+            return f"({obj}.pos[{_CELL_XY[node.name]}] if {obj}.__class__ is CELL and {obj}.pos.__class__ is TUPLE " \
+                   f"else {slow})"
+        return slow
 
     def visit_Index(self, node: A.Index) -> str:
         return f"it.index_value({self.expr(node.obj)}, {self.expr(node.index)}, {self.node_const(node)})"
@@ -435,6 +442,9 @@ class CodeGen:
     def visit_Say(self, node: A.Say, indent: int) -> None:
         self.emit(indent, f"SAY(it, {self.expr(node.message)})  # {_pos(node)}", node)
 
+
+_CELL_XY = {"x": 0, "y": 1}
+_LOCAL = re.compile(r"[av][0-9]+")  # the generated names of parameters and comprehension variables
 
 _BOOL_OPS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"}
 _ARITH_HELPER = {"+": "ADD", "-": "SUB", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE", "*": "AR", "//": "AR",
