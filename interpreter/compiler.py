@@ -327,6 +327,10 @@ class CodeGen:
             right = f"{self.cond(node.right)}"
             return f"({left} {op} {right})"
         a, b = self.expr(node.left), self.expr(node.right)
+        if op in ("==", "!=") and _plain_literal(node.right) and not _plain_literal(node.left):
+            # against a text or a number other than 0 and 1, Python's == is the language's: true/false,
+            # lists and records never equal such a literal either way
+            return f"({a} {op} {b})"
         if op == "==":
             return f"EQ({a}, {b})"
         if op == "!=":
@@ -449,6 +453,14 @@ _LOCAL = re.compile(r"[av][0-9]+")  # the generated names of parameters and comp
 _BOOL_OPS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"}
 _ARITH_HELPER = {"+": "ADD", "-": "SUB", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE", "*": "AR", "//": "AR",
                  "%": "AR"}
+
+
+def _plain_literal(node: A.Expr) -> bool:
+    """A text literal, or an integer literal other than 0 and 1 (which true and false equal in Python)."""
+    if not isinstance(node, A.Literal):
+        return False
+    v = node.value
+    return type(v) is str or (type(v) is int and v not in (0, 1))
 
 
 def _always_bool(node: A.Expr) -> bool:

@@ -805,3 +805,17 @@ def test_neighbours_on_an_unbounded_grid_are_remembered(gs):
 ])
 def test_membership_fast_and_careful_paths_agree(gs, text, expected):
     assert ev(gs, text) is expected
+
+
+@pytest.mark.parametrize("text, x, expected", [
+    ("x == 2", True, False),
+    ("x != 2", True, True),
+    ("x == 1", True, False),  # 0 and 1 take the careful path: true is not 1
+    ("x != 0", False, True),
+    ('x == "a"', ["a"], False),
+    ('x == "a"', "a", True),
+    ('x != "a"', None, True),
+    ("x == 3", 3, True),
+])
+def test_comparing_with_a_literal(gs, text, x, expected):
+    assert ev(gs, text, x=x) is expected
