@@ -417,6 +417,20 @@ def _invariants(spec: GameSpec) -> list[str]:
         f"- {name}: {_invariant_text(_get(data, 'invariants', name))}" for name in spec.model.invariants]
 
 
+def _bot_hints(spec: GameSpec) -> list[str]:
+    """The `bots:` hints: not rules, said so."""
+    b = spec.model.bots
+    if b.heuristic is None and b.playout is None:
+        return []
+    out = ["## Hints for search bots", "Not rules: games play the same without them."]
+    if b.heuristic is not None:
+        out.append(f"- A position is judged by {_code(_get(spec.merged.data, 'bots', 'heuristic'))}, "
+                   f"from 0 (far from winning) to {b.heuristic_max} (as good as won).")
+    if b.playout is not None:
+        out.append(f"- Playouts play {b.playout} random decision{'' if b.playout == 1 else 's'} before that judgement.")
+    return out
+
+
 def _assumption_line(item: dict, source: str | None = None) -> list[str]:
     """One assumption: id with flags, passage and choice."""
     flags = [f"variant with the other reading: {item['variant']}" if item.get("variant") else None,
@@ -442,7 +456,8 @@ def _assumptions(spec: GameSpec) -> list[str]:
 def explain_text(spec: GameSpec) -> str:
     """A readable rules summary of a spec, in rulebook order, as plain text (and Markdown)."""
     sections = [_header(spec), _components(spec), _definitions(spec), _setup(spec), _flow(spec),
-                _actions(spec), _triggers(spec), _scoring(spec), _end(spec), _invariants(spec), _assumptions(spec)]
+                _actions(spec), _triggers(spec), _scoring(spec), _end(spec), _invariants(spec), _bot_hints(spec),
+                _assumptions(spec)]
     return "\n\n".join("\n".join(s) for s in sections if s) + "\n"
 
 

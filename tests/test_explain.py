@@ -356,3 +356,13 @@ def test_compact_value_truncates_long_values() -> None:
     assert compact_value({"a": 1, "b": [1, 2]}) == ["{a: 1, b: [1, 2]}"]
     numbers = compact_value(list(range(200)))
     assert len(numbers) == 1 and numbers[0].startswith("[0, 1, 2") and numbers[0].endswith("...")
+
+
+def test_bot_hints_are_explained_as_not_rules(tmp_path: Path) -> None:
+    text = explain_text(load_spec(write(tmp_path, MARKET + "\nbots: {heuristic: 'p.coins + 1', heuristic_max: 9, "
+                                                  "playout: 1}\n"), check=False))
+    hints = section(text, "Hints for search bots")
+    assert "Not rules: games play the same without them." in hints
+    assert "- A position is judged by `p.coins + 1`, from 0 (far from winning) to 9 (as good as won)." in hints
+    assert "- Playouts play 1 random decision before that judgement." in hints
+    assert "Hints for search bots" not in explain_text(load_spec(TTT, check=False))
