@@ -107,3 +107,30 @@ def test_run_time_error_in_heuristic_is_a_rule_error(game_from):
     gs = game.new_initial_state(players=1, seed=1)
     with pytest.raises(RuleError, match="whole number"):
         gs.heuristic_returns()
+
+
+# The same walk with a face-down pile of stones nobody looks at: something is hidden, so the search runs
+# in its general mode (a determinised world per iteration), where a heuristic makes it judge every untried
+# option of a node at once.
+HIDDEN = WALK.replace("variables:", """components:
+  pieces:
+    stone: {{attributes: {{colour: [red, blue, green]}}, start: pile}}
+  zones:
+    pile: {{type: pile, visibility: hidden}}
+setup: shuffle pile
+variables:""", 1)
+
+
+def test_general_mode_judges_every_option_at_once(game_from):
+    game = game_from(HIDDEN.format(bots=HINTS))
+    gs = game.new_initial_state(players=1, seed=1)
+    bot = MctsBot(3, "2")
+    assert gs.legal_options()[bot.choose(gs)].label == "up"
+    # iteration 1 judges both options of the root, iteration 2 both options below the better one
+    assert bot.stats["judged"] == 4 and "exact" not in bot.stats
+    for seed in range(5):
+        record = play_game(game, 1, seed, [make_bot("mcts:2", bot_seed(seed, 0))])
+        assert record.winners == [0], (seed, record)
+    plain = game_from(HIDDEN.format(bots="bots: {playout: 1}"))
+    won = sum(bool(play_game(plain, 1, seed, [make_bot("mcts:2", bot_seed(seed, 0))]).winners) for seed in range(5))
+    assert won <= 1
