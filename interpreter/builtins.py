@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from orrery.rulespec.signatures import FUNCTIONS, Sig
 
+from . import evaluator as _evaluator  # a module object: its helpers are looked up at call time
 from .decisions import RuleError
 from .values import CLOCKWISE, DIRS, HEX_DIRS, Cell, PieceRef, Player, ZoneRef, cell_key, parse_cell_label
 
@@ -88,17 +89,13 @@ _HASH_EQUAL = frozenset({Cell, PieceRef, ZoneRef, Player, str, int})
 
 def spend_items(it: "Interp", n: int) -> None:
     """Count n items of work against the loop limit (errors are located at the call)."""
-    from .evaluator import spend
-
-    spend(it, n, None)
+    _evaluator.spend(it, n, None)
 
 
 def _built(it: "Interp", n: int, what: str = "list") -> None:
     """A built-in is about to build a list (or text) of n items: within `values`, and counted against `loop`."""
-    from .evaluator import check_size, spend
-
-    check_size(it, n, what, None)
-    spend(it, n, None)
+    _evaluator.check_size(it, n, what, None)
+    _evaluator.spend(it, n, None)
 
 
 # ------------------------------------------------------------ collections
@@ -123,13 +120,11 @@ def length(it: "Interp", v: Any) -> int:
 @builtin("sum")
 def total(it: "Interp", v: Any) -> int:
     """Sum of numbers."""
-    from .evaluator import checked_number
-
     items = _items(it, v)
     for x in items:
         if isinstance(x, bool) or not isinstance(x, int):
             raise ValueError(f"can only add numbers, got {it.describe(x)}")
-    return checked_number(it, sum(items), None)
+    return _evaluator.checked_number(it, sum(items), None)
 
 
 def _extreme(it: "Interp", pick: Callable, args: tuple, default: Any, has_default: bool) -> Any:
@@ -203,8 +198,6 @@ def reversed_(it: "Interp", v: Any) -> list[Any]:
 @builtin("unique")
 def unique(it: "Interp", v: Any) -> list[Any]:
     """Without repeats."""
-    from .evaluator import list_contains
-
     out: list[Any] = []
     items = _items(it, v)
     _built(it, len(items))
@@ -222,7 +215,7 @@ def unique(it: "Interp", v: Any) -> list[Any]:
         return out
     for x in items:
         _built(it, len(out))  # the comparisons made: unique() is quadratic
-        if not list_contains(out, x):
+        if not _evaluator.list_contains(out, x):
             out.append(x)
     return out
 
@@ -244,10 +237,8 @@ def last(it: "Interp", v: Any) -> Any:
 @builtin("index_of")
 def index_of(it: "Interp", v: Any, x: Any) -> int:
     """Position or -1."""
-    from .evaluator import values_equal
-
     for i, y in enumerate(_items(it, v)):
-        if values_equal(x, y):
+        if _evaluator.values_equal(x, y):
             return i
     return -1
 
@@ -575,9 +566,7 @@ def random_int(it: "Interp", a: int, b: int) -> int:
     """Seeded random integer in [a, b]."""
     if b < a:
         raise ValueError(f"empty range {a}..{b}")
-    from .evaluator import checked_number
-
-    checked_number(it, b - a, None)  # the range must be a number within the `digits` limit
+    _evaluator.checked_number(it, b - a, None)  # the range must be a number within the `digits` limit
     return a + it.s.rng.below(b - a + 1)
 
 

@@ -54,9 +54,7 @@ class Interp:
         self.boundary: tuple | None = None
         self.settling = False
         self.call_depth = 0
-        from . import builtins  # local import: builtins imports this module's helpers
-
-        self.builtins = builtins.REGISTRY
+        self.builtins = _registry()
         self.fast = getattr(self.r, "compiled", None)  # the compiled fast path, when the game uses it
         self.scans = None
         # set while only expressions run (cascade scans, menu filters, end checks): compiled pure
@@ -548,6 +546,19 @@ class TableRef:
         if d.default is not None or d.above == "default":
             return d.default
         raise RuleError(f"table '{self.name}' has no entry {key!r}", span)
+
+
+_REGISTRY: dict[str, Any] | None = None
+
+
+def _registry() -> dict[str, Any]:
+    """The built-in functions (imported on first use: builtins imports this module's helpers)."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        from . import builtins
+
+        _REGISTRY = builtins.REGISTRY
+    return _REGISTRY
 
 
 def _row_major(c: Cell) -> tuple:
