@@ -549,9 +549,13 @@ def memoisable(rules: Any) -> dict[str, int]:
     return depth
 
 
+_FIXED_SPECIALS = {"players", "num_players"}  # special names that never change during a game
+
+
 def placebound(rules: Any, memo: dict[str, int]) -> set[str]:
     """Memoisable functions whose result depends only on their arguments and on the pieces (where each one
-    is, its attributes): they read no variable, no turn or player special name and no player attribute.
+    is, its attributes): they read no variable, no special name but `players` and `num_players` (fixed for
+    a game) and no player attribute.
 
     The state's clock moves whenever a piece moves or changes, so their results can be remembered in the
     state, keyed by the clock, across menus, end checks and effects alike.
@@ -566,7 +570,8 @@ def placebound(rules: Any, memo: dict[str, int]) -> set[str]:
             continue
         local = set(params) | {n.var for n in body.walk() if isinstance(n, A.CompFor)}
         for n in body.walk():
-            if isinstance(n, A.Name) and n.id not in local and rules.names.get(n.id, (None,))[0] in ("var", "special"):
+            if (isinstance(n, A.Name) and n.id not in local and n.id not in _FIXED_SPECIALS
+                    and rules.names.get(n.id, (None,))[0] in ("var", "special")):
                 reads_more.add(name)
             elif isinstance(n, A.Attr) and n.name in player_attrs:
                 reads_more.add(name)
