@@ -86,7 +86,7 @@ class CodeGen:
         self.env_free = False  # True inside a spec function's body: its only locals are its parameters
         self.fn_ids: dict[str, str] = {}  # spec function name -> generated Python function
         self.memo_depth: dict[str, int] = {}  # memoisable functions -> their static call nesting
-        self.by_clock: set[str] = set()  # memoisable functions that read only pieces and places (see placebound)
+        self.by_clock: set[str] = set()  # memoisable functions the state's version covers (see placebound)
 
     # ------------------------------------------------------------ plumbing
     def const(self, value: Any, hashable: bool = True) -> str:
@@ -153,7 +153,7 @@ class CodeGen:
 
         A pure, non-recursive function remembers its results while `it.memo` is set (during a cascade
         scan, a menu filter, an end check or a heuristic, when nothing can change); one that reads only
-        the pieces (see placebound) remembers them in the state, valid until its clock moves.  A
+        pieces and variables (see placebound) remembers them in the state until its version moves.  A
         remembered result is used only if the call would certainly not hit a limit, and it charges the
         loop ticks the first evaluation counted, so loop-limit errors happen exactly where the
         interpreter has them.
@@ -553,16 +553,16 @@ _FIXED_SPECIALS = {"players", "num_players"}  # special names that never change 
 
 
 def placebound(rules: Any, memo: dict[str, int]) -> set[str]:
-    """Memoisable functions whose result depends only on their arguments and on the pieces (where each one
-    is, its attributes): they read no variable, no special name but `players` and `num_players` (fixed for
-    a game) and no player attribute.
+    """Memoisable functions whose result depends only on their arguments and on what the state's version
+    covers: the pieces (where each one is, its attributes) and the variables (global and per player).
+    They read no special name but `players` and `num_players` (the others follow the turn, which the
+    version does not) and no `passed` of a player.
 
-    The state's clock moves whenever a piece moves or changes, so their results can be remembered in the
-    state, keyed by the clock, across menus, end checks and effects alike.
+    The version moves whenever a piece moves or changes and whenever a variable is set, so their
+    results can be remembered in the state, keyed by the version, across menus, end checks and effects.
     """
     reads_more: set[str] = set()
     calls: dict[str, set[str]] = {}
-    player_attrs = set(rules.player_var_names) | {"passed"}
     for name, (params, body) in rules.functions.items():
         calls[name] = set()
         if name not in memo or body is None:
@@ -571,9 +571,9 @@ def placebound(rules: Any, memo: dict[str, int]) -> set[str]:
         local = set(params) | {n.var for n in body.walk() if isinstance(n, A.CompFor)}
         for n in body.walk():
             if (isinstance(n, A.Name) and n.id not in local and n.id not in _FIXED_SPECIALS
-                    and rules.names.get(n.id, (None,))[0] in ("var", "special")):
+                    and rules.names.get(n.id, (None,))[0] == "special"):
                 reads_more.add(name)
-            elif isinstance(n, A.Attr) and n.name in player_attrs:
+            elif isinstance(n, A.Attr) and n.name == "passed":
                 reads_more.add(name)
             elif isinstance(n, A.Call) and n.func in rules.functions:
                 calls[name].add(n.func)

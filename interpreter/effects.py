@@ -76,6 +76,7 @@ def _assign(it: "Interp", node: A.Assign, env: dict) -> None:
             return
         if it.r.names.get(name, (None,))[0] == "var":
             s.vars[name] = _clamp(it, name, _combine(it, node.op, s.vars.get(name), value, node))
+            s.version += 1
             return
         raise RuleError(f"cannot assign to '{name}': not a variable or local name", target.span)
     if isinstance(target, A.Attr):
@@ -84,6 +85,7 @@ def _assign(it: "Interp", node: A.Assign, env: dict) -> None:
         if isinstance(obj, Player) and name in it.r.player_var_names:
             d = s.pvars[obj]
             d[name] = _clamp(it, name, _combine(it, node.op, d.get(name), value, node))
+            s.version += 1
             return
         if isinstance(obj, PieceRef):
             old = s.attrs[obj.id].get(name)
@@ -480,6 +482,7 @@ def _perform(it: "Interp", action: "ActionInfo", count_limit: bool) -> None:
     me = it.current()
     for var, amount_expr in action.cost:
         it.s.pvars[me][var] = _clamp(it, var, (it.s.pvars[me].get(var, 0) or 0) - it.ev(amount_expr, env))
+        it.s.version += 1
     for p in action.params:
         domain = it.iterate(it.ev(p.domain, env), p.domain.span)
         values, rejected = _filter(it, p.name, domain, p.where, env, p.why)

@@ -281,20 +281,20 @@ def memo_put(memo: dict, key: tuple, result: Any, ticks: int) -> None:
 
 
 def clock_get(it: Any, key: tuple) -> Any:
-    """A (result, ticks) remembered in the state at its current clock, or None."""
+    """A (result, ticks) remembered in the state at its current version, or None."""
     try:
         hit = it.s.derived.get(key)
     except TypeError:  # lists and records as arguments
         return None
-    if hit is not None and hit[0] == it.s.clock:
+    if hit is not None and hit[0] == it.s.version:
         return hit[1]
     return None
 
 
 def clock_put(it: Any, key: tuple, result: Any, ticks: int) -> None:
-    """Remember a result in the state, valid until the state's clock moves."""
+    """Remember a result in the state, valid until the state's version moves (any piece or variable changes)."""
     try:
-        it.s.derived[key] = (it.s.clock, (result, ticks))
+        it.s.derived[key] = (it.s.version, (result, ticks))
     except TypeError:
         pass
 

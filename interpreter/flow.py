@@ -78,8 +78,10 @@ def _init_var(it: Interp, name: str, per_player: bool, start: Any, path: tuple) 
     if per_player:
         for p in it.s.players:
             it.s.pvars[p][name] = it.ev(expr, {"p": p}) if expr is not None else start
+            it.s.version += 1
     else:
         it.s.vars[name] = it.ev(expr, {}) if expr is not None else start
+        it.s.version += 1
 
 
 def _round_start(it: Interp) -> None:

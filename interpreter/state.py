@@ -61,7 +61,7 @@ class State:
 
     __slots__ = ("rules", "n", "kinds", "attrs", "loc", "places", "stamps", "clock", "vars", "pvars",
                  "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override", "cascades", "_own",
-                 "derived")
+                 "derived", "version")
 
     def __init__(self, rules: Rules, n_players: int, seed: int):
         self.rules = rules
@@ -83,9 +83,11 @@ class State:
         self.decisions = 0
         self.setup_override: tuple[Any, bool] | None = None  # (extra setup block, replace the spec's setup?)
         self.cascades: dict[int, int] = {}  # cascade length (firings) -> how many cascades had it
-        # values computed from where pieces are, each with the clock it was computed at (the clock
-        # moves on every change of a place, so an entry with the current clock is up to date)
+        # values computed from the state, each with the clock or version it was computed at (the clock
+        # moves on every change of a place or piece, the version also on every change of a variable;
+        # an entry stamped with the current one is up to date)
         self.derived: dict[Any, tuple[int, Any]] = {}
+        self.version = 0
 
     def clone(self) -> "State":
         """An independent copy (pieces' attribute dicts are shared until written)."""
@@ -111,6 +113,7 @@ class State:
         s.setup_override = self.setup_override
         s.cascades = dict(self.cascades)
         s.derived = {}
+        s.version = self.version
         return s
 
     # -- players
@@ -143,6 +146,7 @@ class State:
         d = dict(self.attrs[pid])
         d[name] = value
         self.attrs[pid] = d
+        self.version += 1
         place = self.loc[pid]
         if place is not None:
             self._touch(place)
@@ -194,6 +198,7 @@ class State:
 
     def _touch(self, place: Any) -> None:
         self.clock += 1
+        self.version += 1
         self.stamps[place] = self.clock
 
     # -- digest and views
