@@ -52,7 +52,9 @@ spec has none.  Two modes:
 - *General* (something hidden): single-observer information-set MCTS: each
   iteration runs in its own determinised world; a child's UCB1 counts the
   iterations in which it was legal (availability) rather than its parent's
-  visits.  Before searching, every move is tried in the first world: one that
+  visits.  With a spec heuristic, a node's untried options are all tried at
+  once in the iteration's world and judged (one visit each), and the
+  iteration goes on from the best (`_judge_all`).  Before searching, every move is tried in the first world: one that
   ends the game with the bot winning there and in two freshly dealt worlds is
   played at once.
 
@@ -620,13 +622,13 @@ class MctsBot:
                 judged = None
             if judged is None:
                 continue  # left untried: a later iteration in another world tries it again
+            self._bump({"judged": 1})
             child = node.children[opt.index] = _Node(opt.label)
             child.avail, child.visits, child.value = 1, 1, judged[mover]
             if best is None or judged[mover] > best[0]:
                 best = (judged[mover], child, g)
         if best is None:
             raise RuleError("no option of this decision could be judged", None)
-        self._bump({"judged": len(untried)})
         return best[1], best[2]
 
     def _playout(self, gs: GameState, played: list[tuple[int, str]]) -> list[float]:

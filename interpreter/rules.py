@@ -15,8 +15,8 @@ from orrery.rulespec.errors import Span
 from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
 
-from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, parse_cell_label
 from .decisions import RuleError
+from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, parse_cell_label
 
 ADJACENCY_DIRS = {
     "orthogonal": ORTHOGONAL,
