@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from .game import GameState
+from .decisions import RuleError
+from .game import GameState, IllegalMove
 from .mcts import make_mcts
 from .rng import Rng
 
@@ -49,6 +50,30 @@ class FirstBot:
     def choose(self, gs: GameState) -> int:
         """The first legal option."""
         return gs.legal_actions()[0]
+
+
+def apply_choice(gs: GameState, index: int) -> int:
+    """Play a bot's choice; if the engine refuses it, the other options in menu order, as a player told
+    "refused" would choose again.  The index played; a RuleError when every option is refused.
+
+    An option is refused when it leads to a dead end the menu could not see (e.g. an action whose only
+    parameter has no legal value): that is a flaw of the rules, which must not crash a simulation.
+    """
+    try:
+        gs.apply(index)
+        return index
+    except IllegalMove as first:
+        reasons = [first.reason]
+    for other in gs.legal_actions():
+        if other == index:
+            continue
+        try:
+            gs.apply(other)
+            return other
+        except IllegalMove as refused:
+            reasons.append(refused.reason)
+    raise RuleError(f"every option of '{gs.decision.prompt if gs.decision else '?'}' is refused when chosen, "
+                    f"so the game cannot go on (first refusal: {reasons[0]})", gs.game.spec.span("flow"))
 
 
 BOTS: dict[str, Callable[..., Bot]] = {

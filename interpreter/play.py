@@ -50,7 +50,7 @@ from rich.markup import escape
 
 from orrery.rulespec.errors import InputError, OrreryError
 
-from .bots import BOTS, Bot, bot_error, make_bot
+from .bots import BOTS, Bot, apply_choice, bot_error, make_bot
 from .evaluator import Interp
 from .game import Game, GameState, IllegalMove
 from .gamefiles import game_ref, resolve_game
@@ -419,9 +419,8 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             d = gs.decision
             assert d is not None
             if p in bots:
-                index = bots[p].choose(gs)
+                index = apply_choice(gs, bots[p].choose(gs))
                 label = next(o.label for o in d.options if o.index == index)
-                gs.apply(index)
                 console.print(f"[dim]{escape(seat(p))} ({seats[p]}):[/dim] {escape(d.prompt)} -> "
                               f"[bold]{escape(label)}[/bold]")
                 if all_bots and not quiet_board:

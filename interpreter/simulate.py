@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from .bots import Bot, make_bot
+from .bots import Bot, apply_choice, make_bot
 from .evaluator import Interp
 from .game import Game, GameState
 from .state import serialize
@@ -101,7 +101,7 @@ def play_game(game: Game, players: int, seed: int, bots: list[Bot], max_steps: i
         if steps >= max_steps:
             scores = [gs.state.pvars[p].get("score") for p in range(players)]
             return GameRecord(seed, [], scores, STEP_LIMIT_END, steps, violations, dict(gs.state.cascades))
-        gs.apply(bots[gs.current_player()].choose(gs))
+        apply_choice(gs, bots[gs.current_player()].choose(gs))
         steps += 1
         if check:
             violations.extend(check_invariants(game, gs, seed, steps, previous))

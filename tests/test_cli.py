@@ -226,3 +226,51 @@ def test_no_traceback_from_subprocess_on_bad_input(tmp_path):
 def test_limit_option_is_validated(capsys):
     code, _, err = run(capsys, "simulate", "tic-tac-toe", "--games", "1", "--limit", "bogus=3")
     assert code == 2 and "--limit bogus=3" in err
+
+
+# A made-up "trapdoor": `trap` is offered but its only parameter never has a legal value, a dead end the
+# step menu does not see. A bot that picks it is refused and, like a player told so, picks again.
+TRAPDOOR = """
+orrery: 1
+game: {{name: trapdoor, players: {{min: 1, max: 1}}}}
+variables:
+  steps: {{start: 0}}
+flow:
+  phases:
+    - name: main
+      steps: [{{actions: [{actions}]}}]
+actions:
+  walk:
+    effect: steps += 1
+  trap:
+    params:
+      door: {{from: "[1, 2]", where: "door > 5", why: "the door is shut"}}
+    effect: steps += 100
+  pit:
+    params:
+      rung: {{from: "[]", why: "no rung is left"}}
+    effect: steps += 100
+end:
+  home: {{when: "steps >= 5", winners: players}}
+"""
+
+
+def test_a_refused_bot_choice_is_chosen_again(tmp_path, capsys):
+    path = tmp_path / "trapdoor.yaml"
+    path.write_text(TRAPDOOR.format(actions="trap, walk"), encoding="utf-8")
+    code, out, err = run(capsys, "simulate", str(path), "--games", "20", "--seed", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["summary"]["ends"] == {"home": 20} and all(r["steps"] == 5 for r in data["results"])
+    code, out, err = run(capsys, "play", str(path), "--seats", "random", "--seed", "1", "--no-save", "--quiet-board")
+    assert code == 0, err
+    assert "-> walk" in out and "-> trap" not in out
+
+
+def test_a_menu_where_every_option_is_refused_is_a_located_error(tmp_path, capsys):
+    path = tmp_path / "trapdoor.yaml"
+    path.write_text(TRAPDOOR.format(actions="trap, pit"), encoding="utf-8")
+    code, out, err = run(capsys, "simulate", str(path), "--games", "2", "--seed", "1")
+    assert code == 2
+    assert f"{path}:" in err and "is refused when chosen, so the game cannot go on" in err
+    assert "(first refusal: " in err and ":19:13))" in err  # the first refusal, located at its parameter
