@@ -12,7 +12,7 @@ with that view:
   players' `owner` zones, in cells of hidden boards) are split into pools, and
   the identities (kind and attributes) of the pieces of each pool are shuffled
   among the pool's positions.  A pool is one cell of a board (a hidden cell is
-  a position with a meaning of its own, like a suit's coin stack), or, for
+  a position with a meaning of its own, like one colour's face-down stack), or, for
   other zones, every hidden copy of a zone (all opponents' hands together)
   joined with every other hidden zone holding a piece of the same kind (the
   deck and the opponents' hands dealt from it).  The box (destroyed and unused
