@@ -274,3 +274,24 @@ def test_a_menu_where_every_option_is_refused_is_a_located_error(tmp_path, capsy
     assert code == 2
     assert f"{path}:" in err and "is refused when chosen, so the game cannot go on" in err
     assert "(first refusal: " in err and ":19:13))" in err  # the first refusal, located at its parameter
+
+
+class _WhoPlays:
+    """A stand-in simulation task: 'playing' a game reports the process that played it."""
+
+    def play(self, gseed: int) -> tuple[int, int]:
+        import os
+
+        return gseed, os.getpid()
+
+
+def test_simulate_jobs_really_use_other_processes():
+    """The same-results test above would pass if --jobs were ignored: this one would not."""
+    import os
+
+    from orrery.interpreter.simulate import _play_all
+
+    played = list(_play_all(_WhoPlays(), list(range(6)), jobs=2))
+    assert [seed for seed, _ in played] == list(range(6))  # in seed order
+    assert all(pid != os.getpid() for _, pid in played)
+    assert {pid for _, pid in _play_all(_WhoPlays(), [1, 2], jobs=1)} == {os.getpid()}
