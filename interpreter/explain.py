@@ -420,14 +420,18 @@ def _invariants(spec: GameSpec) -> list[str]:
 def _bot_hints(spec: GameSpec) -> list[str]:
     """The `bots:` hints: not rules, said so."""
     b = spec.model.bots
-    if b.heuristic is None and b.playout is None:
+    if b.heuristic is None and b.playout is None and b.iterations is None:
         return []
     out = ["## Hints for search bots", "Not rules: games play the same without them."]
     if b.heuristic is not None:
         out.append(f"- A position is judged by {_code(_get(spec.merged.data, 'bots', 'heuristic'))}, "
                    f"from 0 (far from winning) to {b.heuristic_max} (as good as won).")
     if b.playout is not None:
-        out.append(f"- Playouts play {b.playout} random decision{'' if b.playout == 1 else 's'} before that judgement.")
+        out.append("- Every new position is judged at once (no random playout)." if b.playout == 0 else
+                   f"- Playouts play {b.playout} random decision{'' if b.playout == 1 else 's'} before that judgement.")
+    if b.iterations is not None:
+        out.append(f"- A search bot given no budget searches {b.iterations} iteration{'' if b.iterations == 1 else 's'} "
+                   "per decision.")
     return out
 
 

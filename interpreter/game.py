@@ -158,6 +158,10 @@ class GameState:
         """The spec's hint for the random decisions of a search bot's playout (bots.playout), or None."""
         return self.game.rules.spec.model.bots.playout
 
+    def bot_iterations(self) -> int | None:
+        """The spec's hint for a search bot's budget when the bot was given none (bots.iterations), or None."""
+        return self.game.rules.spec.model.bots.iterations
+
     def outcome(self):
         """How the game ended, or None."""
         return self._live.outcome

@@ -317,8 +317,8 @@ class MctsBot:
         opts = parse_budget(budget)
         self.iterations = opts.get("iterations", iterations)
         self.seconds = opts.get("seconds", seconds)
-        if self.iterations is None and self.seconds is None:
-            self.iterations = DEFAULT_ITERATIONS
+        # no budget given: the spec's hint (bots.iterations) or DEFAULT_ITERATIONS, settled at the first search
+        self._budgeted = self.iterations is not None or self.seconds is not None
         self.playout = opts.get("playout", playout)
         self.c = opts.get("c", c)
         self.rave = opts.get("rave", rave)
@@ -349,6 +349,9 @@ class MctsBot:
             if win is not None:
                 self._bump({"decisive": 1, "searches": 1})
                 return win
+        if not self._budgeted:
+            self.iterations = gs.bot_iterations() or DEFAULT_ITERATIONS
+            self._budgeted = True
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while root.proven is None:

@@ -88,11 +88,39 @@ def test_spec_playout_is_the_default_and_the_bot_overrides_it(game_from):
     assert bot.stats.get("capped", 0) == 0  # 50 random decisions always reach the end of a 10-step walk
 
 
+def test_spec_budget_is_the_default_and_a_written_budget_wins(game_from):
+    """bots.iterations: `mcts` with no budget searches that many iterations; `mcts:N` and `mcts:Ts` keep their own."""
+    game = walk(game_from, "bots: {heuristic: height + 10, heuristic_max: 18, iterations: 5}")
+    gs = game.new_initial_state(players=1, seed=1)
+    bot = make_bot("mcts", 1)
+    bot.choose(gs)
+    assert (bot.iterations, bot.stats["iterations"], bot.stats["searches"]) == (5, 5, 1)
+    bot = make_bot("mcts:7", 1)
+    bot.choose(gs)
+    assert bot.stats["iterations"] == 7
+    timed = make_bot("mcts:50ms", 1)
+    timed.choose(gs)
+    assert timed.iterations is None  # a time budget is a budget: the spec's iterations do not cap it
+    plain = make_bot("mcts", 1)
+    plain.choose(walk(game_from).new_initial_state(players=1, seed=1))
+    assert plain.iterations == 200  # no hint: the bot's own default (the solver may stop it sooner)
+
+
+def test_spec_budget_gives_the_same_games_as_the_written_one(game_from):
+    """`--bots mcts` on a spec with iterations: N plays exactly the games of `--bots mcts:N`."""
+    hinted = walk(game_from, "bots: {heuristic: height + 10, heuristic_max: 18, playout: 1, iterations: 6}")
+    for seed in range(3):
+        a = play_game(hinted, 1, seed, [make_bot("mcts", bot_seed(seed, 0))])
+        b = play_game(hinted, 1, seed, [make_bot("mcts:6", bot_seed(seed, 0))])
+        assert (a.winners, a.end, a.steps) == (b.winners, b.end, b.steps)
+
+
 @pytest.mark.parametrize("bots, message", [
     ("bots: {heuristic: '\"high\"'}", "19:20: error: type error: a heuristic must be a whole number, but this is text"),
     ("bots: {heuristic: height, heuristic_max: 0}", "19:42: error: bots.heuristic_max: Input should be greater than"),
     ("bots: {heuristic: heigth}", "19:19: error: unknown name 'heigth'"),
     ("bots: {playout: -1}", "19:17: error: bots.playout: Input should be greater than or equal to 0"),
+    ("bots: {iterations: 0}", "19:20: error: bots.iterations: Input should be greater than or equal to 1"),
 ])
 def test_bad_hints_are_located(tmp_path, capsys, bots, message):
     path = tmp_path / "walk.yaml"

@@ -366,3 +366,7 @@ def test_bot_hints_are_explained_as_not_rules(tmp_path: Path) -> None:
     assert "- A position is judged by `p.coins + 1`, from 0 (far from winning) to 9 (as good as won)." in hints
     assert "- Playouts play 1 random decision before that judgement." in hints
     assert "Hints for search bots" not in explain_text(load_spec(TTT, check=False))
+    budget = section(explain_text(load_spec(write(tmp_path, MARKET + "\nbots: {playout: 0, iterations: 1}\n"),
+                                            check=False)), "Hints for search bots")
+    assert "- Every new position is judged at once (no random playout)." in budget
+    assert "- A search bot given no budget searches 1 iteration per decision." in budget

@@ -232,7 +232,7 @@ def test_budget_syntax():
     assert parse_budget("50:1.5s:playout=30") == {"iterations": 50, "seconds": 1.5, "playout": 30}
     bot = make_bot("mcts:75", 1)
     assert isinstance(bot, MctsBot) and bot.iterations == 75 and bot.seconds is None
-    assert make_bot("mcts", 1).iterations == 200
+    assert make_bot("mcts", 1).iterations is None  # settled at the first search: the spec's hint or 200
     assert "cannot read 'fast'" in bot_error("mcts:fast")
     assert "nothing to search" in bot_error("mcts:0")
     assert "takes no parameters" in bot_error("random:3")
