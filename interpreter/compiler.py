@@ -30,7 +30,7 @@ from typing import Any, Callable
 from orrery.rulespec import ast as A
 
 from . import fastlib
-from .effects import EXEC
+from .effects import EXEC, assign_global, combine
 
 # Statements compiled inline; the others call the interpreter's statement function (EXEC).
 _INLINE = (A.Let, A.If, A.For, A.While, A.Repeat, A.Require, A.Say)
@@ -164,10 +164,18 @@ class CodeGen:
         by_clock = depth is not None and name in self.by_clock
         key = f"({self.const(name)}, {''.join(a + ', ' for a in args)})"
         self.emit(0, f"def {fid}(it, span{''.join(', ' + a for a in args)}):  # {_pos(body)}", body)
+        # the memo lookups are written out (not helper calls): for the small functions of a cascade scan
+        # the calls cost more than the work they save (profile of bubble-singularity's cascades)
         if depth is not None:
             if by_clock:
-                self.emit(1, "if True:")
-                self.emit(2, f"hit = CLOCK_GET(it, {key})")
+                self.emit(1, "st_ = it.s")
+                self.emit(1, f"key_ = {key}")
+                self.emit(1, "try:")
+                self.emit(2, "hit = st_.derived.get(key_)")
+                self.emit(1, "except TypeError:  # lists and records as arguments: not remembered")
+                self.emit(2, "hit = key_ = None")
+                self.emit(1, "if hit is not None and hit[0] == st_.version:")
+                self.emit(2, "hit = hit[1]")
             else:
                 self.emit(1, "m = it.memo")
                 self.emit(1, "if m is not None:")
@@ -191,7 +199,8 @@ class CodeGen:
         self.emit(1, "finally:")
         self.emit(2, "it.call_depth -= 1")
         if by_clock:
-            self.emit(1, f"CLOCK_PUT(it, {key}, r, it.loops - t0)")
+            self.emit(1, "if key_ is not None:")
+            self.emit(2, "st_.derived[key_] = (st_.version, (r, it.loops - t0))")
         elif depth is not None:
             self.emit(1, "if m is not None:")
             self.emit(2, f"MEMO_PUT(m, {key}, r, it.loops - t0)")
@@ -394,11 +403,26 @@ class CodeGen:
         if isinstance(node, _INLINE) and not (isinstance(node, A.For) and (node.chooser or node.order_key)):
             getattr(self, f"visit_{type(node).__name__}")(node, indent)
             return
+        if isinstance(node, A.Assign) and isinstance(node.target, A.Name):
+            self.visit_Assign(node, indent)
+            return
         fn = self.const(EXEC[type(node)], hashable=False)
         self.emit(indent, f"{fn}(it, {self.node_const(node)}, env)  # {_pos(node)}", node)
 
     def visit_Let(self, node: A.Let, indent: int) -> None:
         self.emit(indent, f"env[{self.const(node.name)}] = {self.expr(node.value)}  # {_pos(node)}", node)
+
+    def visit_Assign(self, node: A.Assign, indent: int) -> None:
+        """`NAME op= value`: a local name in place, else the spec variable (effects.assign_global)."""
+        value, key, n = self.fresh("val"), self.const(node.target.id), self.node_const(node)
+        self.emit(indent, f"{value} = {self.expr(node.value)}  # {_pos(node)}", node)
+        self.emit(indent, f"if {key} in env:")
+        if node.op == "=":
+            self.emit(indent + 1, f"env[{key}] = {value}")
+        else:
+            self.emit(indent + 1, f"env[{key}] = CMB(it, {n}, env[{key}], {value})")
+        self.emit(indent, "else:")
+        self.emit(indent + 1, f"SETG(it, {n}, {value})")
 
     def visit_If(self, node: A.If, indent: int) -> None:
         for i, (cond, body) in enumerate(node.branches):
@@ -658,8 +682,10 @@ def _link(source: str, consts: list[Any]) -> dict[str, Any]:
         if len(_CODE_CACHE) >= _CACHE_LIMIT:
             _CODE_CACHE.pop(next(iter(_CODE_CACHE)))
         _CODE_CACHE[key] = code
-    ns: dict[str, Any] = {"__builtins__": {"list": list, "range": range, "enumerate": enumerate}}
+    ns: dict[str, Any] = {"__builtins__": {"list": list, "range": range, "enumerate": enumerate,
+                                           "TypeError": TypeError}}
     ns.update(fastlib.HELPERS)
+    ns["CMB"], ns["SETG"] = combine, assign_global
     ns["UNKF"] = _unknown_function
     for i, value in enumerate(consts):
         ns[f"K{i}"] = value

@@ -74,11 +74,8 @@ def _assign(it: "Interp", node: A.Assign, env: dict) -> None:
         if name in env:
             env[name] = _combine(it, node.op, env[name], value, node)
             return
-        if it.r.names.get(name, (None,))[0] == "var":
-            s.vars[name] = _clamp(it, name, _combine(it, node.op, s.vars.get(name), value, node))
-            s.version += 1
-            return
-        raise RuleError(f"cannot assign to '{name}': not a variable or local name", target.span)
+        assign_global(it, node, value)
+        return
     if isinstance(target, A.Attr):
         obj = it.ev(target.obj, env)
         name = target.name
@@ -94,6 +91,21 @@ def _assign(it: "Interp", node: A.Assign, env: dict) -> None:
             return
         raise RuleError(f"cannot assign to attribute '{name}' of {it.describe(obj)}", target.span)
     raise RuleError("cannot assign to this expression", target.span)
+
+
+def combine(it: "Interp", node: A.Assign, old: Any, new: Any) -> Any:
+    """The new value of `old op= new` (`=`, `+=`, `-=`, `*=`), with the language's checks."""
+    return _combine(it, node.op, old, new, node)
+
+
+def assign_global(it: "Interp", node: A.Assign, value: Any) -> None:
+    """`NAME op= value` where NAME is not a local name: a spec variable (clamped if it is a track)."""
+    name, s = node.target.id, it.s
+    if it.r.names.get(name, (None,))[0] == "var":
+        s.vars[name] = _clamp(it, name, _combine(it, node.op, s.vars.get(name), value, node))
+        s.version += 1
+        return
+    raise RuleError(f"cannot assign to '{name}': not a variable or local name", node.target.span)
 
 
 # --------------------------------------------------------------- control
@@ -173,10 +185,11 @@ def _filter(it: "Interp", var: str, domain: list, cond: Any, env: dict, why: Any
         return list(domain), []
     values, rejected = [], []
     saved, it.memo = it.memo, {}  # only expressions run here: pure functions may remember results
+    test = it.tester(cond)
     try:
         for v in domain:
             env[var] = v
-            if it.truth(cond, env):
+            if test(env):
                 values.append(v)
             else:
                 reason = message_text(it, why, env) if why is not None else None
@@ -464,28 +477,49 @@ def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -
                                 action.rule)
 
 
-def perform_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -> None:
-    """Check, pay, choose parameters, run the effect, then emit `action`."""
+def perform_action(it: "Interp", action: "ActionInfo", count_limit: bool = True,
+                   first: tuple[list, list] | None = None) -> None:
+    """Check, pay, choose parameters, run the effect, then emit `action`.
+
+    `first` is the first parameter's menu (values, rejected) when the step menu has just computed it in
+    this same state (param_values), so it is not computed twice.
+    """
     outer, outer_top = it.current_action, it.top_action
     it.current_action = action.name
     if outer_top is None:
         it.top_action = action.name
     try:
-        _perform(it, action, count_limit)
+        _perform(it, action, count_limit, first)
     finally:
         it.current_action, it.top_action = outer, outer_top
 
 
-def _perform(it: "Interp", action: "ActionInfo", count_limit: bool) -> None:
+def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
+    """The first parameter's legal values and rejected ones, as the action would offer them now;
+    RequireFailed (the parameter's reason) when there is none."""
+    p = action.params[0]
+    env: dict[str, Any] = {"__rule__": action.rule}
+    domain = it.iterate(it.ev(p.domain, env), p.domain.span)
+    values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
+    if not values:
+        raise RequireFailed(p.why or (rejected[0][1] if rejected else f"there is no legal choice for '{p.name}'"),
+                            p.span, action.rule)
+    return values, rejected
+
+
+def _perform(it: "Interp", action: "ActionInfo", count_limit: bool, first: tuple[list, list] | None = None) -> None:
     check_action(it, action, count_limit)
     env: dict[str, Any] = {"__rule__": action.rule}
     me = it.current()
     for var, amount_expr in action.cost:
         it.s.pvars[me][var] = _clamp(it, var, (it.s.pvars[me].get(var, 0) or 0) - it.ev(amount_expr, env))
         it.s.version += 1
-    for p in action.params:
-        domain = it.iterate(it.ev(p.domain, env), p.domain.span)
-        values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
+    for k, p in enumerate(action.params):
+        if k == 0 and first is not None:
+            values, rejected = first
+        else:
+            domain = it.iterate(it.ev(p.domain, env), p.domain.span)
+            values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
         env[p.name] = it.choose_value(p.name, values, int(me), p.prompt or f"{action.label}: choose {p.name}",
                                       p.optional, p.span, p.why, rejected)
     if count_limit:
@@ -520,4 +554,4 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.Perform: _perform_stmt,
 }
 
-__all__ = ["EXEC", "emit", "settle", "perform_action", "check_action", "Decision", "Option", "Cell"]
+__all__ = ["EXEC", "emit", "settle", "perform_action", "param_values", "check_action", "Decision", "Option", "Cell"]

@@ -91,8 +91,9 @@ class Interp:
             raise RequireFailed(f"answer {idx} is not an option of '{decision.prompt}'", decision.span)
         raise Suspend(decision)
 
-    def options_for(self, values: list[Any], optional: bool) -> list[Option]:
-        """Menu options for values, identical pieces merged, 'skip' last when optional."""
+    def options_for(self, values: list[Any], optional: bool, labelled: bool = True) -> list[Option]:
+        """Menu options for values, identical pieces merged, 'skip' last when optional (unlabelled: no
+        labels, for a menu whose answer is already known)."""
         opts: list[Option] = []
         seen: set = set()
         for i, v in enumerate(values):
@@ -105,7 +106,7 @@ class Interp:
                     seen.add(key)
                 except TypeError:  # unhashable attribute values: no merging
                     pass
-            opts.append(Option(self.label(v), v, i))
+            opts.append(Option(self.label(v) if labelled else "", v, i))
         if optional:
             opts.append(Option("skip", None, len(values)))
         return opts
@@ -117,7 +118,8 @@ class Interp:
             raise RequireFailed(reason or f"there is no legal choice for '{var}'", span)
         if len(values) == 1 and not optional:
             return values[0]
-        opts = self.options_for(values, optional)
+        # replaying an answer already given (the driver re-runs from a checkpoint): nobody reads the labels
+        opts = self.options_for(values, optional, labelled=self.pos >= len(self.answers))
         if len(opts) == 1:
             return opts[0].value
         return self.ask(Decision(chooser, prompt, opts, "choose", span, var, action=self.top_action,
@@ -127,6 +129,20 @@ class Interp:
     def ev(self, node: A.Expr, env: dict[str, Any]) -> Any:
         """Evaluate an expression."""
         return _EVAL[type(node)](self, node, env)
+
+    def tester(self, node: A.Expr) -> Callable[[dict[str, Any]], bool]:
+        """`truth(node, env)` as a function of env alone, for conditions tested over many values."""
+        fn = self.fast.fns.get(id(node)) if self.fast is not None else None
+        if fn is None:
+            return lambda env: self.truth(node, env)
+
+        def test(env: dict[str, Any]) -> bool:
+            v = fn(self, env)
+            if v is True or v is False:
+                return v
+            raise RuleError(f"condition must be true or false, got {self.describe(v)}", node.span)
+
+        return test
 
     def truth(self, node: A.Expr | None, env: dict[str, Any], default: bool = True) -> bool:
         """Evaluate a condition (None means `default`)."""
@@ -442,6 +458,13 @@ class Interp:
     # ================================================================ display
     def label(self, v: Any) -> str:
         """How a value is shown in menus and logs."""
+        cls = v.__class__
+        if cls is str:
+            return v
+        if cls is int:
+            return str(v)
+        if cls is Cell:
+            return v.label
         if v is None:
             return "none"
         if isinstance(v, bool):

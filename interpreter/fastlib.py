@@ -83,6 +83,12 @@ def add(it: Any, node: Any, a: Any, b: Any) -> Any:
         r = a + b
         if -_BIG < r < _BIG:
             return r
+    elif a.__class__ is str and b.__class__ is str:
+        # evaluator.joined without its error paths: within the values limit, the copy counted as loop work
+        n = len(a) + len(b)
+        if n <= it.limits.values and it.loops + n <= it.limits.loop:
+            it.loops += n
+            return a + b
     return _arith(it, "+", a, b, node)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
-from .effects import check_action, emit, perform_action, settle
+from .effects import check_action, emit, param_values, perform_action, settle
 from .evaluator import Interp
 from .state import BOX, Outcome
 from .values import Player, Record, ZoneRef
@@ -206,6 +206,8 @@ def _step(it: Interp) -> None:
     can_stop = st.optional or (st.repeat and c.step_count > 0)
     if can_stop:
         options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
+    # a replay that already knows this menu's answer (it was checked when given) skips the check
+    menus = _parameter_menus(it, names, options, reasons, rejected) if it.pos >= len(it.answers) else {}
     prompt = f"{ph.name}: {st.name}" if len(ph.steps) > 1 else ph.name
     if not options:
         s.msgs.append(f"{it.r.seat_name(c.current)} has no legal action at {prompt}")
@@ -222,7 +224,15 @@ def _step(it: Interp) -> None:
     if choice == DONE:
         _next_step(c)
         return
-    perform_action(it, it.r.actions[choice])
+    first = menus.get(choice)
+    if first is None and choice in it.r.param_gated:
+        try:
+            first = param_values(it, it.r.actions[choice])
+        except RequireFailed:  # the step's only option, and it cannot be done: as if nothing were offered
+            s.msgs.append(f"{it.r.seat_name(c.current)} has no legal action at {prompt}")
+            _next_step(c)
+            return
+    perform_action(it, it.r.actions[choice], first=first)
     settle(it)
     s.decisions += 1
     check_ends(it, "immediate")
@@ -230,6 +240,30 @@ def _step(it: Interp) -> None:
         c.step_count += 1
         if not st.repeat or (st.max is not None and c.step_count >= st.max):
             _next_step(c)
+
+
+def _parameter_menus(it: Interp, names: list[str], options: list[Option], reasons: dict[int, str],
+                     rejected: list) -> dict[str, tuple[list, list]]:
+    """Drop from a real choice the actions whose one parameter has no legal value; their menus, by action.
+
+    No look-ahead replays such an action (rules.param_gated), so its parameter's menu is computed here and
+    kept for the action's own use.  A step with a single option does not need it: the option is taken
+    anyway, and _step skips the step if its menu turns out empty.
+    """
+    menus: dict[str, tuple[list, list]] = {}
+    if len(options) < 2:
+        return menus
+    for opt in list(options):
+        if opt.value not in it.r.param_gated:
+            continue
+        action = it.r.actions[opt.value]
+        try:
+            menus[opt.value] = param_values(it, action)
+        except RequireFailed as why:
+            options.remove(opt)
+            reasons[names.index(opt.value)] = why.explain()
+            rejected.append((action.label, reasons[names.index(opt.value)]))
+    return menus
 
 
 def _next_step(c: Any) -> None:

@@ -283,6 +283,10 @@ class Rules:
         self.invariants = {n: _invariant(spec, n, inv) for n, inv in m.invariants.items()}
         self.names = _global_names(self)
         self._may_fail = _failure_analysis(self)
+        # actions whose only way to fail is an empty menu for their one parameter: the step menu checks
+        # that menu itself instead of a look-ahead replay (see flow._step)
+        self.param_gated = {n for n, a in self.actions.items() if not self._may_fail[n] and len(a.params) == 1
+                            and not a.params[0].optional and not a.cost}
         self.outside_may_fail = _outside_failure(self)
         self.player_zone_names = {n for n, z in self.zones.items() if z.per_player}
         self.player_var_names = {n for n, t in self.tracks.items() if t.per_player} | {

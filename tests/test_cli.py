@@ -228,8 +228,10 @@ def test_limit_option_is_validated(capsys):
     assert code == 2 and "--limit bogus=3" in err
 
 
-# A made-up "trapdoor": `trap` is offered but its only parameter never has a legal value, a dead end the
-# step menu does not see. A bot that picks it is refused and, like a player told so, picks again.
+# A made-up "trapdoor": `trap`'s only parameter never has a legal value, and `pit` fails a `require` in its
+# effect. The step menu sees both dead ends (the parameter's menu directly, the require by look-ahead), so
+# neither is offered; with look-ahead switched off (--limit lookahead=0) `pit` is offered unchecked, and a
+# bot that picks it is refused and, like a player told so, picks again.
 TRAPDOOR = """
 orrery: 1
 game: {{name: trapdoor, players: {{min: 1, max: 1}}}}
@@ -242,38 +244,80 @@ flow:
 actions:
   walk:
     effect: steps += 1
+  run:
+    effect: steps += 2
   trap:
     params:
       door: {{from: "[1, 2]", where: "door > 5", why: "the door is shut"}}
     effect: steps += 100
   pit:
-    params:
-      rung: {{from: "[]", why: "no rung is left"}}
-    effect: steps += 100
+    effect: |
+      require steps > 100 else "the pit is too deep"
+      steps += 100
 end:
   home: {{when: "steps >= 5", winners: players}}
 """
 
 
+def test_an_action_whose_parameter_has_no_value_is_not_offered(tmp_path, game_from):
+    game = game_from(TRAPDOOR.format(actions="trap, walk, run"))
+    gs = game.new_initial_state(seed=1)
+    assert [o.label for o in gs.decision.options] == ["walk", "run"]
+    assert "the door is shut" in gs.why_not_label("trap")
+    gs.apply_label("run")
+    assert gs.state.vars["steps"] == 2
+
+
+def test_a_lone_action_whose_parameter_has_no_value_skips_its_step(game_from):
+    """A step whose only action cannot be done is skipped, as a step with nothing to offer is."""
+    two_steps = TRAPDOOR.format(actions="trap").replace("steps: [{actions: [trap]}]",
+                                                        "steps: [{actions: [trap]}, {actions: [walk, run]}]")
+    gs = game_from(two_steps).new_initial_state(seed=1)
+    assert [o.label for o in gs.decision.options] == ["walk", "run"]
+    gs.apply_label("walk")
+    assert [o.label for o in gs.decision.options] == ["walk", "run"]  # the next turn's trap step was skipped too
+    assert gs.state.vars["steps"] == 1
+
+
 def test_a_refused_bot_choice_is_chosen_again(tmp_path, capsys):
     path = tmp_path / "trapdoor.yaml"
-    path.write_text(TRAPDOOR.format(actions="trap, walk"), encoding="utf-8")
-    code, out, err = run(capsys, "simulate", str(path), "--games", "20", "--seed", "1", "--json")
+    path.write_text(TRAPDOOR.format(actions="pit, walk, run"), encoding="utf-8")
+    args = ("simulate", str(path), "--games", "20", "--seed", "1", "--json")
+    code, out, err = run(capsys, *args)
     assert code == 0, err
-    data = json.loads(out)
-    assert data["summary"]["ends"] == {"home": 20} and all(r["steps"] == 5 for r in data["results"])
-    code, out, err = run(capsys, "play", str(path), "--seats", "random", "--seed", "1", "--no-save", "--quiet-board")
+    checked = json.loads(out)
+    code, out, err = run(capsys, *args, "--limit", "lookahead=0")
     assert code == 0, err
-    assert "-> walk" in out and "-> trap" not in out
+    unchecked = json.loads(out)
+    assert checked["summary"]["ends"] == unchecked["summary"]["ends"] == {"home": 20}
+    # every game is made of walks and runs; unchecked menus offer pit too, so the bots' draws differ
+    assert [r["steps"] for r in checked["results"]] != [r["steps"] for r in unchecked["results"]]
+    code, out, err = run(capsys, "play", str(path), "--seats", "random", "--seed", "1", "--no-save",
+                         "--quiet-board", "--limit", "lookahead=0")
+    assert code == 0, err
+    assert "-> walk" in out or "-> run" in out
+    assert "-> pit" not in out
 
 
 def test_a_menu_where_every_option_is_refused_is_a_located_error(tmp_path, capsys):
     path = tmp_path / "trapdoor.yaml"
-    path.write_text(TRAPDOOR.format(actions="trap, pit"), encoding="utf-8")
-    code, out, err = run(capsys, "simulate", str(path), "--games", "2", "--seed", "1")
+    tired = TRAPDOOR.replace("effect: steps += 1\n", "effect: |\n      require steps > 100 else \"too tired\"\n"
+                                                      "      steps += 1\n")
+    path.write_text(tired.format(actions="pit, trap, walk"), encoding="utf-8")
+    code, out, err = run(capsys, "simulate", str(path), "--games", "2", "--seed", "1", "--limit", "lookahead=0")
     assert code == 2
     assert f"{path}:" in err and "is refused when chosen, so the game cannot go on" in err
-    assert "(first refusal: " in err and ":19:13))" in err  # the first refusal, located at its parameter
+    assert "(first refusal: the pit is too deep" in err or "(first refusal: too tired" in err
+
+
+def test_a_step_with_no_action_left_ends_in_a_located_runaway_error(tmp_path, capsys):
+    """Neither dead end is offered, so every step is skipped and nobody acts: the cap on unanswered steps
+    stops the run at the end conditions that never came true."""
+    path = tmp_path / "trapdoor.yaml"
+    path.write_text(TRAPDOOR.format(actions="trap, pit"), encoding="utf-8")
+    code, out, err = run(capsys, "simulate", str(path), "--games", "1", "--seed", "1")
+    assert code == 2
+    assert f"{path}:24:3: error: 5000 decisions in a row had" in err and "--limit auto=N" in err, err
 
 
 class _WhoPlays:
