@@ -183,9 +183,23 @@ def _filter(it: "Interp", var: str, domain: list, cond: Any, env: dict, why: Any
     """Split a domain into the values passing `cond` and the rejected ones with a reason (per value)."""
     if cond is None:
         return list(domain), []
+    cache, key = it.replay, None
+    if cache is not None:
+        # every answer replays the run from its checkpoint, and look-ahead replays it once per option:
+        # a menu already worked out at the same point of the same answers is taken as it was, with
+        # the loop ticks it cost (and worked out afresh where that would pass the limit, so the
+        # limit's error is raised where it always is)
+        key = it.replay_key(cond)
+        hit = cache.get(key)
+        if hit is not None and hit[3] == len(domain) and it.loops + hit[2] <= it.limits.loop:
+            it.loops += hit[2]
+            if domain:
+                env[var] = domain[-1]  # as the loop below leaves it
+            return list(hit[0]), list(hit[1])
     values, rejected = [], []
     saved, it.memo = it.memo, {}  # only expressions run here: pure functions may remember results
     test = it.tester(cond)
+    rng, ticks = it.s.rng.state, it.loops
     try:
         for v in domain:
             env[var] = v
@@ -196,7 +210,9 @@ def _filter(it: "Interp", var: str, domain: list, cond: Any, env: dict, why: Any
                 rejected.append((v, reason or f"it does not satisfy the rule at {cond.span}"))
     finally:
         it.memo = saved
-    return values, rejected
+    if key is not None and it.s.rng.state == rng:  # a menu that drew random numbers is worked out again
+        cache[key] = (values, rejected, it.loops - ticks, len(domain))
+    return list(values), list(rejected)
 
 
 def message_text(it: "Interp", node: Any, env: dict) -> str | None:

@@ -52,6 +52,10 @@ class Interp:
         self.top_action: str | None = None  # the action a player chose at a step menu, while it runs
         self.track_boundaries = False
         self.boundary: tuple | None = None
+        # menus remembered for replays (see replay_key): the run's checkpoint's dict, or None
+        self.replay: dict | None = None
+        self.replay_base = 0  # the answer position the dict's keys count from
+        self.replay_seq = (-1, 0)  # (answer position, menus worked out since it was reached)
         self.settling = False
         self.call_depth = 0
         self.builtins = _registry()
@@ -80,6 +84,19 @@ class Interp:
         fn(self, {} if env is None else env)
 
     # ================================================================ decisions
+    def replay_key(self, node: Any) -> tuple:
+        """Where a menu is worked out, in terms every replay of the same answers shares.
+
+        A run is a deterministic function of its checkpoint and its answers, so the answers used so far
+        (from the checkpoint) and the number of menus worked out since the last one identify the
+        position; the condition's node is kept in the key as a check.
+        """
+        pos, n = self.replay_seq
+        if pos != self.pos:
+            pos, n = self.pos, 0
+        self.replay_seq = (pos, n + 1)
+        return (tuple(self.answers[self.replay_base:pos]), n, id(node))
+
     def ask(self, decision: Decision) -> Any:
         """The answer to a decision from the answer list, or Suspend."""
         if self.pos < len(self.answers):

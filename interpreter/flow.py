@@ -37,6 +37,8 @@ def run_flow(it: Interp) -> None:
             # superseded, and each costs a copy of the state (the driver keeps its old checkpoint
             # when none is recorded, which replays the same)
             it.boundary = (s.clone(), it.pos, list(s.msgs))
+            if it.replay is not None:  # menus from here on are remembered for replays from this boundary
+                it.replay, it.replay_base, it.replay_seq = it.boundary[0].replay, it.pos, (it.pos, 0)
         try:
             _STAGES[s.cursor.stage](it)
         except GameEnded as ended:

@@ -20,6 +20,10 @@ from .decisions import Decision, Option, RequireFailed, RuleError, RunawayError,
 from .evaluator import Interp, Limits
 from .flow import NOTHING_VIABLE, run_flow
 from .rules import Rules
+
+# Runs from a checkpoint remember the menus they work out for the runs that replay the same answers
+# (effects._filter); False turns that off (tests compare whole games both ways).
+REPLAY_MENUS = True
 from .state import State
 
 TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
@@ -261,6 +265,7 @@ class GameState:
         live = self._checkpoint.clone()
         it = Interp(live, answers, self.game.limits)
         it.track_boundaries = boundaries
+        it.replay = self._checkpoint.replay if REPLAY_MENUS else None
         try:
             run_flow(it)
         except Suspend as s:
@@ -369,6 +374,7 @@ class GameState:
         """
         it = Interp(self._checkpoint.clone(), answers, self.game.limits)
         it.loops = self._lookahead_loops
+        it.replay = self._checkpoint.replay if REPLAY_MENUS else None
         try:
             run_flow(it)
         except Suspend as s:

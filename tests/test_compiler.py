@@ -290,8 +290,11 @@ def test_functions_of_the_pieces_alone_are_remembered_by_clock(tmp_path):
     gs.apply_label("a1")
     assert gs.state.version > clock  # the peg and the bonus moved the version: every entry is out of date
     # the next step menu (put or lift) works out put's menu at once; a1 now holds a peg, so `empty(spot)`
-    # decides it and with_bonus(a1) is not asked again: its entry keeps the old version and is not used
-    assert gs.state.derived[("with_bonus", a1)][0] == clock < gs.state.version
+    # decides it and with_bonus(a1) is not asked at the new version (an entry from before, if the run
+    # replayed the first menu, keeps the old version and is not used)
+    entry = gs.state.derived.get(("with_bonus", a1))
+    assert entry is None or entry[0] == clock < gs.state.version
+    assert gs.state.derived[("crowded", b1)][0] == gs.state.version  # b1 is empty: asked again
     gs.apply_label("put")
     # the menu asked again and got the new values (an entry keeps the version it was computed at)
     clock_then, (value, _) = gs.state.derived[("crowded", b1)]
