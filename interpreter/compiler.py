@@ -165,7 +165,7 @@ class CodeGen:
         key = f"({self.const(name)}, {''.join(a + ', ' for a in args)})"
         self.emit(0, f"def {fid}(it, span{''.join(', ' + a for a in args)}):  # {_pos(body)}", body)
         # the memo lookups are written out (not helper calls): for the small functions of a cascade scan
-        # the calls cost more than the work they save (profile of bubble-singularity's cascades)
+        # the calls cost more than the work they save (profiles of cascade scans)
         if depth is not None:
             if by_clock:
                 self.emit(1, "st_ = it.s")

@@ -30,12 +30,13 @@ def run_flow(it: Interp) -> None:
                 f"the flow went through {it.limits.flow} stages without asking any player anything "
                 f"(limit flow); is an end condition missing? Raise it with --limit flow=N",
                 it.r.spec.span("flow"))
-        if it.track_boundaries and it.pos >= len(it.answers):
+        if it.track_boundaries and it.pos >= len(it.answers) and s.cursor.stage in it.r.asking_stages:
             # a stage boundary is a resumable position: the driver may make it the new checkpoint,
             # so that replay re-runs only the current stage, not everything since the step menu.
             # Only boundaries past the last known answer are recorded: earlier ones would mostly be
             # superseded, and each costs a copy of the state (the driver keeps its old checkpoint
-            # when none is recorded, which replays the same)
+            # when none is recorded, which replays the same). Stages that cannot ask are skipped: a
+            # run never stops in them, so a later boundary of the same run always supersedes theirs
             it.boundary = (s.clone(), it.pos, list(s.msgs))
             if it.replay is not None:  # menus from here on are remembered for replays from this boundary
                 it.replay, it.replay_base, it.replay_seq = it.boundary[0].replay, it.pos, (it.pos, 0)

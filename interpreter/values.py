@@ -65,7 +65,8 @@ class Cell:
     Cells are interned: `Cell(zone, owner, pos)` always returns the same object for the same cell,
     so equality is identity, which Python compares without calling any method.  Membership in a list
     of cells, dictionary keys and sets are the engine's hottest comparisons (profiles: a Python
-    `__eq__` was 14% of a reversi playout).  Copies and pickles come back as the interned object.
+    `__eq__` was 14% of a playout of a flipping game on an 8x8 board).  Copies and pickles come back as
+    the interned object.
     """
 
     __slots__ = ("zone", "owner", "pos", "_h")

@@ -678,3 +678,43 @@ def test_a_failed_apply_leaves_the_game_unchanged(tmp_path):
     assert labels(gs) == ["poke", "rest"]
     gs.apply_label("rest")                      # the game goes on
     assert labels(gs) == ["poke", "rest"]
+
+
+# A turn whose start hook asks the player for a bet before the step menu; the end of the turn only counts.
+BETTING = """\
+orrery: 1
+game: {{name: betting, players: {{min: 2, max: 2}}}}
+variables:
+  bets: {{start: "[]"}}
+  turns: {{start: 0}}
+flow:
+  phases:
+    - name: main
+      turn_start: |
+        {start}
+      turn_end: |
+        turns += 1
+      steps: [{{actions: [low, high]}}]
+actions:
+  low: {{effect: "bets += [1]"}}
+  high: {{effect: "bets += [2]"}}
+end:
+  done: {{when: "turns >= 4", winners: "[]"}}
+"""
+
+
+def test_checkpoints_are_taken_only_where_a_player_can_be_asked(game_from):
+    """A stage whose hooks cannot ask is never where a run stops, so no state copy is taken at its start."""
+    quiet = game_from(BETTING.format(start="bets += [0]"))
+    assert quiet.rules.asking_stages == {"game_start", "step"}
+    asking = game_from(BETTING.format(start="choose b from [5, 6]\n        bets += [b]"))
+    assert asking.rules.asking_stages == {"game_start", "step", "turn_start"}
+    gs = new_state(asking, players=2)
+    for answer in ["6", "high", "5", "low", "5", "high", "6", "low"]:
+        assert not gs.is_terminal()
+        gs.apply_label(answer)
+    assert gs.is_terminal() and var(gs, "bets") == [6, 2, 5, 1, 5, 2, 6, 1]
+    gs = new_state(quiet, players=2)
+    for answer in ["high", "low", "low", "high"]:
+        gs.apply_label(answer)
+    assert gs.is_terminal() and var(gs, "bets") == [0, 2, 0, 1, 0, 1, 0, 2]
