@@ -210,7 +210,7 @@ def _step(it: Interp) -> None:
     if can_stop:
         options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
     # a replay that already knows this menu's answer (it was checked when given) skips the check
-    menus = _parameter_menus(it, names, options, reasons, rejected) if it.pos >= len(it.answers) else {}
+    menus = _parameter_menus(it, options, reasons, rejected) if it.pos >= len(it.answers) else {}
     prompt = f"{ph.name}: {st.name}" if len(ph.steps) > 1 else ph.name
     if not options:
         s.msgs.append(f"{it.r.seat_name(c.current)} has no legal action at {prompt}")
@@ -245,7 +245,7 @@ def _step(it: Interp) -> None:
             _next_step(c)
 
 
-def _parameter_menus(it: Interp, names: list[str], options: list[Option], reasons: dict[int, str],
+def _parameter_menus(it: Interp, options: list[Option], reasons: dict[int, str],
                      rejected: list) -> dict[str, tuple[list, list]]:
     """Drop from a real choice the actions whose one parameter has no legal value; their menus, by action.
 
@@ -264,8 +264,8 @@ def _parameter_menus(it: Interp, names: list[str], options: list[Option], reason
             menus[opt.value] = param_values(it, action)
         except RequireFailed as why:
             options.remove(opt)
-            reasons[names.index(opt.value)] = why.explain()
-            rejected.append((action.label, reasons[names.index(opt.value)]))
+            reasons[opt.index] = why.explain()
+            rejected.append((action.label, reasons[opt.index]))
     return menus
 
 
