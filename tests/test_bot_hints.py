@@ -110,9 +110,12 @@ def test_spec_budget_gives_the_same_games_as_the_written_one(game_from):
     """`--bots mcts` on a spec with iterations: N plays exactly the games of `--bots mcts:N`."""
     hinted = walk(game_from, "bots: {heuristic: height + 10, heuristic_max: 18, playout: 1, iterations: 6}")
     for seed in range(3):
-        a = play_game(hinted, 1, seed, [make_bot("mcts", bot_seed(seed, 0))])
-        b = play_game(hinted, 1, seed, [make_bot("mcts:6", bot_seed(seed, 0))])
+        plain, written = make_bot("mcts", bot_seed(seed, 0)), make_bot("mcts:6", bot_seed(seed, 0))
+        a = play_game(hinted, 1, seed, [plain])
+        b = play_game(hinted, 1, seed, [written])
         assert (a.winners, a.end, a.steps) == (b.winners, b.end, b.steps)
+        # the walk is won either way, so the games alone would not show the budget: the searches do
+        assert plain.stats == written.stats and plain.stats["iterations"] <= 6 * plain.stats["searches"]
 
 
 @pytest.mark.parametrize("bots, message", [
