@@ -60,10 +60,10 @@ def geometry(fn: Callable[..., Any]) -> Callable[..., Any]:
         cache = it.r.__dict__.setdefault("_geometry_cache", {})
         try:
             key = (fn, args, tuple(sorted(kwargs.items()))) if kwargs else (fn, args)
-            hit = cache.get(key)
+            hit = cache.get(key, _MISS)
         except TypeError:  # unhashable arguments: nothing to remember
             return fn(it, *args, **kwargs)
-        if hit is None:
+        if hit is _MISS:  # (none is a result too: a step off the board)
             hit = fn(it, *args, **kwargs)
             if len(cache) >= _GEOMETRY_CACHE_SIZE or not _fixed_geometry(it, args):
                 return hit
@@ -71,7 +71,11 @@ def geometry(fn: Callable[..., Any]) -> Callable[..., Any]:
         return hit
 
     cached.__name__, cached.__doc__ = fn.__name__, fn.__doc__
+    cached.geometry_of = fn  # type: ignore[attr-defined]  # the cache key's function (fastlib reads the cache)
     return cached
+
+
+_MISS = object()
 
 
 def _fixed_geometry(it: "Interp", args: tuple) -> bool:

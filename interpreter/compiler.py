@@ -31,6 +31,7 @@ from orrery.rulespec import ast as A
 
 from . import fastlib
 from .effects import EXEC, assign_global, combine
+from .shapes import Shapes, element, is_scalar
 
 # Statements compiled inline; the others call the interpreter's statement function (EXEC).
 _INLINE = (A.Let, A.If, A.For, A.While, A.Repeat, A.Require, A.Say)
@@ -82,6 +83,8 @@ class CodeGen:
         self.line_spans: dict[int, Any] = {}
         self.counter = 0
         self.scope: list[dict[str, str]] = []  # Python-local bindings (comprehension/trigger variables)
+        self.shape_scope: list[dict[str, str | None]] = []  # the same bindings' shapes (see shapes.py)
+        self.shapes = Shapes(rules)
         self.strict_env = True  # False for nodes compiled later: any name might come from the env
         self.env_free = False  # True inside a spec function's body: its only locals are its parameters
         self.fn_ids: dict[str, str] = {}  # spec function name -> generated Python function
@@ -190,12 +193,14 @@ class CodeGen:
         self.emit(2, f"DEPTH(it, {self.const(name)}, span)")
         self.emit(1, "try:")
         self.scope.append(dict(zip(params, args)))
+        self.shape_scope.append(dict.fromkeys(params))  # parameters: any value
         self.env_free = True
         try:
             self.emit(2, f"r = {self.expr(body)}", body)
         finally:
             self.env_free = False
             self.scope.pop()
+            self.shape_scope.pop()
         self.emit(1, "finally:")
         self.emit(2, "it.call_depth -= 1")
         if by_clock:
@@ -227,8 +232,10 @@ class CodeGen:
             self.emit(1, f"dom = IT(it, {dom}, {self.const(trig.span, hashable=False)})", trig.domain)
             self.emit(1, f"for i, {v} in enumerate(dom):")
             self.scope.append({trig.var: v})
+            self.shape_scope.append({trig.var: element(self.shape(trig.domain))})
             cond = "True" if when is None else f"{self.cond(when)}"
             self.scope.pop()
+            self.shape_scope.pop()
             self.emit(2, f"if {cond}:", when)
             self.emit(3, f"out.append(({{{self.const(trig.var)}: {v}}}, i))")
         for i in range(start, len(self.lines)):
@@ -245,6 +252,24 @@ class CodeGen:
         if _always_bool(node):
             return self.expr(node)
         return f"TB(it, {self.expr(node)}, {self.span(node)})"
+
+    def shape(self, node: A.Expr) -> str | None:
+        """The static shape of an expression where it stands (shapes.py)."""
+        local: dict[str, str | None] = {}
+        for frame in self.shape_scope:
+            local.update(frame)
+        return self.shapes.of(node, local)
+
+    def nested(self, node: A.Expr, items: str) -> str:
+        """A new list's source with the count of nested items the language makes (check_nested), skipped
+        where its shape shows that no item is a list or record, and done without a walk for lists of such
+        lists."""
+        item = element(self.shape(node))
+        if is_scalar(item):
+            return items
+        if item is not None and is_scalar(element(item)):
+            return f"NESTF(it, {items}, {self.span(node)})"
+        return f"NEST(it, {items}, {self.span(node)})"
 
     def expr(self, node: A.Expr) -> str:
         """Python source of an expression."""
@@ -296,7 +321,7 @@ class CodeGen:
         return slow
 
     def visit_Index(self, node: A.Index) -> str:
-        return f"it.index_value({self.expr(node.obj)}, {self.expr(node.index)}, {self.node_const(node)})"
+        return f"IX(it, {self.expr(node.obj)}, {self.expr(node.index)}, {self.node_const(node)})"
 
     def visit_Call(self, node: A.Call) -> str:
         fid = self.fn_ids.get(node.func)
@@ -336,6 +361,10 @@ class CodeGen:
             right = f"{self.cond(node.right)}"
             return f"({left} {op} {right})"
         a, b = self.expr(node.left), self.expr(node.right)
+        if op in ("==", "!=") and (_none_literal(node.left) or _none_literal(node.right)):
+            # only none equals none (values_equal): an identity test, the other side evaluated as before
+            other = b if _none_literal(node.left) else a
+            return f"({other} is {'' if op == '==' else 'not '}None)"
         if op in ("==", "!=") and _plain_literal(node.right) and not _plain_literal(node.left):
             # against a text or a number other than 0 and 1, Python's == is the language's: true/false,
             # lists and records never equal such a literal either way
@@ -356,9 +385,7 @@ class CodeGen:
 
     def visit_ListLit(self, node: A.ListLit) -> str:
         items = "[" + "".join(f"{self.expr(x)}, " for x in node.items) + "]"
-        if all(isinstance(x, A.Literal) for x in node.items):
-            return items  # literals are never lists: nothing nested to count
-        return f"NEST(it, {items}, {self.span(node)})"
+        return self.nested(node, items)
 
     def visit_Record(self, node: A.Record) -> str:
         pairs = "".join(f"({self.const(k)}, {self.expr(v)}), " for k, v in node.items)
@@ -371,10 +398,13 @@ class CodeGen:
         """A list comprehension (or a generator, for lazy any/all), ticking like the interpreter."""
         parts = []
         frame: dict[str, str] = {}
+        sframe: dict[str, str | None] = {}
         self.scope.append(frame)
+        self.shape_scope.append(sframe)
         try:
             for clause in node.clauses:
                 it_src = self.expr(clause.iter)
+                sframe[clause.var] = element(self.shape(clause.iter))
                 v = self.fresh("v")
                 frame[clause.var] = v
                 tick = f"TK(it, {self.span(clause)})"
@@ -383,9 +413,10 @@ class CodeGen:
             elt = self.expr(node.elt)
         finally:
             self.scope.pop()
+            self.shape_scope.pop()
         if generator:
             return f"({elt} {' '.join(parts)})"
-        return f"NEST(it, [{elt} {' '.join(parts)}], {self.span(node)})"
+        return self.nested(node, f"[{elt} {' '.join(parts)}]")
 
     # ------------------------------------------------------------ statements
     def block(self, node: A.Block | None, indent: int) -> None:
@@ -477,6 +508,11 @@ _LOCAL = re.compile(r"[av][0-9]+")  # the generated names of parameters and comp
 _BOOL_OPS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"}
 _ARITH_HELPER = {"+": "ADD", "-": "SUB", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE", "*": "AR", "//": "AR",
                  "%": "AR"}
+
+
+def _none_literal(node: A.Expr) -> bool:
+    """The literal `none`."""
+    return isinstance(node, A.Literal) and node.value is None
 
 
 def _plain_literal(node: A.Expr) -> bool:

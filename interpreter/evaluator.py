@@ -550,17 +550,31 @@ class Interp:
         return Player(self.s.cursor.current)
 
 
+_MISSING = object()
+
+
 class TableRef:
     """A lookup table value."""
 
-    __slots__ = ("name", "decl")
+    __slots__ = ("name", "decl", "_seen")
 
     def __init__(self, name: str, decl: Any):
         self.name = name
         self.decl = decl
+        self._seen: dict[Any, Any] = {}  # key -> entry, for numbers, players and texts (tables never change)
 
     def lookup(self, key: Any, span: Any) -> Any:
         """`table[key]` with the table's rule for keys past the end; mapping rows read as records."""
+        cls = key.__class__
+        if cls is int or cls is str or cls is Player:  # a player and its seat number look up the same entry
+            hit = self._seen.get(key, _MISSING)
+            if hit is not _MISSING:
+                return hit
+            value = self._lookup(key, span)
+            if isinstance(value, dict):
+                return Record(value)  # a new record each time, as before
+            self._seen[key] = value
+            return value
         value = self._lookup(key, span)
         return Record(value) if isinstance(value, dict) else value
 

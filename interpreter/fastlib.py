@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .decisions import GameEnded, RequireFailed, RuleError, RunawayError, Suspend
-from .evaluator import _arith, check_nested, list_contains, values_equal
+from .evaluator import TableRef, _arith, check_nested, list_contains, spend, values_equal
 from .values import Cell, PieceRef, Player, Record, ZoneRef
 
 _PASS_THROUGH = (Suspend, RequireFailed, GameEnded, RunawayError)
@@ -210,6 +210,28 @@ def lazy_all(items: Any) -> bool:
     return True
 
 
+def nest_flat(it: Any, value: list, span: Any) -> list:
+    """check_nested for a new list whose items are lists of plain values: the same count and charge,
+    without the walk."""
+    if not value:
+        return value
+    inner = sum(map(len, value))
+    if len(value) + inner > it.limits.values:
+        return check_nested(it, value, span)  # raises the interpreter's own error
+    spend(it, inner, span)
+    return value
+
+
+def index(it: Any, obj: Any, key: Any, node: Any) -> Any:
+    """`obj[key]`: a list by a number in range at once, the rest as the interpreter does."""
+    if obj.__class__ is list:
+        if key.__class__ is int and -len(obj) <= key < len(obj):
+            return obj[key]
+    elif obj.__class__ is TableRef:
+        return obj.lookup(key, node.span)
+    return it.index_value(obj, key, node)
+
+
 def record(pairs: tuple) -> Record:
     """A record literal."""
     return Record(pairs)
@@ -250,6 +272,7 @@ def get_attr(it: Any, obj: Any, name: str, span: Any) -> Any:
 
 
 _CELL_XY = {"x": 0, "y": 1}
+_MISS = object()
 
 
 def fast_builtin(name: str, fn: Any) -> Any:
@@ -260,6 +283,20 @@ def fast_builtin(name: str, fn: Any) -> Any:
                 return not it.s.places.get(args[0])
             return call_builtin(it, fn, name, span, args, {})
         return empty
+    inner = getattr(fn, "geometry_of", None)
+    if inner is not None:
+        def geometry(it: Any, span: Any, *args: Any) -> Any:
+            # a remembered result of the fixed board geometry, read where builtins.geometry keeps it
+            cache = it.r.__dict__.get("_geometry_cache")
+            if cache is not None:
+                try:
+                    hit = cache.get((inner, args), _MISS)
+                except TypeError:
+                    hit = _MISS
+                if hit is not _MISS:
+                    return hit
+            return call_builtin(it, fn, name, span, args, {})
+        return geometry
     if name == "top":
         def top(it: Any, span: Any, *args: Any) -> Any:
             if len(args) == 1 and args[0].__class__ is Cell:
@@ -307,7 +344,7 @@ def clock_put(it: Any, key: tuple, result: Any, ticks: int) -> None:
 
 HELPERS: dict[str, Any] = {
     "CLOCK_GET": clock_get, "CLOCK_PUT": clock_put, "CELL": Cell, "TUPLE": tuple,
-    "MEMO_GET": memo_get, "MEMO_PUT": memo_put, "NEST": check_nested,
+    "MEMO_GET": memo_get, "MEMO_PUT": memo_put, "NEST": check_nested, "NESTF": nest_flat, "IX": index,
     "GA": get_attr, "ADD": add, "SUB": sub, "LT": lt, "LE": le, "GT": gt, "GE": ge,
     "TB": truth, "TK": tick, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,
     "CB": call_builtin, "CF": call_function, "UNK": unknown, "DEPTH": too_deep, "IT": iterate, "ANY": lazy_any, "ALL": lazy_all,

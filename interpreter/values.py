@@ -69,7 +69,7 @@ class Cell:
     the interned object.
     """
 
-    __slots__ = ("zone", "owner", "pos", "_h")
+    __slots__ = ("zone", "owner", "pos")
 
     def __new__(cls, zone: str, owner: int | None, pos: Any) -> "Cell":
         key = (zone, owner, pos)
@@ -77,14 +77,12 @@ class Cell:
         if cell is None:
             cell = object.__new__(cls)
             cell.zone, cell.owner, cell.pos = zone, owner, pos
-            cell._h = hash(("cell", zone, owner, pos))
             _CELLS[key] = cell
         return cell
 
-    # no __eq__: one object per cell, so the default identity comparison is the language's equality
-
-    def __hash__(self) -> int:
-        return self._h
+    # no __eq__ and no __hash__: one object per cell, so the default identity comparison and hash are the
+    # language's equality, and Python computes both without calling any method (sets and dictionaries of
+    # cells are on every hot path)
 
     def __reduce__(self) -> tuple:
         return (Cell, (self.zone, self.owner, self.pos))
