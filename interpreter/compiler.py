@@ -90,6 +90,9 @@ class CodeGen:
         self.fn_ids: dict[str, str] = {}  # spec function name -> generated Python function
         self.memo_depth: dict[str, int] = {}  # memoisable functions -> their static call nesting
         self.by_clock: set[str] = set()  # memoisable functions the state's version covers (see placebound)
+        self.cheap: set[str] = set()  # functions cheaper to work out again than to look up (see cheap)
+        self.bool_fns: dict[str, bool] = {}  # spec function -> always returns true/false
+        self.bound: set[str] = set()  # effect-level names certainly in `env` at this point of a block
 
     # ------------------------------------------------------------ plumbing
     def const(self, value: Any, hashable: bool = True) -> str:
@@ -145,7 +148,9 @@ class CodeGen:
         fname = self.fresh("b")
         self.emit(0, f"def {fname}(it, env):  # {_pos(node)}", node)
         n = len(self.lines)
+        self.bound = set()
         self.block(node, 1)
+        self.bound = set()
         if len(self.lines) == n:
             self.emit(1, "pass")
         self.emit(0, "")
@@ -163,7 +168,7 @@ class CodeGen:
         """
         fid = self.fn_ids[name]
         args = [self.fresh("a") for _ in params]
-        depth = self.memo_depth.get(name)
+        depth = None if name in self.cheap else self.memo_depth.get(name)
         by_clock = depth is not None and name in self.by_clock
         key = f"({self.const(name)}, {''.join(a + ', ' for a in args)})"
         self.emit(0, f"def {fid}(it, span{''.join(', ' + a for a in args)}):  # {_pos(body)}", body)
@@ -249,9 +254,27 @@ class CodeGen:
     # ------------------------------------------------------------ expressions
     def cond(self, node: A.Expr) -> str:
         """Source of a condition: the value, checked to be true/false unless it always is."""
-        if _always_bool(node):
+        if self.always_bool(node):
             return self.expr(node)
         return f"TB(it, {self.expr(node)}, {self.span(node)})"
+
+    def always_bool(self, node: A.Expr) -> bool:
+        """True/false by construction: operators, `empty`-like built-ins, and spec functions whose body is."""
+        if isinstance(node, A.Call):
+            if node.func in self.rules.functions:
+                return self.bool_function(node.func)
+            return node.func in _BOOL_BUILTINS or _always_bool(node)
+        if isinstance(node, A.Cond):
+            return self.always_bool(node.then) and self.always_bool(node.else_)
+        return _always_bool(node)
+
+    def bool_function(self, name: str) -> bool:
+        """Whether a spec function always returns true/false (False while being decided: recursion)."""
+        if name not in self.bool_fns:
+            self.bool_fns[name] = False
+            body = self.rules.functions[name][1]
+            self.bool_fns[name] = body is not None and self.always_bool(body)
+        return self.bool_fns[name]
 
     def shape(self, node: A.Expr) -> str | None:
         """The static shape of an expression where it stands (shapes.py)."""
@@ -290,6 +313,8 @@ class CodeGen:
         for frame in reversed(self.scope):
             if node.id in frame:
                 return frame[node.id]
+        if node.id in self.bound and not self.env_free:
+            return f"env[{self.const(node.id)}]"  # bound by a `let` or loop above: the lookup cannot fail
         glob = self.global_name(node)
         if self.env_free or self.strict_env and node.id not in self.env_names and node.id in self.rules.names:
             return glob
@@ -349,7 +374,7 @@ class CodeGen:
         return f"CB(it, {fn}, {self.const(node.func)}, {self.span(node)}, ({args}), {{{kwargs}}})"
 
     def visit_Unary(self, node: A.Unary) -> str:
-        if node.op == "not" and _always_bool(node.operand):
+        if node.op == "not" and self.always_bool(node.operand):
             return f"(not {self.expr(node.operand)})"
         helper = "NOT" if node.op == "not" else "NEG"
         return f"{helper}(it, {self.expr(node.operand)}, {self.span(node)})"
@@ -361,7 +386,8 @@ class CodeGen:
             right = f"{self.cond(node.right)}"
             return f"({left} {op} {right})"
         a, b = self.expr(node.left), self.expr(node.right)
-        if op in ("==", "!=") and (_none_literal(node.left) or _none_literal(node.right)):
+        if op in ("==", "!=") and (_none_literal(node.left) or _none_literal(node.right)) \
+                and not (isinstance(node.left, A.Literal) and isinstance(node.right, A.Literal)):
             # only none equals none (values_equal): an identity test, the other side evaluated as before
             other = b if _none_literal(node.left) else a
             return f"({other} is {'' if op == '==' else 'not '}None)"
@@ -442,11 +468,25 @@ class CodeGen:
 
     def visit_Let(self, node: A.Let, indent: int) -> None:
         self.emit(indent, f"env[{self.const(node.name)}] = {self.expr(node.value)}  # {_pos(node)}", node)
+        self.bound.add(node.name)  # the env is flat per effect: the name stays bound to the effect's end
+
+    def nested_block(self, node: A.Block | None, indent: int, binds: tuple[str, ...] = ()) -> None:
+        """A block that may run or not (a branch, a loop body): what it binds is certain only inside it."""
+        before = set(self.bound)
+        self.bound.update(binds)
+        self.block(node, indent)
+        self.bound = before
 
     def visit_Assign(self, node: A.Assign, indent: int) -> None:
         """`NAME op= value`: a local name in place, else the spec variable (effects.assign_global)."""
         value, key, n = self.fresh("val"), self.const(node.target.id), self.node_const(node)
         self.emit(indent, f"{value} = {self.expr(node.value)}  # {_pos(node)}", node)
+        if node.target.id in self.bound:  # certainly a local name: no spec variable to fall back to
+            if node.op == "=":
+                self.emit(indent, f"env[{key}] = {value}")
+            else:
+                self.emit(indent, f"env[{key}] = CMB(it, {n}, env[{key}], {value})")
+            return
         self.emit(indent, f"if {key} in env:")
         if node.op == "=":
             self.emit(indent + 1, f"env[{key}] = {value}")
@@ -459,10 +499,10 @@ class CodeGen:
         for i, (cond, body) in enumerate(node.branches):
             kw = "if" if i == 0 else "elif"
             self.emit(indent, f"{kw} {self.cond(cond)}:  # {_pos(cond)}", cond)
-            self.block(body, indent + 1)
+            self.nested_block(body, indent + 1)
         if node.else_ is not None:
             self.emit(indent, "else:")
-            self.block(node.else_, indent + 1)
+            self.nested_block(node.else_, indent + 1)
 
     def visit_For(self, node: A.For, indent: int) -> None:
         items = self.fresh("items")
@@ -475,24 +515,27 @@ class CodeGen:
             self.emit(indent, f"{kept} = []")
             self.emit(indent, f"for {v} in {items}:")
             self.emit(indent + 1, f"env[{key}] = {v}")
+            before = set(self.bound)
+            self.bound.add(node.var)
             self.emit(indent + 1, f"if {self.cond(node.cond)}:", node.cond)
+            self.bound = before
             self.emit(indent + 2, f"{kept}.append({v})")
             items = kept
         self.emit(indent, f"for {v} in {items}:")
         self.emit(indent + 1, f"TK(it, {self.span(node)})")
         self.emit(indent + 1, f"env[{key}] = {v}")
-        self.block(node.body, indent + 1)
+        self.nested_block(node.body, indent + 1, (node.var,))
 
     def visit_While(self, node: A.While, indent: int) -> None:
         self.emit(indent, f"while {self.cond(node.cond)}:  # {_pos(node)}", node)
         self.emit(indent + 1, f"TK(it, {self.span(node)})")
-        self.block(node.body, indent + 1)
+        self.nested_block(node.body, indent + 1)
 
     def visit_Repeat(self, node: A.Repeat, indent: int) -> None:
         self.emit(indent, f"for _ in range(RPT(it, {self.expr(node.count)}, {self.span(node.count)})):  "
                           f"# {_pos(node)}", node)
         self.emit(indent + 1, f"TK(it, {self.span(node)})")
-        self.block(node.body, indent + 1)
+        self.nested_block(node.body, indent + 1)
 
     def visit_Require(self, node: A.Require, indent: int) -> None:
         self.emit(indent, f"if not {self.cond(node.cond)}:  # {_pos(node)}", node)
@@ -521,6 +564,10 @@ def _plain_literal(node: A.Expr) -> bool:
         return False
     v = node.value
     return type(v) is str or (type(v) is int and v not in (0, 1))
+
+
+# Built-ins that return true or false (or raise): builtins.empty, in_bounds, any, all.
+_BOOL_BUILTINS = frozenset({"empty", "in_bounds", "any", "all"})
 
 
 def _always_bool(node: A.Expr) -> bool:
@@ -609,6 +656,48 @@ def memoisable(rules: Any) -> dict[str, int]:
     return depth
 
 
+# Built-ins that do a fixed, small amount of work whatever the state holds.
+_CONSTANT_TIME = frozenset({"empty", "top", "bottom", "neighbor", "cell", "owner_of", "next_player", "abs",
+                            "direction", "opposite", "rotate", "in_bounds", "distance", "place_of", "zone_of",
+                            "changed_at"})
+_CHEAP_NODES = 80  # AST nodes, callees' bodies included: below this a lookup costs about as much as the work
+
+
+def cheap(rules: Any) -> set[str]:
+    """Spec functions not worth remembering: no loop, no built-in that walks a list or a place, only cheap
+    callees, and small (their callees' bodies counted).  Remembering costs a key, a dictionary lookup and a
+    store per call; a profile of a four-in-a-row check (24 such calls per move, none repeated) showed the
+    memo slower than the work.  Not remembering is always safe: it is what the interpreter does."""
+    size: dict[str, int | None] = {}
+
+    def cost(name: str, path: tuple) -> int | None:
+        if name in size:
+            return size[name]
+        if name in path:
+            return None
+        body = rules.functions[name][1]
+        total = 0
+        for n in body.walk() if body is not None else ():
+            total += 1
+            if isinstance(n, (A.Comprehension, A.CompFor)):
+                total = None
+                break
+            if isinstance(n, A.Call):
+                if n.func in rules.functions:
+                    callee = cost(n.func, path + (name,))
+                    if callee is None:
+                        total = None
+                        break
+                    total += callee
+                elif n.func not in _CONSTANT_TIME:
+                    total = None
+                    break
+        size[name] = total if total is not None and total <= _CHEAP_NODES else None
+        return size[name]
+
+    return {name for name in rules.functions if cost(name, ()) is not None}
+
+
 _FIXED_SPECIALS = {"players", "num_players"}  # special names that never change during a game
 
 
@@ -685,6 +774,7 @@ def compile_rules(rules: Any) -> Module:
         gen.fn_ids[n] = gen.fresh("f")
     gen.memo_depth = memoisable(rules)
     gen.by_clock = placebound(rules, gen.memo_depth)
+    gen.cheap = cheap(rules)
     for n, params, body in functions:
         gen.root_function(n, list(params), body)
     for e in exprs:

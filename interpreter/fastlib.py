@@ -297,6 +297,20 @@ def fast_builtin(name: str, fn: Any) -> Any:
                     return hit
             return call_builtin(it, fn, name, span, args, {})
         return geometry
+    if name == "text":
+        def text(it: Any, span: Any, *args: Any) -> Any:
+            # builtins.text for a text, a number or a cell: its label, within `values`, charged to `loop`
+            if len(args) == 1:
+                v = args[0]
+                cls = v.__class__
+                shown = v if cls is str else str(v) if cls is int else v.label if cls is Cell else None
+                if shown is not None:
+                    n = len(shown)
+                    if n <= it.limits.values and it.loops + n <= it.limits.loop:
+                        it.loops += n
+                        return shown
+            return call_builtin(it, fn, name, span, args, {})
+        return text
     if name == "top":
         def top(it: Any, span: Any, *args: Any) -> Any:
             if len(args) == 1 and args[0].__class__ is Cell:

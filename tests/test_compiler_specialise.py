@@ -1,0 +1,145 @@
+"""Specialised code in the compiled fast path: what the generator leaves out, and that leaving it out never
+changes a result, a message or a limit (both engines on a made-up game)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import make_game, new_state
+from orrery.interpreter import compiler
+from orrery.interpreter.evaluator import Interp, Limits
+from orrery.interpreter.game import Game
+from orrery.rulespec.parser import parse_expr
+
+# A made-up "lantern row": `lit_at` is small and loop-free (cheap), `lit_count` walks the row, `glow` is
+# true/false by construction, `level` is a number; `light` binds names in branches and loops.
+SPEC = """
+orrery: 1
+game: {name: lantern-row, players: {min: 2, max: 2}}
+components:
+  pieces:
+    lantern: {unlimited: true, attributes: {owner: player}}
+  zones:
+    row: {type: grid, width: 5, height: 1, adjacency: orthogonal}
+variables:
+  flag: {start: false}
+  label: {start: '"ab"'}
+  total: {start: 0}
+functions:
+  lit_at:
+    params: [c]
+    expr: c != none and not empty(c)
+  lit_pair:
+    params: [c]
+    expr: lit_at(c) and lit_at(neighbor(c, "E"))
+  lit_count:
+    expr: count(c for c in cells(row) where lit_at(c))
+  glow:
+    params: [c]
+    expr: if lit_at(c) then true else lit_pair(c)
+  level:
+    params: [c]
+    expr: if lit_at(c) then 1 else 0
+flow:
+  phases:
+    - name: main
+      steps: [{actions: [light]}]
+actions:
+  light:
+    params:
+      spot: {from: cells(row), where: empty(spot), why: taken}
+    effect: |
+      create lantern {owner: current} in spot
+      if flag {
+        let seen = 1
+      }
+      if flag {
+        total += seen
+      }
+      for c in cells(row) where glow(c) {
+        let k = 2
+        total += k
+      }
+      let n = lit_count()
+      n += 1
+      total = total + n
+      say text(label) + text(n)
+end:
+  full:
+    when: all(not empty(c) for c in cells(row))
+    winners: "[]"
+"""
+
+
+@pytest.fixture()
+def game(tmp_path):
+    return make_game(tmp_path, SPEC)
+
+
+def test_small_loop_free_functions_are_not_remembered(game):
+    assert compiler.cheap(game.rules) == {"lit_at", "lit_pair", "glow", "level"}
+    assert "lit_count" in compiler.memoisable(game.rules)
+
+
+def test_true_false_functions_need_no_truth_check(game):
+    source = game.rules.compiled.source
+    gen = compiler.CodeGen(game.rules, set())
+    assert gen.bool_function("lit_at") and gen.bool_function("glow") and gen.bool_function("lit_pair")
+    assert not gen.bool_function("level") and not gen.bool_function("lit_count")
+    assert "TB(" in source  # `if flag` still checks a variable's value
+
+
+def test_names_bound_above_are_read_directly(game):
+    source = game.rules.compiled.source
+    start = next(i for i, line in enumerate(source.splitlines()) if line.startswith("def b"))
+    lines = source.splitlines()[start:]
+    lines = lines[:next(i for i, line in enumerate(lines) if not line.strip())]
+    updates = [i for i, line in enumerate(lines) if "= CMB(it" in line]
+    checked = [i for i in updates if lines[i - 1].strip().startswith("if ")]
+    # `n += 1` (let above) direct; `total += k` and `total += seen` (a spec variable) checked
+    assert len(updates) == 3 and len(checked) == 2
+    say = next(line for line in lines if "SAY(" in line)
+    assert "in env" not in say and "UNK(" not in say  # `n` read directly
+    seen = next(line for line in lines if "= 1  #" in line and "val" not in line)
+    assert seen.strip().startswith("env[")
+    # `let seen` in one branch is bound there only: another branch reads it with the checked lookup
+    assert any("UNK(" in line and line.strip().startswith("val") for line in lines)
+
+
+@pytest.mark.parametrize("flag", ["false", "true"])
+@pytest.mark.parametrize("limits", [Limits(), Limits(values=2), Limits(values=3), Limits(loop=12), Limits(loop=25),
+                                    Limits(loop=26), Limits(emit_depth=1), Limits(emit_depth=2),
+                                    Limits(emit_depth=3)])
+def test_specialised_code_plays_like_the_interpreter(tmp_path, flag, limits):
+    spec = make_game(tmp_path, SPEC.replace("flag: {start: false}", f"flag: {{start: {flag}}}")).spec
+    outcomes = []
+    for mode in ("compiled", "interpreted"):
+        try:
+            gs = new_state(Game(spec, limits, mode=mode))
+            for label in ("b1", "c1", "a1"):
+                gs.apply_label(label)
+            outcomes.append(("ok", gs.state.digest(), list(gs.narration), gs.state.vars["total"]))
+        except Exception as exc:  # noqa: BLE001 - both engines must fail alike
+            outcomes.append((type(exc).__name__, str(exc)))
+    assert outcomes[0] == outcomes[1]
+    if limits in (Limits(), Limits(values=3), Limits(loop=26), Limits(emit_depth=3)):
+        assert outcomes[0][0] == "ok" and outcomes[0][3] == (24 if flag == "true" else 21)
+    else:
+        assert "limit" in outcomes[0][1]
+
+
+@pytest.mark.parametrize("text, limits", [
+    ('text("abc")', Limits(values=2)), ('text("abc")', Limits(values=3)), ("text(12345)", Limits(loop=4)),
+    ("text(12345)", Limits(loop=5)), ('text(cell(row, "a1"))', Limits()), ("text(level(none))", Limits()),
+    ("text(flag)", Limits()), ("text(current)", Limits()), ('text([1, "a"])', Limits()),
+])
+def test_text_fast_path_matches_the_builtin(game, text, limits):
+    outcomes = []
+    for mode in ("compiled", "interpreted"):
+        g = Game(game.spec, limits, mode=mode)
+        it = Interp(new_state(g).state, [], limits)
+        try:
+            outcomes.append(("ok", it.ev(parse_expr(text), {}), it.loops))
+        except Exception as exc:  # noqa: BLE001
+            outcomes.append((type(exc).__name__, str(exc), it.loops))
+    assert outcomes[0] == outcomes[1]
