@@ -14,6 +14,9 @@ walking them.  A shape is worked out from the AST alone:
 Only what the engine guarantees is used: literals, operators, the result kinds of built-ins,
 comprehension variables, and the built-in attributes of cells, pieces and players.  Variables,
 table rows, record fields and spec attributes can hold anything at run time and stay unknown.
+A built-in piece attribute (`kind`, `place`, `cell`, `id`) counts only when no kind declares an
+attribute of that name: the checker refuses to create or assign an attribute a kind does not
+declare, and the engine runs only checked specs.
 """
 
 from __future__ import annotations
