@@ -666,7 +666,7 @@ _CHEAP_NODES = 80  # AST nodes, callees' bodies included: below this a lookup co
 def cheap(rules: Any) -> set[str]:
     """Spec functions not worth remembering: no loop, no built-in that walks a list or a place, only cheap
     callees, and small (their callees' bodies counted).  Remembering costs a key, a dictionary lookup and a
-    store per call; a profile of a four-in-a-row check (24 such calls per move, none repeated) showed the
+    store per call; a profile of a line-of-four test (24 such calls per move, none repeated) showed the
     memo slower than the work.  Not remembering is always safe: it is what the interpreter does."""
     size: dict[str, int | None] = {}
 
