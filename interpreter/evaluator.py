@@ -57,6 +57,10 @@ class Interp:
         self.replay_base = 0  # the answer position the dict's keys count from
         self.replay_seq = (-1, 0)  # (answer position, menus worked out since it was reached)
         self.settling = False
+        # the driver's hook for menus with one option (GameState._take_lone): it may answer them in this
+        # run, as it would have after it, instead of stopping here; None: every menu without an answer stops
+        self.take_lone: Callable[[Decision], Option | None] | None = None
+        self.took_at: tuple | None = None  # the last boundary before the last menu take_lone answered
         self.call_depth = 0
         self.builtins = _registry()
         self.fast = getattr(self.r, "compiled", None)  # the compiled fast path, when the game uses it
@@ -106,6 +110,13 @@ class Interp:
                 if opt.index == idx:
                     return opt.value
             raise RequireFailed(f"answer {idx} is not an option of '{decision.prompt}'", decision.span)
+        if self.take_lone is not None:
+            opt = self.take_lone(decision)
+            if opt is not None:  # answered as the driver would have: recorded among the answers
+                self.took_at = self.boundary  # where the driver's checkpoint would have been
+                self.answers.append(opt.index)
+                self.pos += 1
+                return opt.value
         raise Suspend(decision)
 
     def options_for(self, values: list[Any], optional: bool, labelled: bool = True) -> list[Option]:

@@ -24,7 +24,10 @@ from .rules import Rules
 # Runs from a checkpoint remember the menus they work out for the runs that replay the same answers
 # (effects._filter); False turns that off (tests compare whole games both ways).
 REPLAY_MENUS = True
-from .state import State
+# A menu with one option is answered in the run that meets it (GameState._take_lone), not by a second run;
+# False turns that off (tests compare whole games both ways).
+TAKE_LONE = True
+from .state import State  # noqa: E402
 
 TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
 MODES = ("compiled", "interpreted")
@@ -266,18 +269,38 @@ class GameState:
         it = Interp(live, answers, self.game.limits)
         it.track_boundaries = boundaries
         it.replay = self._checkpoint.replay if REPLAY_MENUS else None
+        if boundaries and TAKE_LONE:
+            it.take_lone = self._take_lone
         try:
             run_flow(it)
         except Suspend as s:
             return live, s.decision, it.pos, it.boundary
-        return live, None, it.pos, it.boundary
+        # the game ended: the driver keeps its checkpoint, which after answering lone menus one run at a time
+        # would have been the last boundary before the last of them
+        return live, None, it.pos, it.took_at
+
+    def _take_lone(self, decision: Decision) -> Option | None:
+        """The answer _advance would give a menu with one option, given within the run that met it.
+
+        _advance answers such a menu itself when nothing needs checking (no look-ahead): it records the
+        answer and the step, and runs again from the checkpoint with one answer more.  Answering it here
+        records the same answer and the same step, counts against the same `auto` limit, and goes on
+        from the state that run would have reached (a run is a function of its checkpoint and answers),
+        without the second run.  Past the limit it declines, and _advance raises where it always has.
+        """
+        if len(decision.options) != 1 or self._auto >= self.game.limits.auto or self._needs_lookahead(decision):
+            return None
+        opt = decision.options[0]
+        self._auto += 1  # one more decision in a row with one possible answer
+        self.history.append(Step(decision.player, opt.index, opt.label, decision.prompt, auto=True))
+        return opt
 
     def _advance(self) -> None:
         """Move to the next decision that needs a real choice, checkpointing at stage boundaries."""
-        auto = 0
+        self._auto = 0  # runs so far, counting the menus _take_lone answered as the runs they saved
         while True:
-            auto += 1
-            if auto > self.game.limits.auto:
+            self._auto += 1
+            if self._auto > self.game.limits.auto:
                 raise RunawayError(
                     f"{self.game.limits.auto} decisions in a row had one possible answer or none, so nobody ever "
                     f"gets a real choice (limit auto); is an end condition missing for a player who cannot act? "
@@ -285,6 +308,10 @@ class GameState:
             live, decision, used, boundary = self._run(self._answers, boundaries=True)
             if decision is None:
                 self.narration.extend(live.msgs)
+                if boundary is not None:  # (only after lone menus answered in the run: see _run)
+                    state, pos, _ = boundary
+                    state.msgs = []
+                    self._checkpoint, self._answers = state, self._answers[pos:]
                 self._live, self._decision = live, None
                 return
             if boundary is not None and used == len(self._answers):
