@@ -30,7 +30,8 @@ def run_flow(it: Interp) -> None:
                 f"the flow went through {it.limits.flow} stages without asking any player anything "
                 f"(limit flow); is an end condition missing? Raise it with --limit flow=N",
                 it.r.spec.span("flow"))
-        if it.track_boundaries and it.pos >= len(it.answers) and s.cursor.stage in it.r.asking_stages:
+        if (it.track_boundaries and it.pos >= len(it.answers) and s.cursor.stage in it.r.asking_stages
+                and not _turn_over(it)):
             # a stage boundary is a resumable position: the driver may make it the new checkpoint,
             # so that replay re-runs only the current stage, not everything since the step menu.
             # Only boundaries past the last known answer are recorded: earlier ones would mostly be
@@ -44,6 +45,13 @@ def run_flow(it: Interp) -> None:
             _STAGES[s.cursor.stage](it)
         except GameEnded as ended:
             finish(it, ended.name)
+
+
+def _turn_over(it: Interp) -> bool:
+    """The step stage past the turn's last step (or after `end_turn`): it only moves on to turn_end, so it
+    can ask nothing and its boundary would always be superseded (one state copy a turn saved)."""
+    c = it.s.cursor
+    return c.stage == "step" and (c.end_turn or c.step >= len(it.r.phases[c.phase].steps))
 
 
 # ------------------------------------------------------------------ stages
