@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from orrery.rulespec.errors import Finding, LimitError, OrreryError, Span
 
 
-@dataclass(frozen=True)
-class Option:
-    """One answer to a decision: a label people type and the value the rules see."""
+class Option(NamedTuple):
+    """One answer to a decision: a label people type and the value the rules see.
+
+    A named tuple, not a frozen dataclass: every menu makes one per value, and a frozen dataclass's
+    `__init__` (one `object.__setattr__` per field) was a visible share of a step in profiles."""
 
     label: str
     value: Any
