@@ -146,7 +146,19 @@ class Interp:
             raise RequireFailed(reason or f"there is no legal choice for '{var}'", span)
         if len(values) == 1 and not optional:
             return values[0]
-        # replaying an answer already given (the driver re-runs from a checkpoint): nobody reads the labels
+        if self.pos < len(self.answers):
+            # replaying an answer already given (the driver re-runs from a checkpoint). Only identical pieces
+            # are merged in the menu, so an answer naming any other value is that value, and with two values
+            # (or one and 'skip') the menu is a real question: no menu needs building
+            idx, n = self.answers[self.pos], len(values)
+            if idx.__class__ is int and (n >= 2 or optional):
+                if 0 <= idx < n and values[idx].__class__ is not PieceRef:
+                    self.pos += 1
+                    return values[idx]
+                if optional and idx == n and n >= 1:  # (with no values, 'skip' alone is taken unasked)
+                    self.pos += 1
+                    return None
+        # nobody reads the labels of a replayed menu
         opts = self.options_for(values, optional, labelled=self.pos >= len(self.answers))
         if len(opts) == 1:
             return opts[0].value

@@ -485,3 +485,41 @@ def test_perform_runs_another_action_with_its_choices(game_from):
     assert [(h.label, h.auto) for h in gs.history] == [("double", False), ("a1", False), ("c1", True)]
     owners = evaluate(gs, "[top(c).owner for c in cells(perch)]")
     assert owners == [0, 1, 0]
+
+
+def _asked(gs, values, optional, answers):
+    """choose_value with these answers given, and the same through the menu it would show (the reference)."""
+    from orrery.interpreter.decisions import Decision, RequireFailed, Suspend
+    from orrery.interpreter.evaluator import Interp
+
+    out = []
+    for fast in (True, False):
+        it = Interp(gs.state, list(answers), gs.game.limits)
+        try:
+            if fast:
+                got = it.choose_value("v", values, 0, "pick", optional, None, None)
+            elif not values and not optional:
+                raise RequireFailed("there is no legal choice for 'v'", None)
+            elif len(values) == 1 and not optional:
+                got = values[0]
+            else:
+                opts = it.options_for(values, optional, labelled=False)
+                got = opts[0].value if len(opts) == 1 else it.ask(Decision(0, "pick", opts, "choose", None, "v"))
+            out.append(("ok", got, it.pos))
+        except (RequireFailed, Suspend) as exc:
+            out.append((type(exc).__name__, str(exc), it.pos))
+    return out
+
+
+@pytest.mark.parametrize("optional", [False, True])
+@pytest.mark.parametrize("answer", [0, 1, 2, 3, 4, 5, 6, -1])
+@pytest.mark.parametrize("which", ["numbers", "texts", "cells", "coins", "mixed", "one", "none"])
+def test_a_replayed_answer_picks_what_the_menu_would(gs, which, answer, optional):
+    """choose_value answers a replayed choice without building the menu unless pieces could be merged."""
+    coins = evaluate(gs, "pieces(purse)")  # six coins: three identical copper, three identical silver
+    assert len(coins) == 6
+    cells = [Cell("row", None, (0, 0)), Cell("row", None, (1, 0))]
+    values = {"numbers": [4, 5, 6], "texts": ["a", "b"], "cells": cells, "coins": coins,
+              "mixed": [7, coins[0], "x", coins[1], coins[-1]], "one": [9], "none": []}[which]
+    fast, reference = _asked(gs, values, optional, [answer])
+    assert fast == reference
