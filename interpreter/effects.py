@@ -12,13 +12,6 @@ from .values import Cell, PieceRef, Player, Record, ZoneRef
 
 if TYPE_CHECKING:
     from .evaluator import Interp
-
-
-def list_contains(items: Any, item: Any) -> bool:
-    """Membership that never equates true with 1 (see evaluator.values_equal)."""
-    from .evaluator import list_contains as contains  # local import: evaluator imports this module
-
-    return contains(items, item)
     from .rules import ActionInfo
 
 
@@ -40,13 +33,14 @@ def _combine(it: "Interp", op: str, old: Any, new: Any, node: A.Assign) -> Any:
         if -_SMALL < r < _SMALL:
             return r
     from .evaluator import checked_number, joined, spend  # local import: evaluator imports this module
+    from .evaluator import list_contains as contains
 
     if op == "+=" and isinstance(old, list):
         return joined(it, old, new if isinstance(new, list) else [new], node.span)
     if op == "-=" and isinstance(old, list):
         drop = new if isinstance(new, list) else [new]
         spend(it, len(old) * max(len(drop), 1), node.span)  # the comparisons made
-        return [x for x in old if not list_contains(drop, x)]
+        return [x for x in old if not contains(drop, x)]
     if op == "+=" and isinstance(old, str) and isinstance(new, str):
         return joined(it, old, new, node.span)
     for v in (old, new):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .decisions import GameEnded, RequireFailed, RuleError, RunawayError, Suspend
-from .evaluator import TableRef, _arith, check_nested, list_contains, spend, values_equal
+from .evaluator import _EQUAL_ONLY_TO_ITS_KIND, TableRef, _arith, check_nested, list_contains, spend, values_equal
 from .values import Cell, PieceRef, Player, Record, ZoneRef
 
 _PASS_THROUGH = (Suspend, RequireFailed, GameEnded, RunawayError)
@@ -142,6 +142,8 @@ def _checked(it: Any, node: Any, a: int, b: int, result: int) -> Any:
 def contains(it: Any, item: Any, container: Any, span: Any) -> bool:
     """`item in container` (operands already evaluated left to right)."""
     if container.__class__ is list:
+        if item.__class__ in _EQUAL_ONLY_TO_ITS_KIND:
+            return item in container  # as list_contains does for these, without the call
         return list_contains(container, item)
     return it.contains(container, item, span)
 
