@@ -367,9 +367,11 @@ class CodeGen:
             return f"{node.func.upper()}({self.comprehension(node.args[0], generator=True)})"
         args = "".join(f"{self.expr(a)}, " for a in node.args)
         kwargs = ", ".join(f"{self.const(k)}: {self.expr(v)}" for k, v in node.kwargs)
-        fast = fastlib.fast_builtin(node.func, spec.fn) if not node.kwargs else None
+        only_kind = len(node.kwargs) == 1 and node.kwargs[0][0] == "kind" and node.func == "pieces"
+        fast = fastlib.fast_builtin(node.func, spec.fn) if not node.kwargs or only_kind else None
         if fast is not None:
-            return f"{self.const(fast, hashable=False)}(it, {self.span(node)}, {args})"
+            kind = f"kind={self.expr(node.kwargs[0][1])}" if only_kind else ""
+            return f"{self.const(fast, hashable=False)}(it, {self.span(node)}, {args}{kind})"
         fn = self.const(spec.fn, hashable=False)
         return f"CB(it, {fn}, {self.const(node.func)}, {self.span(node)}, ({args}), {{{kwargs}}})"
 

@@ -299,6 +299,19 @@ def fast_builtin(name: str, fn: Any) -> Any:
                     return hit
             return call_builtin(it, fn, name, span, args, {})
         return geometry
+    if name == "pieces":
+        def pieces(it: Any, span: Any, *args: Any, kind: Any = None) -> Any:
+            # builtins.pieces of one cell: its pieces (optionally of one kind), without the general path
+            if len(args) == 1 and args[0].__class__ is Cell and (kind is None or kind.__class__ is str):
+                ids = it.s.places.get(args[0])
+                if not ids:
+                    return []
+                if kind is None:
+                    return [PieceRef(i) for i in ids]
+                kinds = it.s.kinds
+                return [PieceRef(i) for i in ids if kinds[i] == kind]
+            return call_builtin(it, fn, name, span, args, {} if kind is None else {"kind": kind})
+        return pieces
     if name == "text":
         def text(it: Any, span: Any, *args: Any) -> Any:
             # builtins.text for a text, a number or a cell: its label, within `values`, charged to `loop`

@@ -143,3 +143,25 @@ def test_text_fast_path_matches_the_builtin(game, text, limits):
         except Exception as exc:  # noqa: BLE001
             outcomes.append((type(exc).__name__, str(exc), it.loops))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("text", [
+    'pieces(cell(row, "b1"))', 'pieces(cell(row, "b1"), kind: "lantern")', 'pieces(cell(row, "b1"), kind: "x")',
+    'pieces(cell(row, "e1"), kind: "lantern")', "pieces(row)", 'pieces(row, kind: "lantern")',
+    'pieces([cell(row, "b1"), cell(row, "c1")], kind: "lantern")', 'pieces(cell(row, "b1"), kind: 3)',
+    'pieces(cell(row, "b1"), kind: none)', "pieces(3)",
+])
+def test_pieces_fast_path_matches_the_builtin(game, text):
+    outcomes = []
+    for mode in ("compiled", "interpreted"):
+        gs = new_state(Game(game.spec, mode=mode))
+        gs.apply_label("b1")
+        gs.apply_label("c1")
+        it = Interp(gs.state, [], game.limits)
+        try:
+            outcomes.append(("ok", [p.id for p in it.ev(parse_expr(text), {})], it.loops))
+        except Exception as exc:  # noqa: BLE001
+            outcomes.append((type(exc).__name__, str(exc), it.loops))
+    assert outcomes[0] == outcomes[1]
+    if "b1" in text and "kind: \"lantern\"" in text:
+        assert outcomes[0][0] == "ok" and len(outcomes[0][1]) >= 1
