@@ -110,7 +110,8 @@ def _round_start(it: Interp) -> None:
     c.current = c.first_player
     c.phase = 0
     it.run(it.r.spec.effect("flow", "round_start"))
-    emit(it, "round_start", Record(round=c.round))
+    if "round_start" in it.r.event_triggers:  # (the record is built only for listeners)
+        emit(it, "round_start", Record(round=c.round))
     check_ends(it, "immediate")
     c.stage = "phase_start"
 
@@ -125,7 +126,8 @@ def _phase_start(it: Interp) -> None:
     c.pos = 0
     c.passed = set()
     it.run(ph.on_start)
-    emit(it, "phase_start", Record(phase=ph.name))
+    if "phase_start" in it.r.event_triggers:
+        emit(it, "phase_start", Record(phase=ph.name))
     check_ends(it, "immediate")
     c.stage = "turn_start" if ph.steps else "phase_end"
 
@@ -181,15 +183,20 @@ def _turn_start(it: Interp) -> None:
     c.turn_actions = {}
     c.end_turn = False
     it.run(ph.turn_start)
-    emit(it, "turn_start", Record(player=Player(c.current)))
+    if "turn_start" in it.r.event_triggers:
+        emit(it, "turn_start", Record(player=Player(c.current)))
     check_ends(it, "immediate")
     c.stage = "step"
 
 
 def step_candidates(it: Interp, ph: Any, st: Any) -> list[str]:
-    """The actions a step offers, in menu order: its own, then the phase's free actions."""
-    names = list(st.actions)
-    names.extend(a for a in ph.free_actions if a not in names)
+    """The actions a step offers, in menu order: its own, then the phase's free actions (do not mutate)."""
+    key = (id(ph), id(st))  # both live as long as the rules that cache the list
+    names = it.r.step_menus.get(key)
+    if names is None:
+        names = list(st.actions)
+        names.extend(a for a in ph.free_actions if a not in names)
+        it.r.step_menus[key] = names
     return names
 
 
@@ -286,7 +293,8 @@ def _turn_end(it: Interp) -> None:
     c = it.s.cursor
     ph = it.r.phases[c.phase]
     it.run(ph.turn_end)
-    emit(it, "turn_end", Record(player=Player(c.current)))
+    if "turn_end" in it.r.event_triggers:
+        emit(it, "turn_end", Record(player=Player(c.current)))
     check_ends(it, "end_of_turn")
     if ph.turns == "once":
         c.pos += 1
@@ -300,7 +308,8 @@ def _phase_end(it: Interp) -> None:
     c = it.s.cursor
     ph = it.r.phases[c.phase]
     it.run(ph.on_end)
-    emit(it, "phase_end", Record(phase=ph.name))
+    if "phase_end" in it.r.event_triggers:
+        emit(it, "phase_end", Record(phase=ph.name))
     check_ends(it, "end_of_phase")
     c.stage = "phase_next"
 
@@ -314,7 +323,8 @@ def _phase_next(it: Interp) -> None:
 def _round_end(it: Interp) -> None:
     c = it.s.cursor
     it.run(it.r.spec.effect("flow", "round_end"))
-    emit(it, "round_end", Record(round=c.round))
+    if "round_end" in it.r.event_triggers:
+        emit(it, "round_end", Record(round=c.round))
     check_ends(it, "end_of_round")
     c.stage = "round_start"
 
@@ -346,11 +356,16 @@ _TIMINGS = {"immediate": ("immediate",), "end_of_turn": ("immediate", "end_of_tu
 
 def check_ends(it: Interp, timing: str) -> None:
     """Raise GameEnded for the first end condition (in spec order) that applies now and holds."""
-    allowed = _TIMINGS[timing]
+    ends = it.r.ends_at.get(timing)
+    if ends is None:  # the ends each timing checks, in spec order (worked out once per spec)
+        allowed = _TIMINGS[timing]
+        ends = it.r.ends_at[timing] = [e for e in it.r.ends.values() if e.when is not None and e.check in allowed]
+    if not ends:
+        return
     saved, it.memo = it.memo, {}  # only expressions run here: pure functions may remember results
     try:
-        for end in it.r.ends.values():
-            if end.when is not None and end.check in allowed and it.truth(end.when, {}):
+        for end in ends:
+            if it.truth(end.when, {}):
                 raise GameEnded(end.name)
     finally:
         it.memo = saved
