@@ -146,3 +146,26 @@ def run_effect(gs: GameState, text: str, env: dict[str, Any] | None = None, answ
     it = Interp(state, list(answers or []), gs.game.limits)
     it.run(parse_block(text), dict(env or {}))
     return state, it
+
+
+def play_both_ways(game: Game, seed: int, steps: int, flag: tuple[Any, str], view: Callable[[GameState], Any],
+                   monkeypatch: Any) -> None:
+    """Play one seeded random game twice in lockstep, with a module flag (module, name) on and off, and assert
+    that `view` of both positions agrees before every move (the random bot reads the 'off' game)."""
+    from orrery.interpreter.bots import RandomBot
+
+    module, name = flag
+    monkeypatch.setattr(module, name, True)
+    on = game.new_initial_state(seed=seed)
+    monkeypatch.setattr(module, name, False)
+    off = game.new_initial_state(seed=seed)
+    bot = RandomBot(seed)
+    for step in range(steps):
+        assert view(on) == view(off), (game.name, seed, step)
+        if off.is_terminal():
+            return
+        choice = bot.choose(off)
+        monkeypatch.setattr(module, name, True)
+        on.apply(choice)
+        monkeypatch.setattr(module, name, False)
+        off.apply(choice)

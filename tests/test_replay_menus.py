@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import play_both_ways
 from orrery.interpreter import game as game_module
 from orrery.interpreter.bots import RandomBot
 from orrery.interpreter.evaluator import Interp
@@ -42,18 +43,9 @@ def _view(gs) -> tuple:
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.parent.name)
 def test_same_games_with_and_without_the_memo(path: Path, monkeypatch):
     game = Game(load_spec(path))
-    limit = STEPS.get(path.parent.name, 150)
     for seed in (1, 2):
-        with_memo = _started(game, seed, True, monkeypatch)
-        without = _started(game, seed, False, monkeypatch)
-        bot = RandomBot(seed)
-        for step in range(limit):
-            assert _view(with_memo) == _view(without), (path.parent.name, seed, step)
-            if without.is_terminal():
-                break
-            choice = bot.choose(without)
-            _apply(with_memo, choice, True, monkeypatch)
-            _apply(without, choice, False, monkeypatch)
+        play_both_ways(game, seed, STEPS.get(path.parent.name, 150), (game_module, "REPLAY_MENUS"), _view,
+                       monkeypatch)
 
 
 # A made-up game whose menus draw random numbers (never remembered: a replay must draw them again) and

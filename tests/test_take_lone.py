@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_game
+from conftest import make_game, play_both_ways
 from orrery.interpreter import game as game_module
-from orrery.interpreter.bots import RandomBot
 from orrery.interpreter.evaluator import Limits
 from orrery.interpreter.game import Game
 from orrery.rulespec.loader import load_spec
@@ -38,22 +37,8 @@ def _view(gs) -> tuple:
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.parent.name)
 def test_same_games_either_way(path: Path, monkeypatch):
     game = Game(load_spec(path))
-    limit = STEPS.get(path.parent.name, 150)
     for seed in (1, 2):
-        _switch(monkeypatch, True)
-        inline = game.new_initial_state(seed=seed)
-        _switch(monkeypatch, False)
-        rerun = game.new_initial_state(seed=seed)
-        bot = RandomBot(seed)
-        for step in range(limit):
-            assert _view(inline) == _view(rerun), (path.parent.name, seed, step)
-            if rerun.is_terminal():
-                break
-            choice = bot.choose(rerun)
-            _switch(monkeypatch, True)
-            inline.apply(choice)
-            _switch(monkeypatch, False)
-            rerun.apply(choice)
+        play_both_ways(game, seed, STEPS.get(path.parent.name, 150), (game_module, "TAKE_LONE"), _view, monkeypatch)
 
 
 # A made-up "bell tower": each turn rings one bell (a step menu with one action), then a free choice of
