@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .decisions import GameEnded, RequireFailed, RuleError, RunawayError, Suspend
-from .evaluator import _EQUAL_ONLY_TO_ITS_KIND, TableRef, _arith, check_nested, list_contains, spend, values_equal
+from .evaluator import _EQUAL_ONLY_TO_ITS_KIND, _SMALL, TableRef, _arith, check_nested, list_contains, spend, values_equal
 from .values import Cell, PieceRef, Player, Record, ZoneRef
 
 _PASS_THROUGH = (Suspend, RequireFailed, GameEnded, RunawayError)
@@ -277,8 +277,83 @@ _CELL_XY = {"x": 0, "y": 1}
 _MISS = object()
 
 
+def _count(it: Any, v: Any) -> Any:
+    # builtins.count: a list's length, a cell's pieces
+    cls = v.__class__
+    if cls is list:
+        return len(v)
+    if cls is Cell:
+        return len(it.s.places.get(v) or ())
+    return _MISS
+
+
+def _size(it: Any, v: Any) -> Any:
+    # builtins.size: a cell's pieces
+    return len(it.s.places.get(v) or ()) if v.__class__ is Cell else _MISS
+
+
+def _place_of(it: Any, v: Any) -> Any:
+    # builtins.place_of: where a piece is
+    if v.__class__ is PieceRef:
+        loc = it.s.loc
+        if 0 <= v.id < len(loc):
+            return loc[v.id]
+    return _MISS
+
+
+def _first(it: Any, v: Any) -> Any:
+    return (v[0] if v else None) if v.__class__ is list else _MISS
+
+
+def _last(it: Any, v: Any) -> Any:
+    return (v[-1] if v else None) if v.__class__ is list else _MISS
+
+
+def _len(it: Any, v: Any) -> Any:
+    return len(v) if v.__class__ is list or v.__class__ is str else _MISS
+
+
+def _cells(it: Any, v: Any) -> Any:
+    # builtins.cells of a board zone
+    if v.__class__ is ZoneRef and it.r.zones[v.name].is_board:
+        return it.cells_of(v)
+    return _MISS
+
+
+def _zone_of(it: Any, v: Any) -> Any:
+    return ZoneRef(v.zone, v.owner) if v.__class__ is Cell else _MISS
+
+
+def _sum(it: Any, v: Any) -> Any:
+    # builtins.sum of a list of numbers (no true/false), within the size the `digits` limit never checks
+    if v.__class__ is list:
+        for x in v:
+            if x.__class__ is not int:
+                return _MISS
+        r = sum(v)
+        if -_SMALL < r < _SMALL:
+            return r
+    return _MISS
+
+
+# Built-ins of one argument whose common case is worked out inline; _MISS sends the call to the built-in
+# itself (its checks, errors and rare cases).  None of these charges loop ticks, as the built-ins do not.
+_ONE_ARG = {"count": _count, "size": _size, "place_of": _place_of, "first": _first, "last": _last, "len": _len,
+            "cells": _cells, "zone_of": _zone_of, "sum": _sum}
+
+
 def fast_builtin(name: str, fn: Any) -> Any:
     """A specialised call `(it, span, *args)` for a hot built-in (its common case inline), or None."""
+    quick = _ONE_ARG.get(name)
+    if quick is not None:
+        def one_arg(it: Any, span: Any, *args: Any) -> Any:
+            if len(args) == 1:
+                r = quick(it, args[0])
+                if r is not _MISS:
+                    return r
+            return call_builtin(it, fn, name, span, args, {})
+        one_arg.__name__ = name
+        return one_arg
     if name == "empty":
         def empty(it: Any, span: Any, *args: Any) -> Any:
             if len(args) == 1 and args[0].__class__ is Cell:
@@ -318,7 +393,8 @@ def fast_builtin(name: str, fn: Any) -> Any:
             if len(args) == 1:
                 v = args[0]
                 cls = v.__class__
-                shown = v if cls is str else str(v) if cls is int else v.label if cls is Cell else None
+                shown = (v if cls is str else str(v) if cls is int else v.label if cls is Cell
+                         else it.r.seat_name(v) if cls is Player else None)
                 if shown is not None:
                     n = len(shown)
                     if n <= it.limits.values and it.loops + n <= it.limits.loop:

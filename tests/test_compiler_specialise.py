@@ -165,3 +165,27 @@ def test_pieces_fast_path_matches_the_builtin(game, text):
     assert outcomes[0] == outcomes[1]
     if "b1" in text and "kind: \"lantern\"" in text:
         assert outcomes[0][0] == "ok" and len(outcomes[0][1]) >= 1
+
+
+@pytest.mark.parametrize("text", [
+    "count([1, 2, 3])", 'count(cell(row, "b1"))', 'count(cell(row, "e1"))', "count(row)", 'count("ab")', "count(3)",
+    'size(cell(row, "b1"))', "size(row)", "size([1])",
+    'place_of(top(cell(row, "b1")))', "place_of(3)", "place_of(none)",
+    "first([])", "first([4, 5])", "first(row)", "last([4, 5])", "last([])",
+    'len("abc")', "len([1, [2]])", "len(3)", "len(row)",
+    "cells(row)", "cells(3)", 'zone_of(cell(row, "a1"))', 'zone_of(top(cell(row, "b1")))',
+    "sum([1, 2, 3])", "sum([])", "sum([true])", "sum([current, 1])", "sum([1000000000000000000, 1000000000000000000])",
+    "text(current)", "text(players[1])",
+])
+def test_one_argument_fast_paths_match_the_builtins(game, text):
+    outcomes = []
+    for mode in ("compiled", "interpreted"):
+        gs = new_state(Game(game.spec, mode=mode))
+        gs.apply_label("b1")
+        it = Interp(gs.state, [], game.limits)
+        try:
+            value = it.ev(parse_expr(text), {})
+            outcomes.append(("ok", it.label(value), type(value).__name__, it.loops))
+        except Exception as exc:  # noqa: BLE001
+            outcomes.append((type(exc).__name__, str(exc), it.loops))
+    assert outcomes[0] == outcomes[1]
