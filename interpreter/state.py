@@ -16,6 +16,7 @@ from .rules import Rules
 from .values import Cell, PieceRef, Player, Record, ZoneRef
 
 BOX = ZoneRef("__box__")  # where destroyed pieces and the unused ones rest
+_PLAYERS: dict[int, list[Player]] = {}  # State.players, by player count
 
 
 @dataclass
@@ -123,8 +124,12 @@ class State:
     # -- players
     @property
     def players(self) -> list[Player]:
-        """Every seat, in seat order."""
-        return [Player(i) for i in range(self.n)]
+        """Every seat, in seat order (one shared list per player count: list values are never changed in
+        place, and rule code asks for `players` in every scan of a cascade)."""
+        lst = _PLAYERS.get(self.n)
+        if lst is None:
+            lst = _PLAYERS[self.n] = [Player(i) for i in range(self.n)]
+        return lst
 
     # -- pieces
     def new_piece(self, kind: str, attrs: dict[str, Any], place: Any) -> PieceRef:
