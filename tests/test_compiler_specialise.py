@@ -189,3 +189,13 @@ def test_one_argument_fast_paths_match_the_builtins(game, text):
         except Exception as exc:  # noqa: BLE001
             outcomes.append((type(exc).__name__, str(exc), it.loops))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_the_shared_players_list_is_never_changed(game, mode):
+    from conftest import run_effect
+
+    gs = new_state(Game(game.spec, mode=mode))
+    shared = gs.state.players
+    state, it = run_effect(gs, "let a = players\na += [players[0]]\na -= [players[1]]\nlet b = sorted(players)")
+    assert shared == [0, 1] and state.players is shared and it.ev(parse_expr("count(players)"), {}) == 2
