@@ -52,6 +52,7 @@ class Module:
     line_spans: dict[int, Any]
     fns: dict[int, Callable[..., Any]] = field(default_factory=dict)
     scans: dict[int, Callable[..., Any]] = field(default_factory=dict)
+    filters: dict[tuple, Callable[..., Any]] = field(default_factory=dict)  # (id(cond), var) -> root_filter
     digest: str = ""
     env_names: set[str] = field(default_factory=set)
     keep: list[Any] = field(default_factory=list)  # nodes compiled late: kept alive so their ids stay theirs
@@ -248,6 +249,34 @@ class CodeGen:
         self.emit(1, "finally:")
         self.emit(2, "it.memo = None")
         self.emit(1, "return out")
+        self.emit(0, "")
+        return fname
+
+    def root_filter(self, var: str, cond: A.Expr) -> str:
+        """A function `(it, env, domain) -> (kept, dropped)`: a menu's domain split by its condition.
+
+        The value under test is a Python local, and the loop is the generated code's own, not one call
+        of a tester per value (effects._filter).  Each value is also put in `env` under its name before
+        it is tested, as the interpreter's loop does, so a failure leaves `env` as it would.
+        """
+        fname = self.fresh("w")
+        v = self.fresh("v")
+        self.emit(0, f"def {fname}(it, env, dom):  # {_pos(cond)}", cond)
+        self.emit(1, "kept = []")
+        self.emit(1, "dropped = []")
+        self.emit(1, f"for {v} in dom:")
+        self.emit(2, f"env[{self.const(var)}] = {v}")
+        self.scope.append({var: v})
+        self.shape_scope.append({var: None})
+        try:
+            self.emit(2, f"if {self.cond(cond)}:", cond)
+        finally:
+            self.scope.pop()
+            self.shape_scope.pop()
+        self.emit(3, f"kept.append({v})")
+        self.emit(2, "else:")
+        self.emit(3, f"dropped.append({v})")
+        self.emit(1, "return kept, dropped")
         self.emit(0, "")
         return fname
 
@@ -765,12 +794,28 @@ def _roots(rules: Any) -> tuple[list[A.Expr], list[A.Block], list[Any]]:
     return exprs, blocks, list(rules.state_triggers)
 
 
+def _filters(rules: Any, blocks: list[A.Block]) -> list[tuple[str, A.Expr]]:
+    """(variable, condition) of every menu with a `where`: action parameters and `choose` statements."""
+    out, seen = [], set()
+    for name in sorted(rules.actions):
+        for p in rules.actions[name].params:
+            if p.where is not None and id(p.where) not in seen:
+                seen.add(id(p.where))
+                out.append((p.name, p.where))
+    for b in blocks:
+        for n in b.walk():
+            if isinstance(n, A.Choose) and n.cond is not None and id(n.cond) not in seen:
+                seen.add(id(n.cond))
+                out.append((n.var, n.cond))
+    return out
+
+
 def compile_rules(rules: Any) -> Module:
     """Generate, compile (cached by source hash) and link the fast path for a spec."""
     env_names = env_bound_names(rules)
     gen = CodeGen(rules, env_names)
     exprs, blocks, triggers = _roots(rules)
-    names: list[tuple[int, str, str]] = []
+    names: list[tuple[Any, str, str]] = []
     functions = [(n, p, b) for n, (p, b) in sorted(rules.functions.items()) if b is not None]
     for n, _, _ in functions:
         gen.fn_ids[n] = gen.fresh("f")
@@ -785,12 +830,14 @@ def compile_rules(rules: Any) -> Module:
         names.append((id(b), "fn", gen.root_block(b)))
     for i, t in enumerate(triggers):
         names.append((i, "scan", gen.root_scan(t)))
+    for var, cond in _filters(rules, blocks):
+        names.append(((id(cond), var), "filter", gen.root_filter(var, cond)))
     source = "\n".join(gen.lines) + "\n"
     ns = _link(source, gen.consts)
     module = Module(source, gen.line_spans, digest=rules.spec.digest, env_names=env_names)
     module.keep.extend(exprs + blocks)
     for key, what, fname in names:
-        (module.fns if what == "fn" else module.scans)[key] = ns[fname]
+        {"fn": module.fns, "scan": module.scans, "filter": module.filters}[what][key] = ns[fname]
     return module
 
 

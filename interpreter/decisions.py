@@ -3,20 +3,53 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Callable, Iterator
 
 from orrery.rulespec.errors import Finding, LimitError, OrreryError, Span
 
 
-class Option(NamedTuple):
+class Option:
     """One answer to a decision: a label people type and the value the rules see.
 
-    A named tuple, not a frozen dataclass: every menu makes one per value, and a frozen dataclass's
-    `__init__` (one `object.__setattr__` per field) was a visible share of a step in profiles."""
+    A small slotted class, not a frozen dataclass: every menu makes one per value, and a frozen dataclass's
+    `__init__` (one `object.__setattr__` per field) was a visible share of a step in profiles.  The label
+    may be given as a function of the value, called the first time somebody reads it: only for values
+    whose label cannot change with the state (texts, numbers, cells, players...), because a bot reads one
+    label per menu (the answer's, for the history) and building every label was a sixth of a step.
+    """
 
-    label: str
-    value: Any
-    index: int  # position in the raw option list (what logs record)
+    __slots__ = ("_label", "value", "index", "_labeller")
+
+    def __init__(self, label: str | None, value: Any, index: int,
+                 labeller: Callable[[Any], str] | None = None) -> None:
+        self._label = label
+        self.value = value
+        self.index = index  # position in the raw option list (what logs record)
+        self._labeller = labeller
+
+    @property
+    def label(self) -> str:
+        """The option's name in menus and logs."""
+        lab = self._label
+        if lab is None:
+            lab = self._label = self._labeller(self.value)  # type: ignore[misc]
+            self._labeller = None
+        return lab
+
+    def _key(self) -> tuple:
+        return (self.label, self.value, self.index)
+
+    def __iter__(self) -> Iterator[Any]:  # unpacks as (label, value, index), as the named tuple it was
+        return iter(self._key())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Option) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Option(label={self.label!r}, value={self.value!r}, index={self.index!r})"
 
 
 @dataclass

@@ -192,16 +192,24 @@ def _filter(it: "Interp", var: str, domain: list, cond: Any, env: dict, why: Any
             return list(hit[0]), list(hit[1])
     values, rejected = [], []
     saved, it.memo = it.memo, {}  # only expressions run here: pure functions may remember results
-    test = it.tester(cond)
     rng, ticks = it.s.rng.state, it.loops
+    split = it.fast.filters.get((id(cond), var)) if it.fast is not None else None
     try:
-        for v in domain:
-            env[var] = v
-            if test(env):
-                values.append(v)
-            else:
-                reason = message_text(it, why, env) if why is not None else None
-                rejected.append((v, reason or f"it does not satisfy the rule at {cond.span}"))
+        fixed = why.value if why.__class__ is A.Literal and why.value.__class__ is str else why
+        if split is not None and (fixed is None or fixed.__class__ is str):
+            # the compiled loop; a fixed reason is the same for every value it drops
+            values, dropped = split(it, env, domain)
+            reason = fixed or f"it does not satisfy the rule at {cond.span}"
+            rejected = [(v, reason) for v in dropped]
+        else:
+            test = it.tester(cond)
+            for v in domain:
+                env[var] = v
+                if test(env):
+                    values.append(v)
+                else:
+                    reason = message_text(it, why, env) if why is not None else None
+                    rejected.append((v, reason or f"it does not satisfy the rule at {cond.span}"))
     finally:
         it.memo = saved
     if key is not None and it.s.rng.state == rng:  # a menu that drew random numbers is worked out again

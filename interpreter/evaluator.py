@@ -122,7 +122,14 @@ class Interp:
     def options_for(self, values: list[Any], optional: bool, labelled: bool = True) -> list[Option]:
         """Menu options for values, identical pieces merged, 'skip' last when optional (unlabelled: no
         labels, for a menu whose answer is already known)."""
-        opts: list[Option] = []
+        label = self.label
+        kinds = set(map(type, values))
+        if kinds <= _FIXED_LABEL:  # no pieces to merge, and labels that are made when read
+            opts = [Option(None, v, i, label) if labelled else Option("", v, i) for i, v in enumerate(values)]
+            if optional:
+                opts.append(Option("skip", None, len(values)))
+            return opts
+        opts = []
         seen: set = set()
         for i, v in enumerate(values):
             if isinstance(v, PieceRef):
@@ -134,7 +141,12 @@ class Interp:
                     seen.add(key)
                 except TypeError:  # unhashable attribute values: no merging
                     pass
-            opts.append(Option(self.label(v) if labelled else "", v, i))
+            if not labelled:
+                opts.append(Option("", v, i))
+            elif v.__class__ in _FIXED_LABEL or v.__class__ is list and _FIXED_LABEL.issuperset(map(type, v)):
+                opts.append(Option(None, v, i, label))  # labelled when read: the label cannot change
+            else:
+                opts.append(Option(label(v), v, i))  # a piece's label is the state's now
         if optional:
             opts.append(Option("skip", None, len(values)))
         return opts
@@ -457,8 +469,11 @@ class Interp:
             if hit is not None and hit[0] == s.clock:
                 return list(hit[1])  # a copy: callers may extend the list
             out: list[PieceRef] = []
+            places = s.places  # (what s.contents reads, without a call per cell)
             for c in self.cells_of(place):
-                out.extend(PieceRef(i) for i in s.contents(c))
+                ids = places.get(c)
+                if ids:
+                    out.extend(map(PieceRef, ids))
             s.derived[key] = (s.clock, out)
             return list(out)
         return [PieceRef(i) for i in self.s.contents(place)]
@@ -574,6 +589,8 @@ class Interp:
 
 
 _MISSING = object()
+# values whose label depends on the rules alone, never on the state: their menu labels are made when read
+_FIXED_LABEL = frozenset({str, int, bool, type(None), Cell, Player, ZoneRef})
 
 
 class TableRef:

@@ -266,6 +266,8 @@ def get_attr(it: Any, obj: Any, name: str, span: Any) -> Any:
         attrs = it.s.attrs[obj.id]
         if name in attrs:
             return attrs[name]
+        if name == "cell" or name == "place":  # (after the kind's own attributes, as the interpreter reads)
+            return it.s.loc[obj.id]
     elif cls is Player and name in it.r.player_var_names:
         return it.s.pvars[obj].get(name)
     elif cls is Cell and name in _CELL_XY and obj.pos.__class__ is tuple:
@@ -385,6 +387,12 @@ def fast_builtin(name: str, fn: Any) -> Any:
                     return [PieceRef(i) for i in ids]
                 kinds = it.s.kinds
                 return [PieceRef(i) for i in ids if kinds[i] == kind]
+            if len(args) == 1 and args[0].__class__ is ZoneRef and (kind is None or kind.__class__ is str):
+                out = it.pieces_in(args[0])  # a fresh list, which builtins.pieces returns as it is
+                if kind is None:
+                    return out
+                kinds = it.s.kinds
+                return [p for p in out if kinds[p.id] == kind]
             return call_builtin(it, fn, name, span, args, {} if kind is None else {"kind": kind})
         return pieces
     if name == "text":

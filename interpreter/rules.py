@@ -16,7 +16,7 @@ from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
 
 from .decisions import RuleError
-from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, parse_cell_label
+from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
 
 ADJACENCY_DIRS = {
     "orthogonal": ORTHOGONAL,
@@ -251,7 +251,6 @@ def _invariant(spec: GameSpec, name: str, inv: Any) -> tuple[str, A.Expr]:
 def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
     """What each spec-level name means: special, var, zone, table, kind, action or end."""
     from .evaluator import TableRef  # local import: evaluator imports this module
-    from .values import Player
 
     m = rules.spec.model
     names: dict[str, tuple[str, Any]] = {}
@@ -476,9 +475,7 @@ class Rules:
 
     def coerce_attr(self, kind: str, name: str, value: Any) -> Any:
         """Attributes declared `player` hold players, even when written as seat numbers."""
-        if name in self.player_attrs.get(kind, ()) and isinstance(value, int) and not isinstance(value, bool):
-            from .values import Player
-
+        if value.__class__ is int and name in self.player_attrs.get(kind, ()):  # (a bool is not an int here)
             return Player(value)
         return value
 

@@ -175,6 +175,8 @@ def test_pieces_fast_path_matches_the_builtin(game, text):
     "cells(row)", "cells(3)", 'zone_of(cell(row, "a1"))', 'zone_of(top(cell(row, "b1")))',
     "sum([1, 2, 3])", "sum([])", "sum([true])", "sum([current, 1])", "sum([1000000000000000000, 1000000000000000000])",
     "text(current)", "text(players[1])",
+    'top(cell(row, "b1")).cell', 'top(cell(row, "b1")).place', 'top(cell(row, "b1")).kind',
+    'top(cell(row, "b1")).owner', 'top(cell(row, "e1")).cell', "[m.cell for m in pieces(row)]",
 ])
 def test_one_argument_fast_paths_match_the_builtins(game, text):
     _on_both_engines(game, text, moves=("b1",))

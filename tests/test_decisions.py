@@ -523,3 +523,35 @@ def test_a_replayed_answer_picks_what_the_menu_would(gs, which, answer, optional
               "mixed": [7, coins[0], "x", coins[1], coins[-1]], "one": [9], "none": []}[which]
     fast, reference = _asked(gs, values, optional, [answer])
     assert fast == reference
+
+
+# ================================================================= labels made when read
+
+def test_an_option_label_given_as_a_function_is_made_once_when_first_read():
+    from orrery.interpreter.decisions import Option
+
+    calls = []
+    opt = Option(None, 7, 2, lambda v: calls.append(v) or f"seven ({v})")
+    assert calls == []
+    assert opt.label == "seven (7)" and opt.label == "seven (7)" and calls == [7]
+    label, value, index = opt  # unpacks as the named tuple it was
+    assert (label, value, index) == ("seven (7)", 7, 2)
+    assert opt == Option("seven (7)", 7, 2) and opt != Option("seven (7)", 7, 3)
+    assert hash(opt) == hash(Option("seven (7)", 7, 2))
+    assert repr(opt) == "Option(label='seven (7)', value=7, index=2)"
+
+
+def test_menus_of_cells_label_when_read_and_pieces_label_at_once(gs):
+    from conftest import interp
+
+    it = interp(gs)
+    cells = evaluate(gs, "cells(row)")
+    lazy = it.options_for(cells + [[cells[0], 3]], optional=True)
+    assert [o._label for o in lazy[:-1]] == [None] * (len(cells) + 1)  # nothing made yet
+    assert [o.label for o in lazy] == [it.label(v) for v in cells] + ["a1, 3", "skip"]
+    coins = evaluate(gs, "pieces(purse)")
+    eager = it.options_for(coins, optional=False)
+    assert all(o._label is not None for o in eager)  # a piece's label is read from the state it is in now
+    assert [o.label for o in eager] == [it.label(o.value) for o in eager]
+    unlabelled = it.options_for(cells, optional=False, labelled=False)
+    assert {o.label for o in unlabelled} == {""}
