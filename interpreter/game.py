@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from orrery.rulespec.loader import GameSpec, load_spec
 
@@ -28,6 +28,11 @@ REPLAY_MENUS = True
 # False turns that off (tests compare whole games both ways).
 TAKE_LONE = True
 from .state import State  # noqa: E402
+
+# A caller who answers by the menu alone (random bots) may answer in the run that meets a menu
+# (GameState.play_on) instead of one run from the checkpoint per answer; False turns that off everywhere
+# (tests compare whole games both ways).
+PLAY_ON = True
 
 TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
 MODES = ("compiled", "interpreted")
@@ -106,6 +111,9 @@ class Game:
 
 class GameState:
     """A game in progress: a checkpoint plus the answers given since it."""
+
+    # while play_on runs: answers menus that need no look-ahead inside the run (None: declines)
+    _pick: Callable[[Decision], int | None] | None = None
 
     def __init__(self, game: Game, checkpoint: State, answers: list[int], seed: int):
         self.game = game
@@ -245,6 +253,44 @@ class GameState:
         self._commit(opt, auto=False)
         return opt
 
+    def play_on(self, index: int, pick: Callable[[Decision], int | None]) -> tuple[int, int | None]:
+        """apply(index), then answer later menus with `pick` inside the same run: (answers `pick` gave that
+        were played, an answer of `pick` the rules refused or None).
+
+        Every later menu that needs no look-ahead is put to `pick` where the run meets it (None declines:
+        the menu is left pending); the run goes on until the game ends, `pick` declines, or a menu needs
+        look-ahead.  The position, history and narration are those of apply(index) followed by one
+        apply per answer of `pick`, without the run from the checkpoint that each apply makes (the
+        answers are recorded as they are given, and the checkpoint moves to the last stage boundary
+        as _take_lone's does).  When the stretch after an answer of `pick` fails (a refusal, or any
+        error), the answers are played again one apply at a time up to that one, which is returned for
+        the caller to play as it plays any answer (apply_choice); the first answer's own failure is
+        raised as apply raises it.
+        """
+        picked: list[int] = []
+
+        def pick_and_record(decision: Decision) -> int | None:
+            i = pick(decision)
+            if i is not None:
+                picked.append(i)
+            return i
+
+        self._pick = pick_and_record
+        try:
+            self.apply(index)
+            return len(picked), None
+        except Exception:
+            if not picked:
+                raise
+        finally:
+            self._pick = None
+        # _commit put the position back to before `index`: the same answers again, one apply each, up to
+        # the one whose stretch failed (the ones before it reached the next menu, so they play again)
+        self.apply(index)
+        for i in picked[:-1]:
+            self.apply(i)
+        return len(picked) - 1, picked[-1]
+
     def _commit(self, opt: Option, auto: bool) -> None:
         d = self._decision
         assert d is not None
@@ -288,11 +334,31 @@ class GameState:
         from the state that run would have reached (a run is a function of its checkpoint and answers),
         without the second run.  Past the limit it declines, and _advance raises where it always has.
         """
-        if len(decision.options) != 1 or self._auto >= self.game.limits.auto or self._needs_lookahead(decision):
+        if len(decision.options) != 1:
+            return self._pick_in_run(decision) if self._pick is not None else None
+        if self._auto >= self.game.limits.auto or self._needs_lookahead(decision):
             return None
         opt = decision.options[0]
         self._auto += 1  # one more decision in a row with one possible answer
         self.history.append(Step(decision.player, opt.index, opt.label, decision.prompt, auto=True))
+        return opt
+
+    def _pick_in_run(self, decision: Decision) -> Option | None:
+        """play_on's answer to a real menu, given within the run that met it (None: left pending).
+
+        Without look-ahead _advance would offer this menu as it is; the answer is recorded as apply
+        records it, and the `auto` count starts again as the _advance after that apply starts it.
+        """
+        if self._needs_lookahead(decision):
+            return None
+        index = self._pick(decision)  # type: ignore[misc]
+        if index is None:
+            return None
+        opt = next((o for o in decision.options if o.index == index), None)
+        if opt is None:
+            raise IllegalMove(f"{index} is not one of the options ({', '.join(str(o.index) for o in decision.options)})")
+        self._auto = 1  # as after _advance's first run for a new answer
+        self.history.append(Step(decision.player, opt.index, opt.label, decision.prompt, auto=False))
         return opt
 
     def _advance(self) -> None:

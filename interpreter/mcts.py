@@ -76,6 +76,7 @@ import time
 from typing import Any
 
 from .decisions import RequireFailed, RuleError, RunawayError
+from . import game as game_module
 from .game import GameState, IllegalMove
 from .rng import Rng
 from .state import State, serialize
@@ -644,13 +645,29 @@ class MctsBot:
         rng = self.rng
         cap = self.playout if self.playout is not None else gs.bot_playout()
         cap = DEFAULT_PLAYOUT if cap is None else cap
+
+        def pick(decision: Any) -> int | None:
+            # the same draw as the loop below makes, for a menu met inside the run (GameState.play_on)
+            nonlocal steps
+            if steps >= cap:
+                return None
+            opt = decision.options[rng.below(len(decision.options))]
+            played.append((decision.player, opt.label))
+            steps += 1
+            return opt.index
+
         while not gs.is_terminal() and steps < cap:
             options = gs.legal_options()
             mover = gs.current_player()
             opt = options[rng.below(len(options))]
             played.append((mover, opt.label))
-            gs.apply(opt.index)
             steps += 1
+            if not game_module.PLAY_ON:
+                gs.apply(opt.index)
+                continue
+            _, refused = gs.play_on(opt.index, pick)
+            if refused is not None:  # refused after it in the run: apply meets what one apply each meets
+                gs.apply(refused)
         if gs.is_terminal():
             return gs.returns()
         self._bump({"capped": 1})

@@ -7,7 +7,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from .bots import Bot, apply_choice, make_bot
+from . import game as game_module
+from .bots import Bot, answers_by_menu, apply_choice, make_bot, play_choices
 from .evaluator import Interp
 from .game import Game, GameState
 from .state import serialize
@@ -97,11 +98,17 @@ def play_game(game: Game, players: int, seed: int, bots: list[Bot], max_steps: i
     if check:
         violations.extend(check_invariants(game, gs, seed, 0, previous))
     steps = 0
+    # bots that answer from the menu alone play on within one run (no state is looked at between answers)
+    on = game_module.PLAY_ON and not check and answers_by_menu(bots)
     while not gs.is_terminal():
         if steps >= max_steps:
             scores = [gs.state.pvars[p].get("score") for p in range(players)]
             return GameRecord(seed, [], scores, STEP_LIMIT_END, steps, violations, dict(gs.state.cascades))
-        apply_choice(gs, bots[gs.current_player()].choose(gs))
+        index = bots[gs.current_player()].choose(gs)
+        if on:
+            steps += play_choices(gs, index, bots, max_steps - steps - 1)
+            continue
+        apply_choice(gs, index)
         steps += 1
         if check:
             violations.extend(check_invariants(game, gs, seed, steps, previous))
