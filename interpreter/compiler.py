@@ -30,7 +30,7 @@ from typing import Any, Callable
 from orrery.rulespec import ast as A
 
 from . import fastlib
-from .effects import EXEC, assign_global, combine
+from .effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
 from .shapes import Shapes, element, is_scalar
 
 # Statements compiled inline; the others call the interpreter's statement function (EXEC).
@@ -494,8 +494,45 @@ class CodeGen:
         if isinstance(node, A.Assign) and isinstance(node.target, A.Name):
             self.visit_Assign(node, indent)
             return
+        if self.operands(node, indent):
+            return
         fn = self.const(EXEC[type(node)], hashable=False)
         self.emit(indent, f"{fn}(it, {self.node_const(node)}, env)  # {_pos(node)}", node)
+
+    def operands(self, node: A.Stmt, indent: int) -> bool:
+        """A piece or call statement whose operands are compiled here, in the interpreter's order, and whose
+        rest is the interpreter's own function of the values (effects.move_to, create_with...); False for
+        a statement left to the interpreter whole (and for a kind or procedure the spec does not have,
+        whose error the interpreter raises before evaluating anything)."""
+        n, at = self.node_const(node), _pos(node)
+        if isinstance(node, A.Move):
+            pieces = f"PIECES(it, {self.expr(node.what)}, {self.span(node.what)})"
+            self.emit(indent, f"MOVETO(it, {n}, {pieces}, {self.expr(node.dest)})  # {at}", node)
+        elif isinstance(node, A.Destroy):
+            self.emit(indent, f"DESTROY(it, {n}, {self.expr(node.what)})  # {at}", node)
+        elif isinstance(node, A.Assign) and isinstance(node.target, A.Attr):
+            self.emit(indent, f"ASSIGNA(it, {n}, {self.expr(node.value)}, {self.expr(node.target.obj)})  # {at}", node)
+        elif isinstance(node, A.Create):
+            kind = self.rules.kinds.get(node.kind)
+            if kind is None or not kind.decl.unlimited:
+                return False
+            values = "".join(f"{self.expr(v)}, " for _, v in node.attrs.items) if node.attrs is not None else ""
+            made = f"CREATE(it, {n}, ({values}), {self.expr(node.dest)})"
+            if node.bind:
+                self.emit(indent, f"env[{self.const(node.bind)}] = {made}  # {at}", node)
+                self.bound.add(node.bind)
+            else:
+                self.emit(indent, f"{made}  # {at}", node)
+        elif isinstance(node, A.CallProc):
+            proc = self.rules.procedures.get(node.name)
+            if proc is None:
+                return False
+            items = [(p, a) for p, a in zip(proc[0], node.args)] + list(node.kwargs)
+            local = "".join(f"{self.const(k)}: {self.expr(v)}, " for k, v in items)
+            self.emit(indent, f"CALLW(it, {n}, {{{local}}})  # {at}", node)
+        else:
+            return False
+        return True
 
     def visit_Let(self, node: A.Let, indent: int) -> None:
         self.emit(indent, f"env[{self.const(node.name)}] = {self.expr(node.value)}  # {_pos(node)}", node)
@@ -861,6 +898,8 @@ def _link(source: str, consts: list[Any]) -> dict[str, Any]:
                                            "TypeError": TypeError}}
     ns.update(fastlib.HELPERS)
     ns["CMB"], ns["SETG"] = combine, assign_global
+    ns["MOVETO"], ns["DESTROY"], ns["ASSIGNA"], ns["CREATE"], ns["CALLW"] = (move_to, destroy, assign_attr, create_with,
+                                                                           call_with)
     ns["UNKF"] = _unknown_function
     for i, value in enumerate(consts):
         ns[f"K{i}"] = value

@@ -71,20 +71,26 @@ def _assign(it: "Interp", node: A.Assign, env: dict) -> None:
         assign_global(it, node, value)
         return
     if isinstance(target, A.Attr):
-        obj = it.ev(target.obj, env)
-        name = target.name
-        if isinstance(obj, Player) and name in it.r.player_var_names:
-            d = s.pvars[obj]
-            d[name] = _clamp(it, name, _combine(it, node.op, d.get(name), value, node))
-            s.version += 1
-            return
-        if isinstance(obj, PieceRef):
-            old = s.attrs[obj.id].get(name)
-            new = it.r.coerce_attr(s.kinds[obj.id], name, _combine(it, node.op, old, value, node))
-            s.set_attr(obj.id, name, new)
-            return
-        raise RuleError(f"cannot assign to attribute '{name}' of {it.describe(obj)}", target.span)
+        assign_attr(it, node, value, it.ev(target.obj, env))
+        return
     raise RuleError("cannot assign to this expression", target.span)
+
+
+def assign_attr(it: "Interp", node: A.Assign, value: Any, obj: Any) -> None:
+    """`OBJ.NAME op= value`, the value and the object evaluated in that order: a player's variable or a
+    piece's attribute."""
+    s, name = it.s, node.target.name
+    if isinstance(obj, Player) and name in it.r.player_var_names:
+        d = s.pvars[obj]
+        d[name] = _clamp(it, name, _combine(it, node.op, d.get(name), value, node))
+        s.version += 1
+        return
+    if isinstance(obj, PieceRef):
+        old = s.attrs[obj.id].get(name)
+        new = it.r.coerce_attr(s.kinds[obj.id], name, _combine(it, node.op, old, value, node))
+        s.set_attr(obj.id, name, new)
+        return
+    raise RuleError(f"cannot assign to attribute '{name}' of {it.describe(obj)}", node.target.span)
 
 
 def combine(it: "Interp", node: A.Assign, old: Any, new: Any) -> Any:
@@ -247,34 +253,58 @@ def _check_capacity(it: "Interp", place: Any, adding: int, span: Any) -> None:
 
 def _move(it: "Interp", node: A.Move, env: dict) -> None:
     pids = it.as_pieces(it.ev(node.what, env), node.what.span)
-    dest = it.as_place(it.ev(node.dest, env), node.dest.span)
+    move_to(it, node, pids, it.ev(node.dest, env))
+
+
+def move_to(it: "Interp", node: A.Move, pids: list[int], dest: Any) -> None:
+    """The rest of `move WHAT to DEST` once WHAT is pieces and DEST is evaluated (in that order)."""
+    dest = it.as_place(dest, node.dest.span)
     _check_capacity(it, dest, len([p for p in pids if it.s.loc[p] != dest]), node.span)
     for pid in pids:
         it.s.move(pid, dest, bottom=node.position == "bottom")
 
 
-def _create(it: "Interp", node: A.Create, env: dict) -> None:
+def creatable(it: "Interp", node: A.Create) -> Any:
+    """The kind a `create` makes, or RuleError if it names no unlimited kind."""
     kind = it.r.kinds.get(node.kind)
     if kind is None:
         raise RuleError(f"unknown piece kind '{node.kind}'", node.span)
     if not kind.decl.unlimited:
         raise RuleError(f"piece kind '{node.kind}' is counted; only unlimited kinds can be created", node.span)
-    attrs = dict(kind.defaults)
-    if node.attrs is not None:
-        for k, v in node.attrs.items:
-            attrs[k] = it.r.coerce_attr(node.kind, k, it.ev(v, env))
-    dest = it.as_place(it.ev(node.dest, env), node.dest.span)
-    _check_capacity(it, dest, 1, node.span)
-    if len(it.s.kinds) >= it.limits.pieces:
-        raise RunawayError(f"more than {it.limits.pieces} pieces (limit pieces); raise it with --limit pieces=N",
-                           node.span)
-    ref = it.s.new_piece(node.kind, attrs, dest)
+    return kind
+
+
+def _create(it: "Interp", node: A.Create, env: dict) -> None:
+    creatable(it, node)
+    values = tuple(it.ev(v, env) for _, v in node.attrs.items) if node.attrs is not None else ()
+    ref = create_with(it, node, values, it.ev(node.dest, env))
     if node.bind:
         env[node.bind] = ref
 
 
+def create_with(it: "Interp", node: A.Create, values: tuple, dest: Any) -> PieceRef:
+    """The rest of `create KIND {attrs} in DEST` once the attribute values and DEST are evaluated (in that
+    order, after `creatable`): the new piece."""
+    kind = it.r.kinds[node.kind]
+    attrs = dict(kind.defaults)
+    if node.attrs is not None:
+        for (k, _), v in zip(node.attrs.items, values):
+            attrs[k] = it.r.coerce_attr(node.kind, k, v)
+    dest = it.as_place(dest, node.dest.span)
+    _check_capacity(it, dest, 1, node.span)
+    if len(it.s.kinds) >= it.limits.pieces:
+        raise RunawayError(f"more than {it.limits.pieces} pieces (limit pieces); raise it with --limit pieces=N",
+                           node.span)
+    return it.s.new_piece(node.kind, attrs, dest)
+
+
 def _destroy(it: "Interp", node: A.Destroy, env: dict) -> None:
-    for pid in it.as_pieces(it.ev(node.what, env), node.what.span):
+    destroy(it, node, it.ev(node.what, env))
+
+
+def destroy(it: "Interp", node: A.Destroy, what: Any) -> None:
+    """`destroy WHAT` once WHAT is evaluated: its pieces go to the box."""
+    for pid in it.as_pieces(what, node.what.span):
         it.s.move(pid, BOX)
 
 
@@ -457,6 +487,12 @@ def _call_proc(it: "Interp", node: A.CallProc, env: dict) -> None:
     local = {p: it.ev(a, env) for p, a in zip(params, node.args)}
     for k, v in node.kwargs:
         local[k] = it.ev(v, env)
+    call_with(it, node, local)
+
+
+def call_with(it: "Interp", node: A.CallProc, local: dict) -> None:
+    """`call NAME(args)` of a known procedure once its arguments are evaluated (the procedure's env)."""
+    body = it.r.procedures[node.name][1]
     it.tick(node.span)
     it.call_depth += 1
     if it.call_depth > it.limits.emit_depth:

@@ -196,6 +196,11 @@ def iterate(it: Any, v: Any, span: Any) -> list:
     return it.iterate(v, span)
 
 
+def as_pieces(it: Any, v: Any, span: Any) -> list[int]:
+    """The piece ids a statement's operand stands for (Interp.as_pieces)."""
+    return it.as_pieces(v, span)
+
+
 def lazy_any(items: Any) -> bool:
     """`any` over a comprehension: stops at the first true item."""
     for x in items:
@@ -460,6 +465,6 @@ HELPERS: dict[str, Any] = {
     "MEMO_GET": memo_get, "MEMO_PUT": memo_put, "NEST": check_nested, "NESTF": nest_flat, "IX": index,
     "GA": get_attr, "ADD": add, "SUB": sub, "LT": lt, "LE": le, "GT": gt, "GE": ge,
     "TB": truth, "TK": tick, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,
-    "CB": call_builtin, "CF": call_function, "UNK": unknown, "DEPTH": too_deep, "IT": iterate, "ANY": lazy_any, "ALL": lazy_all,
+    "CB": call_builtin, "CF": call_function, "UNK": unknown, "DEPTH": too_deep, "IT": iterate, "PIECES": as_pieces, "ANY": lazy_any, "ALL": lazy_all,
     "REC": record, "REQ": require_failed, "SAY": say, "RPT": repeat_count,
 }
