@@ -33,6 +33,10 @@ from .state import State  # noqa: E402
 # (GameState.play_on) instead of one run from the checkpoint per answer; False turns that off everywhere
 # (tests compare whole games both ways).
 PLAY_ON = True
+# Look-ahead walks each option's continuations inside one run per branch tried (GameState._dead_end_in_run)
+# instead of one run from the checkpoint per menu met on the way; False keeps the run-per-menu search
+# (tests compare both).
+LOOKAHEAD_IN_RUN = True
 
 TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
 MODES = ("compiled", "interpreted")
@@ -45,6 +49,23 @@ def default_mode() -> str:
 
 class _LoopBudgetSpent(Exception):
     """The re-runs of one look-ahead used up the loop limit."""
+
+
+class _NoOption(Exception):
+    """A look-ahead run met a menu inside the checked action with no option at all."""
+
+
+class _Completed(Exception):
+    """A look-ahead run got past the action it checks (or the budget for checking it is spent)."""
+
+
+@dataclass
+class _Branch:
+    """A menu inside the checked action that a look-ahead run answered (GameState._dead_end_in_run)."""
+
+    before: list[int]  # the answers that led to it
+    options: list[Option]
+    tried: int  # options tried so far, first to last
 
 
 class IllegalMove(Exception):
@@ -438,6 +459,8 @@ class GameState:
         menu, a cascade, another phase), the action is complete.  Outside any action (scope None)
         only the next run is checked.
         """
+        if LOOKAHEAD_IN_RUN:
+            return self._dead_end_in_run(answers, scope)
         self.lookahead_used += 1
         if self.lookahead_used > self.game.limits.lookahead:
             return None  # budget spent: offer the option; a failure later is refused with its reason
@@ -457,6 +480,82 @@ class GameState:
                 return None
             last_why = why
         return last_why
+
+    def _dead_end_in_run(self, answers: list[int], scope: str | None) -> str | None:
+        """_dead_end's depth-first search, each branch walked inside one run.
+
+        _dead_end runs from the checkpoint once per menu it meets inside the action, replaying the answers
+        before it.  Here a menu inside the action is answered where the run meets it, with its first
+        option, and the run goes on; only when a branch fails does a run start again, with the next option
+        of the deepest menu that has one left.  The options are tried in the same order, each counts
+        against the `lookahead` budget as a run of _dead_end does, and each is charged the loop ticks of
+        the replay it saves (the run's own ticks up to that menu), so budgets run out where they did; the
+        reason returned is the last failure's, as there.
+        """
+        limits = self.game.limits
+        self.lookahead_used += 1
+        if self.lookahead_used > limits.lookahead:
+            return None  # budget spent: offer the option; a failure later is refused with its reason
+        branches: list[_Branch] = []
+        while True:
+            try:
+                self._branch_run(answers, scope, branches)
+                return None  # the game ended inside the action
+            except _Completed:
+                return None
+            except _LoopBudgetSpent:
+                self.lookahead_used = limits.lookahead  # no more re-runs for this menu
+                return None
+            except RequireFailed as failed:
+                why = failed.explain()
+            except _NoOption:
+                why = "no option can be completed"
+            while branches and branches[-1].tried == len(branches[-1].options):
+                branches.pop()  # every option of that menu fails: so does the answer that led to it
+            if not branches:
+                return why
+            branch = branches[-1]
+            answers = branch.before + [branch.options[branch.tried].index]
+            branch.tried += 1
+            self.lookahead_used += 1
+            if self.lookahead_used > limits.lookahead:
+                return None
+
+    def _branch_run(self, answers: list[int], scope: str | None, branches: list["_Branch"]) -> None:
+        """One look-ahead run from the checkpoint: menus inside the action `scope` are answered with their
+        first option (a new branch each); _Completed at a menu outside it."""
+        limits = self.game.limits
+        it = Interp(self._checkpoint.clone(), answers, limits)
+        it.loops = start = self._lookahead_loops
+        it.replay = self._checkpoint.replay if REPLAY_MENUS else None
+        saved = 0  # ticks charged for the replays this run saves
+
+        def answer(decision: Decision) -> Option:
+            nonlocal saved
+            if decision.kind == "action" or scope is None or decision.action != scope:
+                raise _Completed()
+            if not decision.options:
+                raise _NoOption()
+            self.lookahead_used += 1  # the first option's check
+            if self.lookahead_used > limits.lookahead:
+                raise _Completed()
+            branches.append(_Branch(list(it.answers), decision.options, 1))
+            replay = it.loops - start - saved  # what a run from the checkpoint to here costs
+            it.loops += replay
+            saved += replay
+            if it.loops > limits.loop:
+                raise _LoopBudgetSpent()
+            return decision.options[0]
+
+        it.take_lone = answer
+        try:
+            run_flow(it)
+        except (RunawayError, RuleError):
+            if it.loops > limits.loop:
+                raise _LoopBudgetSpent() from None
+            raise
+        finally:
+            self._lookahead_loops = it.loops
 
     def _lookahead_run(self, answers: list[int]) -> Decision | None:
         """Re-run from the checkpoint with these answers for look-ahead: the decision it reaches, or None.
