@@ -417,6 +417,8 @@ class CodeGen:
             right = f"{self.cond(node.right)}"
             return f"({left} {op} {right})"
         a, b = self.expr(node.left), self.expr(node.right)
+        if op in _COMPARE and self.shape(node.left) == "int" and self.shape(node.right) == "int":
+            return f"({a} {op} {b})"  # two numbers (shapes.py): Python's comparison is the language's
         if op in ("==", "!=") and (_none_literal(node.left) or _none_literal(node.right)) \
                 and not (isinstance(node.left, A.Literal) and isinstance(node.right, A.Literal)):
             # only none equals none (values_equal): an identity test, the other side evaluated as before
@@ -617,6 +619,7 @@ _CELL_XY = {"x": 0, "y": 1}
 _LOCAL = re.compile(r"[av][0-9]+")  # the generated names of parameters and comprehension variables
 
 _BOOL_OPS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"}
+_COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _ARITH_HELPER = {"+": "ADD", "-": "SUB", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE", "*": "AR", "//": "AR",
                  "%": "AR"}
 

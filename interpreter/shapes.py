@@ -7,6 +7,8 @@ pieces, players, numbers, texts) can skip it, and a list of such lists can count
 walking them.  A shape is worked out from the AST alone:
 
 - ``"cell"``, ``"piece"``, ``"player"``, ``"zone"``: a value of that kind (or none);
+- ``"int"``: a number, never none or true/false (number literals, counts and lengths, arithmetic on
+  numbers, spec functions whose every result is one): two of them compare with Python's own operators;
 - ``"flat"``: some other value that is never a list or a record (a number, a text, true/false, none);
 - ``"list:" + shape``: a list whose items all have that shape (``"list:?"`` when they are unknown);
 - ``None``: unknown.
@@ -25,14 +27,14 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 
-SCALARS = frozenset({"flat", "cell", "piece", "player", "zone"})
+SCALARS = frozenset({"int", "flat", "cell", "piece", "player", "zone"})
 
 # What a built-in returns (rulespec/signatures.py and the interpreter's builtins agree on these).
 _BUILTIN = {
-    "abs": "flat", "all": "flat", "any": "flat", "cell": "cell", "changed_at": "flat", "count": "flat",
+    "abs": "flat", "all": "flat", "any": "flat", "cell": "cell", "changed_at": "flat", "count": "int",
     "direction": "flat", "distance": "flat", "empty": "flat", "in_bounds": "flat", "index_of": "flat",
-    "len": "flat", "neighbor": "cell", "next_player": "player", "opposite": "flat", "owner_of": "player",
-    "place_of": "flat", "random_int": "flat", "rotate": "flat", "size": "flat", "sum": "flat",
+    "len": "int", "neighbor": "cell", "next_player": "player", "opposite": "flat", "owner_of": "player",
+    "place_of": "flat", "random_int": "flat", "rotate": "flat", "size": "int", "sum": "flat",
     "text": "flat", "zone_of": "zone", "top": "piece", "bottom": "piece",
     "cells": "list:cell", "adjacent": "list:cell", "line": "list:cell",
     "pieces": "list:piece", "players_from": "list:player", "range": "list:flat", "dirs": "list:flat",
@@ -42,10 +44,10 @@ _BUILTIN = {
 _SAME_LIST = frozenset({"sorted", "reversed", "shuffled", "unique"})
 _ELEMENT = frozenset({"first", "last", "max", "min"})
 _BOOL_OPS = frozenset({"==", "!=", "<", ">", "<=", ">=", "in", "not in", "and", "or"})
-_CELL_ATTRS = {"x": "flat", "y": "flat", "label": "flat", "size": "flat", "owner": "player", "zone": "zone",
+_CELL_ATTRS = {"x": "int", "y": "int", "label": "flat", "size": "int", "owner": "player", "zone": "zone",
                "pieces": "list:piece"}
-_PIECE_ATTRS = {"kind": "flat", "id": "flat", "place": "flat", "cell": "flat"}
-_PLAYER_ATTRS = {"seat": "flat", "name": "flat", "passed": "flat", "next": "player"}
+_PIECE_ATTRS = {"kind": "flat", "id": "int", "place": "flat", "cell": "flat"}
+_PLAYER_ATTRS = {"seat": "int", "name": "flat", "passed": "flat", "next": "player"}
 
 
 def is_scalar(shape: str | None) -> bool:
@@ -64,6 +66,9 @@ def element(shape: str | None) -> str | None:
 def list_of(item: str | None) -> str:
     """The shape of a list whose items have `item`'s shape."""
     return "list:" + (item if item is not None else "?")
+
+
+_ARITH = frozenset({"+", "-", "*", "//", "%"})
 
 
 def join(a: str | None, b: str | None) -> str | None:
@@ -89,6 +94,7 @@ class Shapes:
         shadow = set(rules.player_var_names) | set(rules.player_zone_names)
         self.player_attrs = {k: v for k, v in _PLAYER_ATTRS.items() if k not in shadow}
         self.functions = rules.functions
+        self.results: dict[str, str | None] = {}  # spec function -> the shape of every result it gives
 
     def of(self, node: A.Expr, local: dict[str, str | None]) -> str | None:
         """The shape of an expression (None when unknown)."""
@@ -96,19 +102,26 @@ class Shapes:
         return visit(node, local) if visit is not None else None
 
     def _Literal(self, node: A.Literal, local: dict) -> str | None:
+        if node.value.__class__ is int:
+            return "int"
         return "flat" if node.value is None or isinstance(node.value, (bool, int, str)) else None
 
     def _Name(self, node: A.Name, local: dict) -> str | None:
         return local.get(node.id)
 
     def _Unary(self, node: A.Unary, local: dict) -> str | None:
+        if node.op == "-" and self.of(node.operand, local) == "int":
+            return "int"
         return "flat"  # `not` gives true/false and `-` a number, or an error
 
     def _Binary(self, node: A.Binary, local: dict) -> str | None:
         if node.op in _BOOL_OPS:
             return "flat"
+        left, right = self.of(node.left, local), self.of(node.right, local)
+        if node.op in _ARITH and left == "int" and right == "int":
+            return "int"  # a number, or an error (division by zero, the digits limit)
         # arithmetic on two plain values gives a number or a text (lists only come from lists)
-        if is_scalar(self.of(node.left, local)) and is_scalar(self.of(node.right, local)):
+        if is_scalar(left) and is_scalar(right):
             return "flat"
         return None
 
@@ -146,7 +159,7 @@ class Shapes:
 
     def _Call(self, node: A.Call, local: dict) -> str | None:
         if node.func in self.functions:
-            return None  # spec functions: their parameters are untyped
+            return self.result(node.func)
         if node.func in _BUILTIN:
             return _BUILTIN[node.func]
         if not node.args:
@@ -160,3 +173,12 @@ class Shapes:
             if len(node.args) == 2:  # max(a, b) / min(a, b): one of the two
                 return join(first, self.of(node.args[1], local))
         return None
+
+    def result(self, name: str) -> str | None:
+        """The shape of every result of a spec function whatever its arguments (its parameters are
+        untyped), or None; a function still being worked out (recursion) counts as unknown."""
+        if name not in self.results:
+            self.results[name] = None
+            body = self.functions[name][1]
+            self.results[name] = self.of(body, {}) if body is not None else None
+        return self.results[name]

@@ -190,3 +190,24 @@ def test_the_shared_players_list_is_never_changed(game, mode):
     shared = gs.state.players
     state, it = run_effect(gs, "let a = players\na += [players[0]]\na -= [players[1]]\nlet b = sorted(players)")
     assert shared == [0, 1] and state.players is shared and it.ev(parse_expr("count(players)"), {}) == 2
+
+
+@pytest.mark.parametrize("text", [
+    "count(cells(row)) >= 3", 'len("ab") == 2', "-count(cells(row)) < 0", "size(row) != 0",
+    "count(cells(row)) * 1000000000000000000 * 1000000000000000000 > 1", "(1 // 0) < 2", "3 <= 1 // 0",
+    "lit_count() + 1 > level(none)", 'cell(row, "a1").x == 0', "level(none) < none",
+])
+def test_comparisons_of_two_numbers_match_the_interpreter(game, text):
+    _on_both_engines(game, text, moves=("b1",))
+
+
+def test_two_numbers_compare_without_a_helper(game):
+    """Counts, lengths, number literals and spec functions that always give a number (shapes.py "int")
+    compare with Python's operators; a variable could hold anything and keeps the language's helper."""
+    gen = compiler.CodeGen(game.rules, compiler.env_bound_names(game.rules))
+    gen.fn_ids = {name: f"f_{name}" for name in game.rules.functions}
+    for text in ("lit_count() >= 2", "count(cells(row)) >= 2", "level(none) + 1 != 2", "-len(\"ab\") < 0"):
+        code = gen.expr(parse_expr(text))
+        assert not any(h in code for h in ("GE(", "LT(", "EQ(")), (text, code)
+    assert "EQ(" in gen.expr(parse_expr("level(none) == total"))
+    assert "GE(" in gen.expr(parse_expr("total >= 2"))

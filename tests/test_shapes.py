@@ -57,7 +57,16 @@ def game(tmp_path):
 
 
 @pytest.mark.parametrize("text, local, shape", [
-    ("3", {}, "flat"),
+    ("3", {}, "int"),
+    ("-3", {}, "int"),
+    ("-x", {}, "flat"),                                     # x could be anything: a number or an error
+    ("true", {}, "flat"),
+    ("count(cells(tray)) + 1", {}, "int"),
+    ('2 * len("ab") // 1 - size(tray) % 2', {}, "int"),
+    ('1 + "a"', {}, "flat"),
+    ("c.x", {"c": "cell"}, "int"),
+    ("if t then 1 else 2", {}, "int"),
+    ("if t then 1 else none", {}, "flat"),
     ('"a" + "b"', {}, "flat"),
     ("none", {}, "flat"),
     ("x", {}, None),                                        # a variable or parameter: anything
@@ -68,7 +77,7 @@ def game(tmp_path):
     ("lines(tray, 2)", {}, "list:list:cell"),
     ("groups(cells(tray))", {}, "list:list:?"),             # items of its argument, not by construction
     ("connected(c, cells(tray))", {}, None),
-    ("[c.x for c in cells(tray)]", {}, "list:flat"),
+    ("[c.x for c in cells(tray)]", {}, "list:int"),
     ("[c for c in cells(tray) where not empty(c)]", {}, "list:cell"),
     ("[[c, neighbor(c, \"N\")] for c in cells(tray)]", {}, "list:list:cell"),
     ("[p.cell for p in pieces(tray)]", {}, "list:?"),       # declared by a kind: can hold anything
@@ -79,13 +88,14 @@ def game(tmp_path):
     ("first(lines(tray, 2))", {}, "list:cell"),
     ("sorted(cells(tray))", {}, "list:cell"),
     ("max(cells(tray), default: [])", {}, None),            # the default could be anything
-    ("max(1, 2)", {}, "flat"),
+    ("max(1, 2)", {}, "int"),
     ("rows[0]", {}, None),                                  # table rows and records: anything
     ("if t then 1 else \"a\"", {}, "flat"),
     ("if t then [1] else cells(tray)", {}, "list:flat"),
     ("if t then 1 else [1]", {}, None),
     ("[]", {}, "list:flat"),
-    ("spots()", {}, None),                                  # spec functions: not inferred
+    ("spots()", {}, "list:cell"),                           # a spec function: its body, arguments unknown
+    ("copies(3)", {}, "list:?"),                            # [v, v]: its parameter could be anything
     ("x + y", {}, None),                                    # lists add up to lists
     ("x < y", {}, "flat"),
 ])
