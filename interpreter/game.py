@@ -375,7 +375,9 @@ class GameState:
         index = self._pick(decision)  # type: ignore[misc]
         if index is None:
             return None
-        opt = next((o for o in decision.options if o.index == index), None)
+        options = decision.options
+        opt = options[index] if 0 <= index < len(options) and options[index].index == index else next(
+            (o for o in options if o.index == index), None)  # (an option's place is its index unless merged)
         if opt is None:
             raise IllegalMove(f"{index} is not one of the options ({', '.join(str(o.index) for o in decision.options)})")
         self._auto = 1  # as after _advance's first run for a new answer
@@ -446,6 +448,8 @@ class GameState:
     def _needs_lookahead(self, decision: Decision) -> bool:
         rules = self.game.rules
         if decision.kind == "action":
+            if not rules.some_may_fail:  # (most abstract games: no action can fail once chosen)
+                return False
             names = [o.value for o in decision.options if o.value in rules.actions]
             return any(rules.may_fail(n) for n in names)
         if decision.action is None:

@@ -322,6 +322,7 @@ class Rules:
         self.invariants = {n: _invariant(spec, n, inv) for n, inv in m.invariants.items()}
         self.names = _global_names(self)
         self._may_fail = _failure_analysis(self)
+        self.some_may_fail = any(self._may_fail.values())  # (step menus need no look-ahead otherwise)
         # actions whose only way to fail is an empty menu for their one parameter: the step menu checks
         # that menu itself instead of a look-ahead replay (see flow._step)
         self.param_gated = {n for n, a in self.actions.items() if not self._may_fail[n] and len(a.params) == 1
