@@ -61,7 +61,7 @@ def _clamp(it: "Interp", name: str, value: Any) -> Any:
 
 
 def _assign(it: "Interp", node: A.Assign, env: dict) -> None:
-    target, s = node.target, it.s
+    target = node.target
     value = it.ev(node.value, env)
     if isinstance(target, A.Name):
         name = target.id

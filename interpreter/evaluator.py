@@ -14,7 +14,7 @@ from typing import Any, Callable
 from orrery.rulespec import ast as A
 
 from .decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError, Suspend
-from .state import BOX, State
+from .state import State
 from .values import Cell, PieceRef, Player, Record, ZoneRef
 
 

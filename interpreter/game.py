@@ -10,7 +10,7 @@ Options are filtered by look-ahead so that no menu leads into a dead end.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 

@@ -148,6 +148,15 @@ def run_effect(gs: GameState, text: str, env: dict[str, Any] | None = None, answ
     return state, it
 
 
+def position_view(gs: GameState) -> tuple:
+    """What a player, a log or a saved game can see of a position: state and position digests, the menu,
+    the reasons, the narration, the outcome and the history (with auto flags), for lockstep comparisons."""
+    menu = [(o.index, o.label) for o in gs.legal_options()] if not gs.is_terminal() else []
+    reasons = sorted(gs.decision.reasons.items()) if gs.decision else []
+    return (gs.state.digest(), gs.digest(), menu, reasons, list(gs.narration), gs.outcome(),
+            [(s.player, s.index, s.label, s.prompt, s.auto) for s in gs.history])
+
+
 def play_both_ways(game: Game, seed: int, steps: int, flag: tuple[Any, str], view: Callable[[GameState], Any],
                    monkeypatch: Any) -> None:
     """Play one seeded random game twice in lockstep, with a module flag (module, name) on and off, and assert

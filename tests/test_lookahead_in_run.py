@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_game, play_both_ways
+from conftest import make_game, play_both_ways, position_view
 from orrery.interpreter import game as game_module
 from orrery.interpreter.evaluator import Limits
 from orrery.interpreter.game import Game
@@ -24,11 +24,9 @@ STEPS = {"bubble-singularity": 30}  # its look-ahead is the costly part being co
 
 
 def _view(gs) -> tuple:
-    menu = [(o.index, o.label) for o in gs.legal_options()] if not gs.is_terminal() else []
-    reasons = sorted(gs.decision.reasons.items()) if gs.decision else []
+    """position_view, with the options refused and the look-ahead budget used (menu and reasons at 2, 3)."""
     rejected = [(str(v), why) for v, why in gs.decision.rejected] if gs.decision else []
-    return (gs.state.digest(), gs.digest(), menu, reasons, rejected, gs.lookahead_used, list(gs.narration),
-            gs.outcome())
+    return position_view(gs) + (rejected, gs.lookahead_used)
 
 
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.parent.name)
@@ -126,24 +124,24 @@ def test_the_budgets_do_change_what_is_offered(tmp_path, monkeypatch):
 
 
 def test_a_branch_is_walked_in_one_run(tmp_path, monkeypatch):
-    """The point of it: checking a menu of the maze costs fewer runs from the checkpoint."""
-    game = make_game(tmp_path, MAZE)
-    runs = {}
-    real = Game.__init__  # (unused: runs are counted through Interp below)
+    """The point of it: checking the maze's first menus costs fewer runs (interpreters made) than a run
+    per menu met."""
     from orrery.interpreter import evaluator
 
+    game = make_game(tmp_path, MAZE)
+    original = evaluator.Interp.__init__
+    runs = {}
     for on in (True, False):
         monkeypatch.setattr(game_module, "LOOKAHEAD_IN_RUN", on)
         count = [0]
-        original = evaluator.Interp.__init__
 
-        def counting(self, *args, _count=count, _original=original, **kwargs):
+        def counting(self, *args, _count=count, **kwargs):
             _count[0] += 1
-            _original(self, *args, **kwargs)
+            original(self, *args, **kwargs)
 
         monkeypatch.setattr(evaluator.Interp, "__init__", counting)
-        game.new_initial_state(seed=2)
+        gs = game.new_initial_state(seed=2)
+        gs.apply(gs.legal_actions()[0])  # walk: the menu of its first step is checked
         monkeypatch.setattr(evaluator.Interp, "__init__", original)
         runs[on] = count[0]
-    del real
     assert runs[True] < runs[False]

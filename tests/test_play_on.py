@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import position_view
 from orrery.interpreter import game as game_module
 from orrery.interpreter.bots import FirstBot, RandomBot, answers_by_menu, apply_choice, make_bot, play_choices
 from orrery.interpreter.game import Game
@@ -23,11 +24,7 @@ SPECS = sorted((ROOT / "games").glob("*/rules.yaml"))
 SEEDS = {"bubble-singularity": (1,)}  # its look-ahead makes a game cost seconds
 
 
-def _view(gs) -> tuple:
-    menu = [(o.index, o.label) for o in gs.legal_options()] if not gs.is_terminal() else []
-    reasons = sorted(gs.decision.reasons.items()) if gs.decision else []
-    return (gs.state.digest(), gs.digest(), menu, reasons, list(gs.narration), gs.outcome(),
-            [(s.player, s.index, s.label, s.prompt, s.auto) for s in gs.history])
+_view = position_view
 
 
 def _bots(seed: int, n: int, kind=RandomBot) -> list:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_game, play_both_ways
+from conftest import make_game, play_both_ways, position_view
 from orrery.interpreter import game as game_module
 from orrery.interpreter.evaluator import Limits
 from orrery.interpreter.game import Game
@@ -27,11 +27,7 @@ def _switch(monkeypatch, on: bool) -> None:
     monkeypatch.setattr(game_module, "TAKE_LONE", on)
 
 
-def _view(gs) -> tuple:
-    menu = [(o.index, o.label) for o in gs.legal_options()] if not gs.is_terminal() else []
-    reasons = sorted(gs.decision.reasons.items()) if gs.decision else []
-    return (gs.state.digest(), gs.digest(), menu, reasons, list(gs.narration), gs.outcome(),
-            [(s.player, s.index, s.label, s.prompt, s.auto) for s in gs.history])
+_view = position_view
 
 
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.parent.name)
