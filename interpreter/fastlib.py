@@ -465,6 +465,7 @@ HELPERS: dict[str, Any] = {
     "MEMO_GET": memo_get, "MEMO_PUT": memo_put, "NEST": check_nested, "NESTF": nest_flat, "IX": index,
     "GA": get_attr, "ADD": add, "SUB": sub, "LT": lt, "LE": le, "GT": gt, "GE": ge,
     "TB": truth, "TK": tick, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,
-    "CB": call_builtin, "CF": call_function, "UNK": unknown, "DEPTH": too_deep, "IT": iterate, "PIECES": as_pieces, "ANY": lazy_any, "ALL": lazy_all,
+    "CB": call_builtin, "CF": call_function, "UNK": unknown, "DEPTH": too_deep, "IT": iterate,
+    "PIECES": as_pieces, "ANY": lazy_any, "ALL": lazy_all,
     "REC": record, "REQ": require_failed, "SAY": say, "RPT": repeat_count,
 }

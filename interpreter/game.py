@@ -379,7 +379,8 @@ class GameState:
         opt = options[index] if 0 <= index < len(options) and options[index].index == index else next(
             (o for o in options if o.index == index), None)  # (an option's place is its index unless merged)
         if opt is None:
-            raise IllegalMove(f"{index} is not one of the options ({', '.join(str(o.index) for o in decision.options)})")
+            shown = ", ".join(str(o.index) for o in options)
+            raise IllegalMove(f"{index} is not one of the options ({shown})")
         self._auto = 1  # as after _advance's first run for a new answer
         self.history.append(Step(decision.player, opt.index, opt.label, decision.prompt, auto=False))
         return opt
