@@ -109,7 +109,7 @@ def _built(it: "Interp", n: int, what: str = "list") -> None:
 def count(it: "Interp", v: Any) -> int:
     """Items in a list or pieces in a place."""
     if isinstance(v, (ZoneRef, Cell)):
-        return len(it.pieces_in(v))
+        return it.place_size(v)
     return len(_items(it, v))
 
 
@@ -289,13 +289,13 @@ def empty(it: "Interp", place: Any) -> bool:
     """No pieces in a place."""
     if isinstance(place, Cell):
         return not it.s.contents(place)
-    return not it.pieces_in(place)
+    return not it.place_size(place)
 
 
 @builtin("size")
 def size(it: "Interp", place: Any) -> int:
     """Pieces in a place."""
-    return len(it.pieces_in(place))
+    return it.place_size(place)
 
 
 @builtin("top")

@@ -480,7 +480,20 @@ class Interp:
 
     def zone_size(self, zone: ZoneRef) -> int:
         """Number of pieces in a zone."""
-        return len(self.pieces_in(zone))
+        return self.place_size(zone)
+
+    def place_size(self, place: Any) -> int:
+        """Number of pieces in a place (a cell, a zone, or all cells of a board zone), as len(pieces_in)."""
+        # counted without making a piece list: end checks count the bag and the decks at every timing
+        places = self.s.places
+        if isinstance(place, ZoneRef) and self.r.zones[place.name].is_board:
+            n = 0
+            for c in self.cells_of(place):
+                ids = places.get(c)
+                if ids:
+                    n += len(ids)
+            return n
+        return len(places.get(place) or ())
 
     def as_place(self, v: Any, span: Any) -> Any:
         """Check that v can hold pieces directly (a non-board zone or a cell)."""

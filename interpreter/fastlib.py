@@ -285,18 +285,18 @@ _MISS = object()
 
 
 def _count(it: Any, v: Any) -> Any:
-    # builtins.count: a list's length, a cell's pieces
-    cls = v.__class__
-    if cls is list:
-        return len(v)
-    if cls is Cell:
-        return len(it.s.places.get(v) or ())
-    return _MISS
+    # builtins.count: a list's length, a place's pieces
+    return len(v) if v.__class__ is list else _size(it, v)
 
 
 def _size(it: Any, v: Any) -> Any:
-    # builtins.size: a cell's pieces
-    return len(it.s.places.get(v) or ()) if v.__class__ is Cell else _MISS
+    # builtins.size: a cell's or a zone's pieces
+    cls = v.__class__
+    if cls is Cell:
+        return len(it.s.places.get(v) or ())
+    if cls is ZoneRef:
+        return it.place_size(v)
+    return _MISS
 
 
 def _place_of(it: Any, v: Any) -> Any:

@@ -415,6 +415,11 @@ BUILTIN_CASES = [
     ("size(bag)", 4),
     ('size(cell(sq, "c3"))', 2),
     ("size(vault)", 0),
+    ("size(sq)", 4),                              # counted over a board's cells, without a piece list
+    ("size(inf) == count(pieces(inf))", True),    # an unbounded grid: its occupied cells
+    ("size(net) == count(pieces(net))", True),
+    ("size(current.hand) == count(pieces(current.hand))", True),
+    ("count(inf) == size(inf) and not empty(inf)", True),
     ("top(vault)", None),
     ("bottom(vault)", None),
     ('top(cell(sq, "c3")) != bottom(cell(sq, "c3"))', True),
