@@ -16,7 +16,6 @@ legal (from, to) moves of the player to move) and returns the number of moves (p
 from __future__ import annotations
 
 import random
-import time
 
 try:
     from benchmarks.timing import playouts_per_second

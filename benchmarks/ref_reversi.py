@@ -18,7 +18,6 @@ disc counts, for tests.
 from __future__ import annotations
 
 import random
-import time
 
 try:
     from benchmarks.timing import playouts_per_second

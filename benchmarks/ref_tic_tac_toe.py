@@ -9,7 +9,6 @@ the number of moves (5..9).
 from __future__ import annotations
 
 import random
-import time
 
 try:
     from benchmarks.timing import playouts_per_second

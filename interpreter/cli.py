@@ -222,8 +222,8 @@ def _print_summary(result: dict[str, Any]) -> None:
     s = result["summary"]
     print(f"{result['game']}: {s['games']} games, {result['players']} players, seed {result['seed']}, "
           f"bots {','.join(result['bots'])}")
-    print(f"  ends: " + ", ".join(f"{k} {v}" for k, v in s["ends"].items()))
-    print(f"  wins: " + (", ".join(f"{k} {v}" for k, v in s["wins"].items()) or "none") + f"; draws {s['draws']}")
+    print("  ends: " + ", ".join(f"{k} {v}" for k, v in s["ends"].items()))
+    print("  wins: " + (", ".join(f"{k} {v}" for k, v in s["wins"].items()) or "none") + f"; draws {s['draws']}")
     print(f"  steps: average {s['avg_steps']}, longest {s['max_steps']}; runaway games {s['failures']}")
     if s["cascades"]:
         print("  cascades by length: " + ", ".join(f"{k}: {v}" for k, v in s["cascades"].items()))

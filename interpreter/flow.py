@@ -157,7 +157,7 @@ def _eligible(it: Interp, ph: Any, p: int) -> bool:
 
 
 def _turn_start(it: Interp) -> None:
-    s, c = it.s, it.s.cursor
+    c = it.s.cursor
     ph = it.r.phases[c.phase]
     if not c.order:
         c.stage = "phase_end"

@@ -20,7 +20,7 @@ from .errors import Diagnostics, Finding, SpecError, Span
 from .models import Spec
 from .parser import parse_block, parse_expr
 from .pydantic_errors import findings_from_validation
-from .source import SourceDoc, YamlLimits, load_yaml
+from .source import YamlLimits, load_yaml
 from .variants import Merged, load_variant, merge, no_variants
 
 FORMAT_VERSION = 1
