@@ -272,3 +272,37 @@ def test_reversi_reference_matches_the_spec(seed):
     dark, light = board.count(ref_reversi.DARK), board.count(ref_reversi.LIGHT)
     assert outcome.scores == [dark, light]
     assert outcome.winners == ([] if dark == light else [0] if dark > light else [1])
+
+
+# ----------------------------------------------------------------- benchmarks/run
+
+
+def _bench_run(*args: str) -> "subprocess.CompletedProcess[str]":
+    import subprocess
+
+    return subprocess.run([sys.executable, str(REPO / "benchmarks" / "run"), *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_benchmarks_run_prints_the_ratios_from_the_checkout():
+    import json
+
+    done = _bench_run("--seconds", "0.05", "--rounds", "1", "--games", "connect-four", "--json")
+    assert done.returncode == 0, done.stderr
+    (result,) = json.loads(done.stdout)["results"]
+    rates = result["playouts_per_s"]
+    assert rates["compiled"] > 0 and rates["interpreted"] > 0 and rates["reference"] > 0
+    assert result["compiled_vs_interpreted"] == round(rates["compiled"] / rates["interpreted"], 3)
+    assert result["compiled_vs_reference"] == round(rates["compiled"] / rates["reference"], 3)
+    table = _bench_run("--seconds", "0.05", "--rounds", "1", "--games", "tic-tac-toe")
+    assert table.returncode == 0 and "x interp" in table.stdout and table.stdout.count("tic-tac-toe") == 1
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--games", "chess"), "no bundled game chess"),
+    (("--seconds", "0"), "--seconds must be above 0"),
+    (("--rounds", "0"), "--rounds at least 1"),
+])
+def test_benchmarks_run_refuses_bad_arguments(args, says):
+    done = _bench_run(*args)
+    assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
