@@ -274,7 +274,7 @@ class Interp:
                 return z.cell_attrs.get(obj.pos, {}).get(name, z.cell_defaults[name])
         elif isinstance(obj, ZoneRef):
             if name == "size":
-                return self.zone_size(obj)
+                return self.place_size(obj)
             if name == "pieces":
                 return self.pieces_in(obj)
             if name == "owner":
@@ -477,10 +477,6 @@ class Interp:
             s.derived[key] = (s.clock, out)
             return list(out)
         return [PieceRef(i) for i in self.s.contents(place)]
-
-    def zone_size(self, zone: ZoneRef) -> int:
-        """Number of pieces in a zone."""
-        return self.place_size(zone)
 
     def place_size(self, place: Any) -> int:
         """Number of pieces in a place (a cell, a zone, or all cells of a board zone), as len(pieces_in)."""

@@ -350,7 +350,7 @@ def _player_value(ctx: _Ctx, p: int, name: str) -> str:
     zone = ctx.rules.zones.get(name)
     if zone is not None and zone.per_player:
         try:
-            return str(ctx.it.zone_size(ZoneRef(name, p)))
+            return str(ctx.it.place_size(ZoneRef(name, p)))
         except Exception:
             return "?"
     if name in ctx.rules.player_var_names:
