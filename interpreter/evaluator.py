@@ -73,6 +73,16 @@ class Interp:
             self.run = self._run_fast  # type: ignore[method-assign]
             self.scans = self.fast.scans
 
+    def fork(self, state: State) -> "Interp":
+        """The same interpreter (counters included) over another state: for a cloned position."""
+        it = Interp.__new__(Interp)
+        it.__dict__.update(self.__dict__)
+        it.s = state
+        if self.fast is not None:  # the bound methods installed by __init__ belong to this instance
+            it.ev = it._ev_fast  # type: ignore[method-assign]
+            it.run = it._run_fast  # type: ignore[method-assign]
+        return it
+
     def _ev_fast(self, node: A.Expr, env: dict[str, Any]) -> Any:
         fn = self.fast.fns.get(id(node))
         if fn is None:

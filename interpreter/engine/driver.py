@@ -1,0 +1,301 @@
+"""The GameState API (shaped like OpenSpiel's State) over a resumable Position.
+
+Answering a decision resumes the position where it stopped; asking "what now?" costs nothing more.
+Options are filtered by look-ahead so that no menu leads into a dead end: each option is tried on a
+clone of the position, run forward, depth-first through the menus met inside the same action, until a
+branch completes the action (viable) or every branch fails a rule (the last failure is the reason).
+A menu left with one option is answered by the driver and recorded as automatic; a step menu with
+none is skipped with a message, as before.  Moves are all-or-nothing: an answer whose continuation
+fails is refused and the position is left as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..decisions import Decision, Option, RequireFailed, RuleError, RunawayError
+from ..evaluator import Interp
+from ..flow import NOTHING_VIABLE
+from ..state import State
+from .position import Position
+
+TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
+
+
+class _Spent(Exception):
+    """The look-ahead of one menu used up its loop budget: the options left are offered unchecked."""
+
+
+class ResumableState:
+    """A game in progress: a position (state + continuation), its history and narration."""
+
+    def __init__(self, game: Any, pos: Position, seed: int):
+        self.game = game
+        self.seed = seed
+        self.pos = pos
+        self.history: list[Any] = []
+        self.narration: list[str] = []
+        self.lookahead_used = 0
+        self._look_loops = 0
+
+    @classmethod
+    def start(cls, game: Any, n: int, seed: int, setup: Any = None, replace_setup: bool = False) -> "ResumableState":
+        """A new game of `n` players: setup runs up to the first decision."""
+        initial = State(game.rules, n, seed)
+        if setup is not None or replace_setup:
+            initial.setup_override = (setup, replace_setup)
+        gs = cls(game, Position(initial, game.limits), seed)
+        try:
+            gs._advance()
+        except RequireFailed as failed:  # no player chose anything yet: the spec itself is at fault
+            raise RuleError(f"the game cannot start: {failed.message}", failed.span) from None
+        return gs
+
+    # ------------------------------------------------------------- queries
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the game is over."""
+        return self.pos.decision
+
+    @property
+    def state(self) -> State:
+        """The state as it is now (mid-effect if a decision interrupted one)."""
+        return self.pos.s
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self.pos.s.n
+
+    def current_player(self) -> int:
+        """Who must decide now, or TERMINAL."""
+        d = self.pos.decision
+        return TERMINAL if d is None else d.player
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self.pos.s.outcome is not None
+
+    def legal_actions(self) -> list[int]:
+        """Indices of the options of the pending decision (stable: logs record them)."""
+        d = self.pos.decision
+        return [] if d is None else [o.index for o in d.options]
+
+    def legal_options(self) -> list[Option]:
+        """The options of the pending decision."""
+        d = self.pos.decision
+        return [] if d is None else list(d.options)
+
+    def returns(self) -> list[float]:
+        """Per-player results: 1 win, -1 loss, 0 draw (all zeros before the end)."""
+        o = self.pos.s.outcome
+        return list(o.returns) if o else [0.0] * self.pos.s.n
+
+    def outcome(self):
+        """How the game ended, or None."""
+        return self.pos.s.outcome
+
+    def digest(self) -> str:
+        """A hash of the position: the state and where the continuation stands."""
+        frames = ";".join(f"{name}{sorted(where.items())}" for name, where in self.pos.frames_view())
+        return f"{self.pos.s.digest()}:{frames}"
+
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        """A JSON-able picture of the state as `player` may see it (None: everything)."""
+        data = self.pos.s.to_data(player, hide=player is not None)
+        d = self.pos.decision
+        if d is not None:
+            data["decision"] = {"player": d.player, "prompt": d.prompt}
+            if player is None or player == d.player:  # options can name hidden pieces (cards in a hand)
+                data["decision"]["options"] = [{"index": o.index, "label": o.label} for o in d.options]
+        return data
+
+    # ------------------------------------------------------------- changes
+    def clone(self) -> "ResumableState":
+        """An independent copy."""
+        g = ResumableState.__new__(ResumableState)
+        g.game, g.seed, g.pos = self.game, self.seed, self.pos.clone()
+        g.history, g.narration = list(self.history), list(self.narration)
+        g.lookahead_used, g._look_loops = 0, 0
+        return g
+
+    def apply(self, index: int) -> None:
+        """Answer the pending decision with the option of that index; raise IllegalMove if not allowed."""
+        from ..game import IllegalMove
+
+        d = self.pos.decision
+        if d is None:
+            raise IllegalMove("the game is over")
+        opt = next((o for o in d.options if o.index == index), None)
+        if opt is None:
+            raise IllegalMove(self.why_not_index(index))
+        self._commit(opt)
+
+    def apply_label(self, text: str) -> Option:
+        """Answer by an option's label or 1-based menu number; raise IllegalMove with the reason."""
+        from ..game import IllegalMove
+
+        d = self.pos.decision
+        if d is None:
+            raise IllegalMove("the game is over")
+        opt = d.find(text)
+        if opt is None:
+            raise IllegalMove(self.why_not_label(text))
+        self._commit(opt)
+        return opt
+
+    def _commit(self, opt: Option) -> None:
+        from ..game import IllegalMove, Step
+
+        d = self.pos.decision
+        assert d is not None
+        saved, nh, nn = self.pos.clone(), len(self.history), len(self.narration)
+        self.history.append(Step(d.player, opt.index, opt.label, d.prompt, False))
+        try:
+            self.pos.resume(opt.value)
+            self._advance()
+        except BaseException as failed:  # refused or broken: the position stays as it was before the answer
+            self.pos = saved
+            del self.history[nh:]
+            del self.narration[nn:]
+            if isinstance(failed, RequireFailed):
+                raise IllegalMove(failed.explain()) from None
+            raise
+
+    def _advance(self) -> None:
+        """Run to the next decision that needs a real choice, answering the ones that do not."""
+        from ..game import Step
+
+        pos, limits = self.pos, self.game.limits
+        auto = 0
+        while True:
+            auto += 1
+            if auto > limits.auto:
+                raise RunawayError(
+                    f"{limits.auto} decisions in a row had one possible answer or none, so nobody ever "
+                    f"gets a real choice (limit auto); is an end condition missing for a player who cannot act? "
+                    f"Raise it with --limit auto=N", self.game.spec.span("end"))
+            decision = pos.run()
+            self._narrate()
+            if decision is None:
+                return
+            viable = self._viable(decision)
+            if not viable:
+                if decision.kind == "action":
+                    pos.resume(NOTHING_VIABLE)
+                    continue
+                raise RequireFailed(f"no option of '{decision.prompt}' can be completed", decision.span)
+            if len(viable) == 1:
+                opt = viable[0]
+                self.history.append(Step(decision.player, opt.index, opt.label, decision.prompt, auto=True))
+                pos.resume(opt.value)
+                continue
+            decision.options = viable
+            return
+
+    def _narrate(self) -> None:
+        msgs = self.pos.s.msgs
+        if msgs:
+            self.narration.extend(msgs)
+            self.pos.s.msgs = []
+
+    # ------------------------------------------------------------- look-ahead
+    def _needs_lookahead(self, decision: Decision) -> bool:
+        rules = self.game.rules
+        if decision.kind == "action":
+            if not rules.some_may_fail:  # (most abstract games: no action can fail once chosen)
+                return False
+            return any(rules.may_fail(o.value) for o in decision.options if o.value in rules.actions)
+        if decision.action is None:
+            return rules.outside_may_fail
+        return rules.may_fail(decision.action)
+
+    def _viable(self, decision: Decision) -> list[Option]:
+        """The options from which the current action can still be completed."""
+        if not self._needs_lookahead(decision):
+            return list(decision.options)
+        self.lookahead_used = 0
+        self._look_loops = 0  # every run made for this menu shares one loop budget (limit loop)
+        actions = self.game.rules.actions
+        out = []
+        for opt in decision.options:
+            if decision.kind == "action":
+                scope = opt.value if opt.value in actions else None
+            else:
+                scope = decision.action
+            why = self._dead_end(self.pos, opt.value, scope)
+            if why is None:
+                out.append(opt)
+            else:
+                decision.reasons[opt.index] = why
+                decision.rejected.append((opt.label, why))
+        return out
+
+    def _dead_end(self, pos: Position, value: Any, scope: str | None) -> str | None:
+        """None if answering `value` at `pos` can lead to completing the action `scope`, else why it cannot.
+
+        The search stays inside that action: once the run asks something outside it (the next step
+        menu, a cascade's question, another phase), the action is complete.  Outside any action (scope
+        None) only the run up to the next decision is checked.  Every option tried counts against the
+        `lookahead` budget; past it, the option is offered (a failure later is refused with its reason).
+        """
+        limits = self.game.limits
+        self.lookahead_used += 1
+        if self.lookahead_used > limits.lookahead:
+            return None
+        q = pos.clone()
+        q.resume(value)
+        try:
+            nxt = self._look_run(q)
+        except RequireFailed as failed:
+            return failed.explain()
+        except _Spent:
+            self.lookahead_used = limits.lookahead  # no more runs for this menu
+            return None
+        if nxt is None or nxt.kind == "action" or scope is None or nxt.action != scope:
+            return None
+        last_why = "no option can be completed"
+        for opt in nxt.options:
+            why = self._dead_end(q, opt.value, scope)
+            if why is None:
+                return None
+            last_why = why
+        return last_why
+
+    def _look_run(self, q: Position) -> Decision | None:
+        """Run a look-ahead clone to its next decision, its loop ticks charged to the menu's shared budget."""
+        limits = self.game.limits
+        it = q.it
+        added = self._look_loops
+        start = it.loops = it.loops + added
+        try:
+            return q.run()
+        except (RunawayError, RuleError):
+            if it.loops > limits.loop:
+                raise _Spent() from None
+            raise
+        finally:
+            self._look_loops += it.loops - start
+            it.loops -= added  # the clone's own count again: clones of it add the shared budget themselves
+
+    # ------------------------------------------------------------- explanations
+    def why_not_index(self, index: int) -> str:
+        """Why an option index is not allowed now."""
+        d = self.pos.decision
+        if d is None:
+            return "the game is over"
+        if index in d.reasons:
+            return d.reasons[index]
+        return f"{index} is not one of the options ({', '.join(str(o.index) for o in d.options)})"
+
+    def why_not_label(self, text: str) -> str:
+        """Why a typed answer is not allowed now: the rule that forbids it, if it names something real."""
+        d = self.pos.decision
+        assert d is not None
+        t = text.strip().lower()
+        interp = Interp(self.pos.s, [], self.game.limits)
+        for value, why in d.rejected:
+            if interp.label(value).lower() == t:
+                return f"'{text}' is not allowed: {why}"
+        shown = ", ".join(o.label for o in d.options[:12])
+        return f"'{text}' is not an option here; choose one of: {shown} (or its number)"

@@ -1,0 +1,571 @@
+"""Statements that may ask a player something, as frames of a resumable stack.
+
+A frame is a small object holding where it is (an index, the items left, a phase) and the effect's
+`env`.  `step(pos)` does work until the frame pushes another frame (return None: the run loop runs the
+new top), pops itself (its work is done), or suspends (returns the Decision; the frame stays on top and
+gets the chosen value through `resume(pos, value)`).  Nothing already executed runs again.
+
+Statements that cannot suspend (suspends.py) run through the ordinary statement functions
+(effects.EXEC, whose expressions are compiled on the fast path), so the frames only carry control.
+The order of evaluation, loop ticks, limits and messages are those of effects.py (the reference).
+`copy(envs)` copies a frame for Position.clone: `envs` maps old env ids to their copies so that frames
+sharing one env still share it after the copy.  Values in envs are never changed in place.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from orrery.rulespec import ast as A
+
+from ..decisions import Decision, RequireFailed, RuleError, RunawayError
+from ..effects import EXEC, _binding_key, _clamp, _filter, _matches, check_action, message_text
+from ..values import Record
+
+if TYPE_CHECKING:
+    from .position import Position
+
+
+def copy_env(env: dict, envs: dict[int, dict]) -> dict:
+    """The copy of an env for a clone (one copy per env, shared by every frame that shares it)."""
+    new = envs.get(id(env))
+    if new is None:
+        new = envs[id(env)] = dict(env)
+    return new
+
+
+# ------------------------------------------------------------------ asking
+
+
+def ask_value(pos: "Position", var: str, values: list, chooser: int, prompt: str, optional: bool, span: Any,
+              reason: str | None, rejected: list | None = None) -> tuple[bool, Any]:
+    """(True, value) when the choice answers itself (one value, or one option after merging identical
+    pieces); (False, Decision) when a player must answer.  An empty mandatory choice fails the rule."""
+    if not values and not optional:
+        raise RequireFailed(reason or f"there is no legal choice for '{var}'", span)
+    if len(values) == 1 and not optional:
+        return True, pos.forced(chooser, prompt, values[0])
+    it = pos.it
+    opts = it.options_for(values, optional)
+    if len(opts) == 1:
+        return True, pos.forced(chooser, prompt, opts[0].value)
+    return False, Decision(chooser, prompt, opts, "choose", span, var, action=it.top_action,
+                           rejected=rejected or [])
+
+
+# ------------------------------------------------------------------ blocks
+
+
+class BlockFrame:
+    """The statements of a block, one at a time."""
+
+    __slots__ = ("stmts", "i", "env")
+
+    def __init__(self, block: A.Block, env: dict):
+        self.stmts = block.body
+        self.i = 0
+        self.env = env
+
+    def step(self, pos: "Position") -> Decision | None:
+        stmts, env, ids = self.stmts, self.env, pos.sus.ids
+        it = pos.it
+        while self.i < len(stmts):
+            stmt = stmts[self.i]
+            self.i += 1
+            if id(stmt) in ids:
+                return START[type(stmt)](pos, stmt, env)
+            EXEC[type(stmt)](it, stmt, env)
+        pos.stack.pop()
+        return None
+
+    def copy(self, envs: dict) -> "BlockFrame":
+        f = BlockFrame.__new__(BlockFrame)
+        f.stmts, f.i, f.env = self.stmts, self.i, copy_env(self.env, envs)
+        return f
+
+
+def run_block(pos: "Position", block: A.Block | None, env: dict) -> bool:
+    """Run a block: at once when it cannot suspend (False), else as a frame pushed for the run loop (True)."""
+    if block is None:
+        return False
+    if pos.sus.block(block):
+        pos.stack.append(BlockFrame(block, env))
+        return True
+    pos.it.run(block, env)
+    return False
+
+
+def _start_if(pos: "Position", node: A.If, env: dict) -> None:
+    it = pos.it
+    for cond, body in node.branches:
+        if it.truth(cond, env):
+            run_block(pos, body, env)
+            return None
+    if node.else_ is not None:
+        run_block(pos, node.else_, env)
+    return None
+
+
+# ------------------------------------------------------------------ loops
+
+
+def _for_items(pos: "Position", node: A.For, env: dict) -> list:
+    """The items of a `for`, filtered and ordered as effects._for does (env[var] left as it leaves it)."""
+    it = pos.it
+    items = [v for v in it.iterate(it.ev(node.iter, env), node.iter.span)]
+    if node.cond is not None:
+        kept = []
+        for v in items:
+            env[node.var] = v
+            if it.truth(node.cond, env):
+                kept.append(v)
+        items = kept
+    if node.order_key is not None:
+        keyed = []
+        for i, v in enumerate(items):
+            env[node.var] = v
+            keyed.append((it.ev(node.order_key, env), i, v))
+        keyed.sort(key=lambda t: t[0], reverse=node.descending)  # stable: ties keep domain order
+        items = [v for _, _, v in keyed]
+    return items
+
+
+class ForFrame:
+    """`for x in e`: one body per item."""
+
+    __slots__ = ("node", "items", "j", "env")
+
+    def step(self, pos: "Position") -> Decision | None:
+        if self.j >= len(self.items):
+            pos.stack.pop()
+            return None
+        node = self.node
+        pos.it.tick(node.span)
+        self.env[node.var] = self.items[self.j]
+        self.j += 1
+        run_block(pos, node.body, self.env)
+        return None
+
+    def copy(self, envs: dict) -> "ForFrame":
+        f = ForFrame.__new__(ForFrame)
+        f.node, f.items, f.j, f.env = self.node, self.items, self.j, copy_env(self.env, envs)
+        return f
+
+
+class ChosenOrderFrame:
+    """`for x in e order chosen by P`: P picks the next item each time."""
+
+    __slots__ = ("node", "remaining", "chooser", "env")
+
+    def step(self, pos: "Position") -> Decision | None:
+        if not self.remaining:
+            pos.stack.pop()
+            return None
+        node = self.node
+        pos.it.tick(node.span)
+        done, got = ask_value(pos, node.var, self.remaining, int(self.chooser), f"which {node.var} next?", False,
+                              node.span, None)
+        if not done:
+            return got
+        self.resume(pos, got)
+        return None
+
+    def resume(self, pos: "Position", value: Any) -> None:
+        self.remaining.remove(value)
+        self.env[self.node.var] = value
+        run_block(pos, self.node.body, self.env)
+
+    def copy(self, envs: dict) -> "ChosenOrderFrame":
+        f = ChosenOrderFrame.__new__(ChosenOrderFrame)
+        f.node, f.remaining, f.chooser = self.node, list(self.remaining), self.chooser
+        f.env = copy_env(self.env, envs)
+        return f
+
+
+def _start_for(pos: "Position", node: A.For, env: dict) -> None:
+    items = _for_items(pos, node, env)
+    if node.chooser is not None:
+        f: Any = ChosenOrderFrame.__new__(ChosenOrderFrame)
+        f.node, f.remaining, f.chooser, f.env = node, list(items), pos.it.ev(node.chooser, env), env
+    else:
+        f = ForFrame.__new__(ForFrame)
+        f.node, f.items, f.j, f.env = node, items, 0, env
+    pos.stack.append(f)
+    return None
+
+
+class WhileFrame:
+    """`while c`: the condition again before every body."""
+
+    __slots__ = ("node", "env")
+
+    def __init__(self, node: A.While, env: dict):
+        self.node, self.env = node, env
+
+    def step(self, pos: "Position") -> Decision | None:
+        it, node = pos.it, self.node
+        if not it.truth(node.cond, self.env):
+            pos.stack.pop()
+            return None
+        it.tick(node.span)
+        run_block(pos, node.body, self.env)
+        return None
+
+    def copy(self, envs: dict) -> "WhileFrame":
+        return WhileFrame(self.node, copy_env(self.env, envs))
+
+
+class RepeatFrame:
+    """`repeat n`: the count is evaluated once."""
+
+    __slots__ = ("node", "left", "env")
+
+    def step(self, pos: "Position") -> Decision | None:
+        if self.left <= 0:
+            pos.stack.pop()
+            return None
+        self.left -= 1
+        pos.it.tick(self.node.span)
+        run_block(pos, self.node.body, self.env)
+        return None
+
+    def copy(self, envs: dict) -> "RepeatFrame":
+        f = RepeatFrame.__new__(RepeatFrame)
+        f.node, f.left, f.env = self.node, self.left, copy_env(self.env, envs)
+        return f
+
+
+def _start_while(pos: "Position", node: A.While, env: dict) -> None:
+    pos.stack.append(WhileFrame(node, env))
+    return None
+
+
+def _start_repeat(pos: "Position", node: A.Repeat, env: dict) -> None:
+    it = pos.it
+    n = it.ev(node.count, env)
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise RuleError(f"repeat needs a number, got {it.describe(n)}", node.count.span)
+    f = RepeatFrame.__new__(RepeatFrame)
+    f.node, f.left, f.env = node, n, env
+    pos.stack.append(f)
+    return None
+
+
+# ------------------------------------------------------------------ choose
+
+
+class ChooseFrame:
+    """A `choose` waiting for its answer."""
+
+    __slots__ = ("var", "env")
+
+    def __init__(self, var: str, env: dict):
+        self.var, self.env = var, env
+
+    def step(self, pos: "Position") -> Decision | None:  # pragma: no cover - resumed, never stepped
+        raise AssertionError("a choose frame is resumed by its answer")
+
+    def resume(self, pos: "Position", value: Any) -> None:
+        self.env[self.var] = value
+        pos.stack.pop()
+
+    def copy(self, envs: dict) -> "ChooseFrame":
+        return ChooseFrame(self.var, copy_env(self.env, envs))
+
+
+def _start_choose(pos: "Position", node: A.Choose, env: dict) -> Decision | None:
+    it = pos.it
+    domain = it.iterate(it.ev(node.domain, env), node.domain.span)
+    values, rejected = _filter(it, node.var, domain, node.cond, env, node.reason)
+    chooser = it.ev(node.chooser, env) if node.chooser is not None else it.current()
+    prompt = f"choose {node.var}" if node.prompt is None else message_text(it, node.prompt, env)
+    # with nothing to choose from there is no value to explain: only a fixed message can be used
+    empty_why = node.reason.value if isinstance(node.reason, A.Literal) and not domain else None
+    done, got = ask_value(pos, node.var, values, int(chooser), prompt, node.optional, node.span,
+                          empty_why or (rejected[0][1] if rejected and not values else None), rejected)
+    if done:
+        env[node.var] = got
+        return None
+    pos.stack.append(ChooseFrame(node.var, env))
+    return got
+
+
+# ------------------------------------------------------------------ calls and events
+
+
+class CallFrame:
+    """A procedure's body is running: the call depth goes back down when it ends."""
+
+    __slots__ = ()
+
+    def step(self, pos: "Position") -> Decision | None:
+        pos.it.call_depth -= 1
+        pos.stack.pop()
+        return None
+
+    def copy(self, envs: dict) -> "CallFrame":
+        return self
+
+
+def _start_call(pos: "Position", node: A.CallProc, env: dict) -> None:
+    it = pos.it
+    proc = it.r.procedures.get(node.name)
+    if proc is None:
+        raise RuleError(f"unknown procedure '{node.name}'", node.span)
+    params, body = proc
+    local = {p: it.ev(a, env) for p, a in zip(params, node.args)}
+    for k, v in node.kwargs:
+        local[k] = it.ev(v, env)
+    it.tick(node.span)
+    it.call_depth += 1
+    if it.call_depth > it.limits.emit_depth:
+        raise RunawayError(f"procedure '{node.name}' calls nested more than {it.limits.emit_depth} deep "
+                           f"(limit emit_depth); raise it with --limit emit_depth=N", node.span)
+    pos.stack.append(_CALL)
+    run_block(pos, body, local)
+    return None
+
+
+_CALL = CallFrame()
+
+
+class EmitFrame:
+    """The triggers listening to one event, in declaration order."""
+
+    __slots__ = ("triggers", "i", "record")
+
+    def step(self, pos: "Position") -> Decision | None:
+        it = pos.it
+        while self.i < len(self.triggers):
+            trig = self.triggers[self.i]
+            self.i += 1
+            env = {"event": self.record}
+            if it.truth(trig.when, env):
+                if run_block(pos, trig.effect, env):
+                    return None
+        it.emit_depth -= 1
+        pos.stack.pop()
+        return None
+
+    def copy(self, envs: dict) -> "EmitFrame":
+        f = EmitFrame.__new__(EmitFrame)
+        f.triggers, f.i, f.record = self.triggers, self.i, self.record
+        return f
+
+
+def emit(pos: "Position", event: str, data: Record | None = None, span: Any = None) -> bool:
+    """Run the triggers of an event (effects.emit's semantics): True when a frame was pushed for them."""
+    it = pos.it
+    triggers = it.r.event_triggers.get(event)
+    if not triggers:
+        return False
+    if not pos.sus.event(event):
+        from ..effects import emit as emit_now
+
+        emit_now(it, event, data, span)
+        return False
+    it.emit_depth += 1
+    if it.emit_depth > it.limits.emit_depth:
+        raise RunawayError(f"events nested more than {it.limits.emit_depth} deep while emitting '{event}' "
+                           f"(limit emit_depth); raise it with --limit emit_depth=N", span)
+    record = Record(data or {})
+    record.setdefault("name", event)
+    record.setdefault("player", it.current())
+    f = EmitFrame.__new__(EmitFrame)
+    f.triggers, f.i, f.record = triggers, 0, record
+    pos.stack.append(f)
+    return True
+
+
+def _start_emit(pos: "Position", node: A.Emit, env: dict) -> None:
+    it = pos.it
+    data = Record((k, it.ev(v, env)) for k, v in node.kwargs)
+    if node.args:
+        data["args"] = [it.ev(a, env) for a in node.args]
+    emit(pos, node.event, data, node.span)
+    return None
+
+
+# ------------------------------------------------------------------ cascades
+
+
+class SettleFrame:
+    """State triggers fire until none matches (effects._cascade's order), then `cascade_end`."""
+
+    __slots__ = ("first_seen", "scan", "phase", "before", "watch")
+
+    def step(self, pos: "Position") -> Decision | None:
+        if self.phase == 0:
+            self._scan(pos)
+            return None
+        if self.phase == 1:
+            self.phase = 2
+            s = pos.s
+            if s.cascade:
+                s.cascades[s.cascade] = s.cascades.get(s.cascade, 0) + 1
+                emit(pos, "cascade_end", Record(count=s.cascade))
+            return None
+        pos.it.settling = False
+        pos.stack.pop()
+        if self.before is not None and pos.s.cascade:
+            self.watch(self.before)
+        return None
+
+    def _scan(self, pos: "Position") -> None:
+        it, s = pos.it, pos.s
+        triggers = it.r.state_triggers
+        first_seen = self.first_seen
+        self.scan += 1
+        scan = self.scan
+        best = None
+        still: set[tuple] = set()
+        scans = it.scans
+        for ti, trig in enumerate(triggers):
+            for env, i in (scans[ti](it) if scans is not None else _matches(it, trig)):
+                mkey = (ti, _binding_key(env.get(trig.var)) if trig.var else None)
+                still.add(mkey)
+                env["matched_at"] = first_seen.setdefault(mkey, scan)
+                key = 0 if trig.order is None else it.ev(trig.order, env)
+                cand = (key, ti, i)  # order key, then declaration order, then domain order
+                try:
+                    better = best is None or cand < best[0]
+                except TypeError:
+                    raise RuleError(f"the order keys of state triggers '{best[1].name}' and '{trig.name}' cannot be "
+                                    f"compared ({it.describe(best[0][0])} vs {it.describe(key)}); give both "
+                                    f"`order:` keys of the same kind", trig.span) from None
+                if better:
+                    best = (cand, trig, env)
+        for gone in set(first_seen) - still:  # a match that stopped holding starts afresh if it comes back
+            del first_seen[gone]
+        if best is None:
+            self.phase = 1
+            return
+        s.cascade += 1
+        if s.cascade > it.limits.cascade:
+            trig = best[1]
+            raise RunawayError(f"trigger '{trig.name}' keeps firing: more than {it.limits.cascade} firings in one "
+                               f"cascade (limit cascade); raise it with --limit cascade=N", trig.span)
+        fired = (triggers.index(best[1]), _binding_key(best[2].get(best[1].var)) if best[1].var else None)
+        first_seen.pop(fired, None)  # the match is consumed: if it holds again later, it queues anew
+        run_block(pos, best[1].effect, best[2])
+
+    def copy(self, envs: dict) -> "SettleFrame":
+        f = SettleFrame.__new__(SettleFrame)
+        f.first_seen, f.scan, f.phase = dict(self.first_seen), self.scan, self.phase
+        f.before, f.watch = self.before, self.watch
+        return f
+
+
+def settle(pos: "Position", span: Any = None) -> None:
+    """Start a cascade (effects.settle's semantics) as a frame; nothing to do without state triggers."""
+    it = pos.it
+    if not it.r.state_triggers:
+        return
+    if it.settling:
+        raise RuleError("`settle` inside a cascade: the cascade already resolves until nothing matches", span)
+    it.settling = True
+    watch = getattr(it.r, "cascade_watch", None)  # benchmarks capture the positions cascades start from
+    f = SettleFrame.__new__(SettleFrame)
+    f.first_seen, f.scan, f.phase = {}, 0, 0
+    f.before, f.watch = (pos.s.clone() if watch is not None else None), watch
+    pos.s.cascade = 0
+    pos.stack.append(f)
+
+
+def _start_settle(pos: "Position", node: A.Settle, env: dict) -> None:
+    settle(pos, node.span)
+    return None
+
+
+# ------------------------------------------------------------------ actions
+
+
+class ActionFrame:
+    """An action being performed: checked, paid, its parameters chosen, its effect run, then `action`."""
+
+    __slots__ = ("action", "count_limit", "first", "k", "env", "phase", "outer", "me")
+
+    def step(self, pos: "Position") -> Decision | None:
+        it, action = pos.it, self.action
+        if self.phase == 0:
+            check_action(it, action, self.count_limit)
+            env = self.env
+            me = self.me = it.current()
+            for var, amount_expr in action.cost:
+                it.s.pvars[me][var] = _clamp(it, var, (it.s.pvars[me].get(var, 0) or 0) - it.ev(amount_expr, env))
+                it.s.version += 1
+            self.phase = 1
+        if self.phase == 1:
+            params = action.params
+            while self.k < len(params):
+                d = self._ask(pos, params[self.k])
+                if d is not None:
+                    return d
+            if self.count_limit:
+                ta = it.s.cursor.turn_actions
+                ta[action.name] = ta.get(action.name, 0) + 1
+            self.phase = 2
+            if run_block(pos, action.effect, self.env):
+                return None
+        if self.phase == 2:
+            self.phase = 3
+            if emit(pos, "action", Record(action=action.name)):
+                return None
+        it.current_action, it.top_action = self.outer
+        pos.stack.pop()
+        return None
+
+    def _ask(self, pos: "Position", p: Any) -> Decision | None:
+        it, env = pos.it, self.env
+        if self.k == 0 and self.first is not None:
+            values, rejected = self.first
+        else:
+            domain = it.iterate(it.ev(p.domain, env), p.domain.span)
+            values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
+        done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or f"{self.action.label}: choose {p.name}",
+                              p.optional, p.span, p.why, rejected)
+        if not done:
+            return got
+        self.resume(pos, got)
+        return None
+
+    def resume(self, pos: "Position", value: Any) -> None:
+        self.env[self.action.params[self.k].name] = value
+        self.k += 1
+
+    def copy(self, envs: dict) -> "ActionFrame":
+        f = ActionFrame.__new__(ActionFrame)
+        f.action, f.count_limit, f.first, f.k = self.action, self.count_limit, self.first, self.k
+        f.env, f.phase, f.outer, f.me = copy_env(self.env, envs), self.phase, self.outer, self.me
+        return f
+
+
+def perform(pos: "Position", action: Any, count_limit: bool = True, first: tuple | None = None) -> None:
+    """Push an action's frame (effects.perform_action's semantics)."""
+    it = pos.it
+    f = ActionFrame.__new__(ActionFrame)
+    f.action, f.count_limit, f.first, f.k, f.phase, f.me = action, count_limit, first, 0, 0, None
+    f.env = {"__rule__": action.rule}
+    f.outer = (it.current_action, it.top_action)
+    it.current_action = action.name
+    if it.top_action is None:
+        it.top_action = action.name
+    pos.stack.append(f)
+
+
+def _start_perform(pos: "Position", node: A.Perform, env: dict) -> None:
+    perform(pos, pos.it.r.actions[node.action], count_limit=False)
+    return None
+
+
+START: dict[type, Any] = {
+    A.If: _start_if,
+    A.For: _start_for,
+    A.While: _start_while,
+    A.Repeat: _start_repeat,
+    A.Choose: _start_choose,
+    A.CallProc: _start_call,
+    A.Emit: _start_emit,
+    A.Settle: _start_settle,
+    A.Perform: _start_perform,
+}

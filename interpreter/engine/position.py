@@ -1,0 +1,92 @@
+"""A position: the game's state plus its continuation (a stack of frames and the pending decision).
+
+`run()` advances the position until a player must decide or the game ends; `resume(value)` gives the
+pending decision its answer and the next `run()` continues from the suspended frame.  `clone()` copies
+the state (copy-on-write, as State.clone) and the frames (their envs copied once each), so a clone taken
+in the middle of an effect continues on its own.  Nothing is ever replayed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..decisions import Decision, GameEnded
+from ..evaluator import Interp, Limits
+from ..flow import finish
+from ..state import State
+from .flowframe import FlowFrame
+from .suspends import suspends_of
+
+
+class Position:
+    """State + interpreter counters + the frame stack (the flow frame at the bottom) + the pending decision."""
+
+    __slots__ = ("s", "it", "stack", "decision", "flow_steps", "sus", "on_forced")
+
+    def __init__(self, state: State, limits: Limits):
+        self.s = state
+        self.it = Interp(state, [], limits)
+        self.stack: list[Any] = [FlowFrame()]
+        self.decision: Decision | None = None
+        self.flow_steps = 0
+        self.sus = suspends_of(state.rules)
+        # told of every choice that answered itself (one value): (chooser, prompt, value); None: nobody listens
+        self.on_forced: Callable[[int, str, Any], None] | None = None
+
+    def clone(self) -> "Position":
+        """An independent copy, continuation included."""
+        p = Position.__new__(Position)
+        p.s = self.s.clone()
+        p.it = self.it.fork(p.s)
+        envs: dict[int, dict] = {}
+        p.stack = [f.copy(envs) for f in self.stack]
+        p.decision = self.decision
+        p.flow_steps = self.flow_steps
+        p.sus = self.sus
+        p.on_forced = None
+        return p
+
+    def forced(self, chooser: int, prompt: str, value: Any) -> Any:
+        """A choice with one possible answer: told to the listener (history), and the value returned."""
+        if self.on_forced is not None:
+            self.on_forced(chooser, prompt, value)
+        return value
+
+    def run(self) -> Decision | None:
+        """Advance until a decision is pending (returned, and kept in `decision`) or the game is over (None)."""
+        stack, s = self.stack, self.s
+        while s.outcome is None:
+            try:
+                d = stack[-1].step(self)
+            except GameEnded as ended:
+                self._end(ended.name)
+                break
+            if d is not None:
+                self.decision = d
+                return d
+        self.decision = None
+        return None
+
+    def resume(self, value: Any) -> None:
+        """Answer the pending decision with an option's value; `run()` goes on from there."""
+        self.decision = None
+        self.flow_steps = 0
+        self.stack[-1].resume(self, value)
+
+    def _end(self, name: str) -> None:
+        """An end condition or `end_game`: every frame above the flow is dropped, then final scoring."""
+        del self.stack[1:]
+        it = self.it
+        it.emit_depth = it.call_depth = 0
+        it.settling = False
+        it.current_action = it.top_action = None
+        finish(it, name)
+
+    def frames_view(self) -> list[tuple[str, Any]]:
+        """The continuation by frame type and position (for tests and debugging)."""
+        out = []
+        for f in self.stack:
+            where = {k: getattr(f, k) for k in getattr(f, "__slots__", ()) if k in ("i", "j", "k", "sub", "phase",
+                                                                                    "left", "scan")}
+            out.append((type(f).__name__, where))
+        return out
