@@ -421,17 +421,12 @@ def summary(pos: Position) -> tuple:
 
 def engine_resolve(game: Any, state: Any) -> tuple[str, Any]:
     """The engine's cascade on a copy of `state`, as `interpreter.bench.resolve` runs it: (outcome, state)."""
-    from orrery.interpreter.decisions import GameEnded, RuleError, RunawayError, Suspend
-    from orrery.interpreter.effects import settle
-    from orrery.interpreter.evaluator import Interp
+    from orrery.interpreter.bench import settle_first
+    from orrery.interpreter.decisions import GameEnded, RuleError, RunawayError
 
     s = state.clone()
-    it = Interp(s, [0] * ANSWERS, game.limits)
     try:
-        settle(it)
-        outcome = "settled"
-    except Suspend:
-        outcome = "asked"
+        outcome = "settled" if settle_first(game, s) is None else "asked"
     except RunawayError:
         outcome = "error"
     except (GameEnded, RuleError) as exc:

@@ -14,8 +14,9 @@ import time
 from typing import Any, Callable
 
 from .bots import RandomBot
-from .decisions import GameEnded, RuleError, RunawayError, Suspend
-from .evaluator import Interp
+from .decisions import Decision, GameEnded, RuleError, RunawayError
+from .engine.frames import settle
+from .engine.position import Position, run_answering
 from .game import Game
 from .rng import Rng
 from .simulate import bot_seed, play_game
@@ -101,17 +102,20 @@ def on_engine(state: State, game: Game) -> State:
     return s
 
 
+def settle_first(game: Game, s: State) -> Decision | None:
+    """Resolve the cascade of `s` in place; decisions inside it take their first option (at most 64 of them):
+    the decision left when they run out, or None."""
+    pos = Position(s, game.limits)
+    settle(pos)
+    return run_answering(pos, [0] * 64)
+
+
 def resolve(game: Game, state: State) -> tuple[str, str]:
     """Run the cascade on a copy of `state` with this game's engine: (outcome, state digest)."""
-    from .effects import settle
-
     s = on_engine(state, game)
-    it = Interp(s, [0] * 64, game.limits)  # decisions inside a cascade take their first option
     try:
-        fired = settle(it)
-        outcome = f"settled after {fired}"
-    except Suspend as sus:
-        outcome = f"asked {sus.decision.prompt!r}"
+        left = settle_first(game, s)
+        outcome = f"settled after {s.cascade}" if left is None else f"asked {left.prompt!r}"
     except GameEnded as ended:
         outcome = f"ended {ended}"
     except (RuleError, RunawayError) as err:
@@ -121,16 +125,13 @@ def resolve(game: Game, state: State) -> tuple[str, str]:
 
 def bench_cascades(game: Game, positions: list[State], seconds: float) -> dict[str, Any]:
     """Cascade resolutions per second over the given positions (cycled)."""
-    from .effects import settle
-
     done = 0
     start = time.perf_counter()
     while True:
         for state in positions:
-            it = Interp(on_engine(state, game), [0] * 64, game.limits)
             try:
-                settle(it)
-            except (Suspend, GameEnded, RuleError, RunawayError):
+                settle_first(game, on_engine(state, game))
+            except (GameEnded, RuleError, RunawayError):
                 pass
             done += 1
         elapsed = time.perf_counter() - start

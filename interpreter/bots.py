@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from .decisions import Decision, RuleError
+from .decisions import RuleError
 from .game import GameState, IllegalMove
 from .mcts import make_mcts
 from .rng import Rng
@@ -38,11 +38,6 @@ class RandomBot:
         legal = gs.legal_actions()
         return legal[self.rng.below(len(legal))]
 
-    def pick(self, decision: Decision) -> int:
-        """choose() from the menu alone (what GameState.play_on asks within a run)."""
-        options = decision.options
-        return options[self.rng.below(len(options))].index
-
 
 class FirstBot:
     """Always the first option: a deterministic baseline for tests."""
@@ -55,10 +50,6 @@ class FirstBot:
     def choose(self, gs: GameState) -> int:
         """The first legal option."""
         return gs.legal_actions()[0]
-
-    def pick(self, decision: Decision) -> int:
-        """choose() from the menu alone (what GameState.play_on asks within a run)."""
-        return decision.options[0].index
 
 
 def apply_choice(gs: GameState, index: int) -> int:
@@ -83,37 +74,6 @@ def apply_choice(gs: GameState, index: int) -> int:
             reasons.append(refused.reason)
     raise RuleError(f"every option of '{gs.decision.prompt if gs.decision else '?'}' is refused when chosen, "
                     f"so the game cannot go on (first refusal: {reasons[0]})", gs.game.spec.span("flow"))
-
-
-def answers_by_menu(bots: list[Bot]) -> bool:
-    """Whether every bot answers from the menu alone (has `pick`), so that a game may be played on within
-    one run (play_choices)."""
-    return all(callable(getattr(b, "pick", None)) for b in bots)
-
-
-def play_choices(gs: GameState, index: int, bots: list[Bot], budget: int) -> int:
-    """apply_choice(gs, index), then the bots' answers to the menus after it within the same run
-    (GameState.play_on), at most `budget` of them; the number of answers played (the first included).
-
-    The game goes exactly as apply_choice per answer would take it: the same answers, refusals and
-    errors, in the same order (an answer refused in the run is played again through apply_choice).
-    """
-    def pick(decision: Decision) -> int | None:
-        nonlocal budget
-        if budget <= 0:
-            return None
-        budget -= 1
-        return bots[decision.player].pick(decision)  # type: ignore[attr-defined]
-
-    try:
-        played, refused = gs.play_on(index, pick)
-    except IllegalMove:  # the first answer refused: the other options in menu order, one apply each
-        apply_choice(gs, index)
-        return 1
-    if refused is None:
-        return 1 + played
-    apply_choice(gs, refused)
-    return 2 + played
 
 
 BOTS: dict[str, Callable[..., Bot]] = {

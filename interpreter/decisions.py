@@ -1,4 +1,4 @@
-"""Decisions (menus a player answers) and the exceptions the interpreter uses for control flow."""
+"""Decisions (menus a player answers) and the exceptions the engine uses for control flow."""
 
 from __future__ import annotations
 
@@ -65,6 +65,7 @@ class Decision:
     reasons: dict[int, str] = field(default_factory=dict)  # raw index -> why that option is not offered
     action: str | None = None  # the action chosen at the step menu, while it runs (also during a `perform`)
     rejected: list[tuple[Any, str]] = field(default_factory=list)  # domain values filtered out, with why
+    site: Any = None  # where it is asked: a choose's AST node id, or (action, parameter index); see engine/fallible
 
     def find(self, text: str) -> Option | None:
         """The offered option whose label (case-insensitive) or 1-based number is `text`."""
@@ -77,14 +78,6 @@ class Decision:
             if 1 <= i <= len(self.options):
                 return self.options[i - 1]
         return None
-
-
-class Suspend(Exception):
-    """Raised when an effect needs an answer that has not been given yet."""
-
-    def __init__(self, decision: Decision):
-        super().__init__(decision.prompt)
-        self.decision = decision
 
 
 class RequireFailed(Exception):

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from orrery.rulespec import ast as A
 
-from .decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
+from .decisions import GameEnded, RequireFailed, RuleError, RunawayError
 from .state import BOX
 from .values import Cell, PieceRef, Player, Record, ZoneRef
 
@@ -120,7 +120,9 @@ def _if(it: "Interp", node: A.If, env: dict) -> None:
         it.run(node.else_, env)
 
 
-def _for(it: "Interp", node: A.For, env: dict) -> None:
+def for_items(it: "Interp", node: A.For, env: dict) -> list:
+    """The items a `for` goes through: filtered by its `where`, ordered by its `order by` (env[var] is left
+    at the last item looked at)."""
     items = [v for v in it.iterate(it.ev(node.iter, env), node.iter.span)]
     if node.cond is not None:
         kept = []
@@ -136,17 +138,13 @@ def _for(it: "Interp", node: A.For, env: dict) -> None:
             keyed.append((it.ev(node.order_key, env), i, v))
         keyed.sort(key=lambda t: t[0], reverse=node.descending)  # stable: ties keep domain order
         items = [v for _, _, v in keyed]
+    return items
+
+
+def _for(it: "Interp", node: A.For, env: dict) -> None:
+    items = for_items(it, node, env)
     if node.chooser is not None:
-        chooser = it.ev(node.chooser, env)
-        remaining = list(items)
-        while remaining:
-            it.tick(node.span)
-            pick = it.choose_value(node.var, remaining, int(chooser), f"which {node.var} next?", False,
-                                   node.span, None)
-            remaining.remove(pick)
-            env[node.var] = pick
-            it.run(node.body, env)
-        return
+        cannot_ask(it, node, env)
     for v in items:
         it.tick(node.span)
         env[node.var] = v
@@ -168,37 +166,19 @@ def _repeat(it: "Interp", node: A.Repeat, env: dict) -> None:
         it.run(node.body, env)
 
 
-def _choose(it: "Interp", node: A.Choose, env: dict) -> None:
-    domain = it.iterate(it.ev(node.domain, env), node.domain.span)
-    values, rejected = _filter(it, node.var, domain, node.cond, env, node.reason)
-    chooser = it.ev(node.chooser, env) if node.chooser is not None else it.current()
-    prompt = f"choose {node.var}" if node.prompt is None else message_text(it, node.prompt, env)
-    # with nothing to choose from there is no value to explain: only a fixed message can be used
-    empty_why = node.reason.value if isinstance(node.reason, A.Literal) and not domain else None
-    env[node.var] = it.choose_value(node.var, values, int(chooser), prompt, node.optional, node.span,
-                                    empty_why or (rejected[0][1] if rejected and not values else None), rejected)
+def cannot_ask(it: "Interp", node: A.Stmt, env: dict) -> None:
+    """A statement that asks a player, met where the engine cannot suspend (the resumable engine,
+    engine/frames.py, walks every block that may ask: only a block outside its reach gets here)."""
+    raise RuleError("this statement asks a player something where nobody can be asked (only actions, setup, "
+                    "hooks, triggers and procedures can ask)", node.span)
 
 
 def _filter(it: "Interp", var: str, domain: list, cond: Any, env: dict, why: Any) -> tuple[list, list]:
     """Split a domain into the values passing `cond` and the rejected ones with a reason (per value)."""
     if cond is None:
         return list(domain), []
-    cache, key = it.replay, None
-    if cache is not None:
-        # every answer replays the run from its checkpoint, and look-ahead replays it once per option:
-        # a menu already worked out at the same point of the same answers is taken as it was, with
-        # the loop ticks it cost (and worked out afresh where that would pass the limit, so the
-        # limit's error is raised where it always is)
-        key = it.replay_key(cond)
-        hit = cache.get(key)
-        if hit is not None and hit[3] == len(domain) and it.loops + hit[2] <= it.limits.loop:
-            it.loops += hit[2]
-            if domain:
-                env[var] = domain[-1]  # as the loop below leaves it
-            return list(hit[0]), list(hit[1])
     values, rejected = [], []
     saved, it.memo = it.memo, {}  # only expressions run here: pure functions may remember results
-    rng, ticks = it.s.rng.state, it.loops
     split = it.fast.filters.get((id(cond), var)) if it.fast is not None else None
     try:
         fixed = why.value if why.__class__ is A.Literal and why.value.__class__ is str else why
@@ -218,8 +198,6 @@ def _filter(it: "Interp", var: str, domain: list, cond: Any, env: dict, why: Any
                     rejected.append((v, reason or f"it does not satisfy the rule at {cond.span}"))
     finally:
         it.memo = saved
-    if key is not None and it.s.rng.state == rng:  # a menu that drew random numbers is worked out again
-        cache[key] = (values, rejected, it.loops - ticks, len(domain))
     return list(values), list(rejected)
 
 
@@ -400,40 +378,55 @@ def _cascade(it: "Interp", triggers: list) -> int:
     scan = 0
     while True:
         scan += 1
-        best = None
-        still: set[tuple] = set()
-        scans = it.scans
-        for ti, trig in enumerate(triggers):
-            for env, i in (scans[ti](it) if scans is not None else _matches(it, trig)):
-                mkey = (ti, _binding_key(env.get(trig.var)) if trig.var else None)
-                still.add(mkey)
-                env["matched_at"] = first_seen.setdefault(mkey, scan)
-                key = 0 if trig.order is None else it.ev(trig.order, env)
-                cand = (key, ti, i)  # order key, then declaration order, then domain order
-                try:
-                    better = best is None or cand < best[0]
-                except TypeError:
-                    raise RuleError(f"the order keys of state triggers '{best[1].name}' and '{trig.name}' cannot be "
-                                    f"compared ({it.describe(best[0][0])} vs {it.describe(key)}); give both "
-                                    f"`order:` keys of the same kind", trig.span) from None
-                if better:
-                    best = (cand, trig, env)
-        for gone in set(first_seen) - still:  # a match that stopped holding starts afresh if it comes back
-            del first_seen[gone]
+        best = cascade_scan(it, first_seen, scan)
         if best is None:
             break
-        s.cascade += 1
-        if s.cascade > it.limits.cascade:
-            trig = best[1]
-            raise RunawayError(f"trigger '{trig.name}' keeps firing: more than {it.limits.cascade} firings in one "
-                               f"cascade (limit cascade); raise it with --limit cascade=N", trig.span)
-        fired = (triggers.index(best[1]), _binding_key(best[2].get(best[1].var)) if best[1].var else None)
-        first_seen.pop(fired, None)  # the match is consumed: if it holds again later, it queues anew
-        it.run(best[1].effect, best[2])
+        it.run(best[0].effect, best[1])
     if s.cascade:
         s.cascades[s.cascade] = s.cascades.get(s.cascade, 0) + 1
         emit(it, "cascade_end", Record(count=s.cascade))
     return s.cascade
+
+
+def cascade_scan(it: "Interp", first_seen: dict[tuple, int], scan: int) -> tuple[Any, dict] | None:
+    """One scan of a cascade: the state trigger that fires next and its env (None: the cascade is over).
+
+    The match that fires is the smallest (order key, declaration order, domain order); `first_seen` keeps,
+    per (trigger, binding), the scan in which it started to match (`matched_at`), and the firing is
+    counted against the cascade limit.
+    """
+    s = it.s
+    triggers = it.r.state_triggers
+    best = None
+    still: set[tuple] = set()
+    scans = it.scans
+    for ti, trig in enumerate(triggers):
+        for env, i in (scans[ti](it) if scans is not None else _matches(it, trig)):
+            mkey = (ti, _binding_key(env.get(trig.var)) if trig.var else None)
+            still.add(mkey)
+            env["matched_at"] = first_seen.setdefault(mkey, scan)
+            key = 0 if trig.order is None else it.ev(trig.order, env)
+            cand = (key, ti, i)  # order key, then declaration order, then domain order
+            try:
+                better = best is None or cand < best[0]
+            except TypeError:
+                raise RuleError(f"the order keys of state triggers '{best[1].name}' and '{trig.name}' cannot be "
+                                f"compared ({it.describe(best[0][0])} vs {it.describe(key)}); give both "
+                                f"`order:` keys of the same kind", trig.span) from None
+            if better:
+                best = (cand, trig, env)
+    for gone in set(first_seen) - still:  # a match that stopped holding starts afresh if it comes back
+        del first_seen[gone]
+    if best is None:
+        return None
+    s.cascade += 1
+    if s.cascade > it.limits.cascade:
+        trig = best[1]
+        raise RunawayError(f"trigger '{trig.name}' keeps firing: more than {it.limits.cascade} firings in one "
+                           f"cascade (limit cascade); raise it with --limit cascade=N", trig.span)
+    fired = (triggers.index(best[1]), _binding_key(best[2].get(best[1].var)) if best[1].var else None)
+    first_seen.pop(fired, None)  # the match is consumed: if it holds again later, it queues anew
+    return best[1], best[2]
 
 
 def _binding_key(v: Any) -> Any:
@@ -504,10 +497,6 @@ def call_with(it: "Interp", node: A.CallProc, local: dict) -> None:
         it.call_depth -= 1
 
 
-def _perform_stmt(it: "Interp", node: A.Perform, env: dict) -> None:
-    perform_action(it, it.r.actions[node.action], count_limit=False)
-
-
 # ---------------------------------------------------------------- actions
 
 
@@ -531,23 +520,6 @@ def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -
                                 action.rule)
 
 
-def perform_action(it: "Interp", action: "ActionInfo", count_limit: bool = True,
-                   first: tuple[list, list] | None = None) -> None:
-    """Check, pay, choose parameters, run the effect, then emit `action`.
-
-    `first` is the first parameter's menu (values, rejected) when the step menu has just computed it in
-    this same state (param_values), so it is not computed twice.
-    """
-    outer, outer_top = it.current_action, it.top_action
-    it.current_action = action.name
-    if outer_top is None:
-        it.top_action = action.name
-    try:
-        _perform(it, action, count_limit, first)
-    finally:
-        it.current_action, it.top_action = outer, outer_top
-
-
 def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
     """The first parameter's legal values and rejected ones, as the action would offer them now;
     RequireFailed (the parameter's reason) when there is none."""
@@ -561,28 +533,6 @@ def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
     return values, rejected
 
 
-def _perform(it: "Interp", action: "ActionInfo", count_limit: bool, first: tuple[list, list] | None = None) -> None:
-    check_action(it, action, count_limit)
-    env: dict[str, Any] = {"__rule__": action.rule}
-    me = it.current()
-    for var, amount_expr in action.cost:
-        it.s.pvars[me][var] = _clamp(it, var, (it.s.pvars[me].get(var, 0) or 0) - it.ev(amount_expr, env))
-        it.s.version += 1
-    for k, p in enumerate(action.params):
-        if k == 0 and first is not None:
-            values, rejected = first
-        else:
-            domain = it.iterate(it.ev(p.domain, env), p.domain.span)
-            values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
-        env[p.name] = it.choose_value(p.name, values, int(me), p.prompt or f"{action.label}: choose {p.name}",
-                                      p.optional, p.span, p.why, rejected)
-    if count_limit:
-        ta = it.s.cursor.turn_actions
-        ta[action.name] = ta.get(action.name, 0) + 1
-    it.run(action.effect, env)
-    emit(it, "action", Record(action=action.name))
-
-
 EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.Let: _let,
     A.Assign: _assign,
@@ -590,7 +540,7 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.For: _for,
     A.While: _while,
     A.Repeat: _repeat,
-    A.Choose: _choose,
+    A.Choose: cannot_ask,
     A.Require: _require,
     A.Move: _move,
     A.Create: _create,
@@ -605,7 +555,7 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.EndTurn: _end_turn,
     A.Say: _say,
     A.CallProc: _call_proc,
-    A.Perform: _perform_stmt,
+    A.Perform: cannot_ask,
 }
 
-__all__ = ["EXEC", "emit", "settle", "perform_action", "param_values", "check_action", "Decision", "Option", "Cell"]
+__all__ = ["EXEC", "emit", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]

@@ -1,9 +1,9 @@
 """The tree-walking interpreter: evaluates expressions and executes effects on a State.
 
 It is the reference semantics of the rule language; the compiled fast path must
-agree with it exactly.  Decisions are answered from a list of answers given so
-far; when the list runs out a `Suspend` carries the menu out (continuation by
-replay: the caller re-runs from a snapshot once the answer is known).
+agree with it exactly.  Statements that ask a player something never run here:
+the resumable engine (engine/frames.py) walks them, and runs through this
+interpreter only what cannot ask.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 
-from .decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError, Suspend
+from .decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
 from .state import State
 from .values import Cell, PieceRef, Player, Record, ZoneRef
 
@@ -40,27 +40,15 @@ class Limits:
 class Interp:
     """Evaluates rule-language AST nodes against one State."""
 
-    def __init__(self, state: State, answers: list[int] | None = None, limits: Limits | None = None):
+    def __init__(self, state: State, limits: Limits | None = None):
         self.s = state
         self.r = state.rules
-        self.answers = answers if answers is not None else []
-        self.pos = 0
         self.limits = limits or Limits()
         self.loops = 0
         self.emit_depth = 0
         self.current_action: str | None = None
         self.top_action: str | None = None  # the action a player chose at a step menu, while it runs
-        self.track_boundaries = False
-        self.boundary: tuple | None = None
-        # menus remembered for replays (see replay_key): the run's checkpoint's dict, or None
-        self.replay: dict | None = None
-        self.replay_base = 0  # the answer position the dict's keys count from
-        self.replay_seq = (-1, 0)  # (answer position, menus worked out since it was reached)
         self.settling = False
-        # the driver's hook for menus with one option (GameState._take_lone): it may answer them in this
-        # run, as it would have after it, instead of stopping here; None: every menu without an answer stops
-        self.take_lone: Callable[[Decision], Option | None] | None = None
-        self.took_at: tuple | None = None  # the last boundary before the last menu take_lone answered
         self.call_depth = 0
         self.builtins = _registry()
         self.fast = getattr(self.r, "compiled", None)  # the compiled fast path, when the game uses it
@@ -98,36 +86,10 @@ class Interp:
         fn(self, {} if env is None else env)
 
     # ================================================================ decisions
-    def replay_key(self, node: Any) -> tuple:
-        """Where a menu is worked out, in terms every replay of the same answers shares.
-
-        A run is a deterministic function of its checkpoint and its answers, so the answers used so far
-        (from the checkpoint) and the number of menus worked out since the last one identify the
-        position; the condition's node is kept in the key as a check.
-        """
-        pos, n = self.replay_seq
-        if pos != self.pos:
-            pos, n = self.pos, 0
-        self.replay_seq = (pos, n + 1)
-        return (tuple(self.answers[self.replay_base:pos]), n, id(node))
-
     def ask(self, decision: Decision) -> Any:
-        """The answer to a decision from the answer list, or Suspend."""
-        if self.pos < len(self.answers):
-            idx = self.answers[self.pos]
-            self.pos += 1
-            for opt in decision.options:
-                if opt.index == idx:
-                    return opt.value
-            raise RequireFailed(f"answer {idx} is not an option of '{decision.prompt}'", decision.span)
-        if self.take_lone is not None:
-            opt = self.take_lone(decision)
-            if opt is not None:  # answered as the driver would have: recorded among the answers
-                self.took_at = self.boundary  # where the driver's checkpoint would have been
-                self.answers.append(opt.index)
-                self.pos += 1
-                return opt.value
-        raise Suspend(decision)
+        """A question met where the engine cannot suspend (only the resumable engine asks players)."""
+        raise RuleError(f"'{decision.prompt}' asks a player something where nobody can be asked "
+                        f"(only actions, setup, hooks, triggers and procedures can ask)", decision.span)
 
     def options_for(self, values: list[Any], optional: bool, labelled: bool = True) -> list[Option]:
         """Menu options for values, identical pieces merged, 'skip' last when optional (unlabelled: no
@@ -160,32 +122,6 @@ class Interp:
         if optional:
             opts.append(Option("skip", None, len(values)))
         return opts
-
-    def choose_value(self, var: str, values: list[Any], chooser: int, prompt: str, optional: bool,
-                     span: Any, reason: str | None, rejected: list[tuple[Any, str]] | None = None) -> Any:
-        """Pick one of `values` (already filtered); auto-picks a lone mandatory option."""
-        if not values and not optional:
-            raise RequireFailed(reason or f"there is no legal choice for '{var}'", span)
-        if len(values) == 1 and not optional:
-            return values[0]
-        if self.pos < len(self.answers):
-            # replaying an answer already given (the driver re-runs from a checkpoint). Only identical pieces
-            # are merged in the menu, so an answer naming any other value is that value, and with two values
-            # (or one and 'skip') the menu is a real question: no menu needs building
-            idx, n = self.answers[self.pos], len(values)
-            if idx.__class__ is int and (n >= 2 or optional):
-                if 0 <= idx < n and values[idx].__class__ is not PieceRef:
-                    self.pos += 1
-                    return values[idx]
-                if optional and idx == n and n >= 1:  # (with no values, 'skip' alone is taken unasked)
-                    self.pos += 1
-                    return None
-        # nobody reads the labels of a replayed menu
-        opts = self.options_for(values, optional, labelled=self.pos >= len(self.answers))
-        if len(opts) == 1:
-            return opts[0].value
-        return self.ask(Decision(chooser, prompt, opts, "choose", span, var, action=self.top_action,
-                                 rejected=rejected or []))
 
     # ============================================================= expressions
     def ev(self, node: A.Expr, env: dict[str, Any]) -> Any:
@@ -343,7 +279,7 @@ class Interp:
             if err.findings and err.findings[0].span is None:  # raised deep inside with no location: use the call's
                 raise RuleError(err.findings[0].message, node.span) from None
             raise
-        except (Suspend, RequireFailed, GameEnded, RunawayError):
+        except (RequireFailed, GameEnded, RunawayError):
             raise
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
             raise RuleError(f"{node.func}(): {exc}", node.span) from None

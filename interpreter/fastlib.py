@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decisions import GameEnded, RequireFailed, RuleError, RunawayError, Suspend
+from .decisions import GameEnded, RequireFailed, RuleError, RunawayError
 from .evaluator import _EQUAL_ONLY_TO_ITS_KIND, _SMALL, TableRef, _arith, check_nested, list_contains, spend, values_equal
 from .values import Cell, PieceRef, Player, Record, ZoneRef
 
-_PASS_THROUGH = (Suspend, RequireFailed, GameEnded, RunawayError)
+_PASS_THROUGH = (RequireFailed, GameEnded, RunawayError)
 _BUILTIN_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
 
 

@@ -1,8 +1,7 @@
 """A generic search bot: MCTS (UCT) over determinised worlds, with random playouts.
 
 The bot reads nothing game-specific: only the GameState API (`legal_actions`,
-`apply`, `clone`, `is_terminal`, `returns`, `current_player`, `view`) plus the
-two replay hooks `checkpoint_clone` / `replayed_from` that determinisation needs.
+`apply`, `clone`, `is_terminal`, `returns`, `current_player`, `view`).
 
 **Determinisation** (`determinise`).  The acting player may only know what
 `gs.view(player)` shows.  Each iteration searches a *world* sampled to agree
@@ -18,15 +17,13 @@ with that view:
   deck and the opponents' hands dealt from it).  The box (destroyed and unused
   pieces) is not hidden: it is treated as known.
 - The RNG is reseeded, so future draws, dice and shuffles are unknown.
-- The relabelling and the new seed are applied to a clone of the position's
-  checkpoint, and the answers since it are replayed (`replayed_from`); the
-  world is kept only if `view(player)` is exactly the same as in the real
-  position (menu included).  Otherwise the bot retries with other
-  permutations, then keeps the real RNG (when something was drawn since the
-  checkpoint, reseeding it changes what the player already saw), and as a last
+- The deal and the new seed are applied to a clone of the position (a position
+  is plain data, its continuation included: nothing is replayed); the world is
+  kept only if `view(player)` is exactly the same as in the real position (menu
+  included).  Otherwise the bot retries with other permutations, and as a last
   resort searches the real hidden layout with a reseeded RNG (counted in
-  `stats["fallback"]`).  When nothing is hidden and nothing was drawn since the
-  checkpoint, the world is the position itself with a new seed, without replay.
+  `stats["fallback"]`).  When nothing is hidden, the world is the position
+  itself with a new seed.
 
 **Search.**  One tree per decision (the subtree under the moves played since
 the last search is reused), children keyed by option index (`legal_actions()`),
@@ -39,8 +36,8 @@ Playouts are uniformly random and stop after `playout` decisions (the bot's
 the spec's `bots.heuristic` (scaled to -1..1), or scored as a draw when the
 spec has none.  Two modes:
 
-- *Exact* (nothing hidden from the bot, nothing drawn since the checkpoint, so
-  a world differs from the real game only in its future random draws):
+- *Exact* (nothing hidden from the bot, so a world differs from the real game
+  only in its future random draws):
   positions are cached in the nodes as long as no random draw happens on the
   way (each playout starts from a reseeded copy); a node is expanded (all its
   children made) on its second visit, the root at once; results are proven
@@ -76,7 +73,6 @@ import time
 from typing import Any
 
 from .decisions import RequireFailed, RuleError, RunawayError
-from . import game as game_module
 from .game import GameState, IllegalMove
 from .rng import Rng
 from .state import State, serialize
@@ -117,15 +113,13 @@ def _place_key(place: Any) -> tuple:
     return ("zone", place.name, -1 if place.owner is None else place.owner, "")
 
 
-def hidden_pools(state: State, viewer: int, below: int | None = None) -> list[list[int]]:
+def hidden_pools(state: State, viewer: int) -> list[list[int]]:
     """The pieces hidden from `viewer`, in pools whose members may exchange identities (see the module doc).
 
-    Only pieces with an id under `below` are considered (pieces created after a checkpoint cannot be
-    relabelled there).  Each pool lists its pieces in the order of their positions (places in a canonical
+    Each pool lists its pieces in the order of their positions (places in a canonical
     order, each bottom to top), and the pools come in the order of their first positions: the result
     depends on where hidden pieces are, never on which pieces they are.
     """
-    limit = len(state.kinds) if below is None else below
     parent: dict[Any, Any] = {}
 
     def find(x: Any) -> Any:
@@ -142,8 +136,6 @@ def hidden_pools(state: State, viewer: int, below: int | None = None) -> list[li
         key = ("cell", place) if isinstance(place, Cell) else ("zone", place.name)
         find(key)
         for pid in state.places[place]:
-            if pid >= limit:
-                continue
             members.setdefault(key, []).append(pid)
             if not isinstance(place, Cell):
                 a, b = find(key), find(("kind", state.kinds[pid]))
@@ -183,17 +175,19 @@ def _relabel(state: State, pools: list[list[int]], rng: Rng) -> None:
         for p, (kind, attrs) in zip(pool, ids):
             state.kinds[p] = kind
             state.attrs[p] = attrs
+    state.version += 1  # values worked out from the old identities are out of date
+    state.clock += 1
+    state.derived = {}
 
 
-def reseeded(gs: GameState, seed: int) -> GameState | None:
-    """The same position with the RNG reseeded, without replay; None if something was drawn since the checkpoint."""
-    cp = gs.checkpoint_clone()
-    if cp.rng.state != gs.state.rng.state:
-        return None
-    cp.rng = Rng(seed)
-    live = gs.state.clone()
-    live.rng = Rng(seed)
-    return gs.replayed_from(cp, live=live)
+def reseeded(gs: GameState, seed: int) -> GameState:
+    """The same position with the RNG reseeded: what is drawn from now on (draws, dice, shuffles) is unknown.
+
+    What was drawn before is in the position already, so reseeding never changes what a player has seen.
+    """
+    world = gs.clone()
+    world.state.rng = Rng(seed)
+    return world
 
 
 def determinise(gs: GameState, viewer: int, rng: Rng, target: dict[str, Any] | None = None,
@@ -202,8 +196,9 @@ def determinise(gs: GameState, viewer: int, rng: Rng, target: dict[str, Any] | N
 
     `target` is `gs.view(viewer)` when the caller has it.  `stats` counts the kind of world made:
     exact (nothing hidden: only the RNG changed), redealt (hidden pieces re-dealt and the RNG reseeded),
-    kept_rng (re-dealt, but the real RNG had to be kept: the world's future draws are the real ones),
-    fallback (the real hidden layout, reseeded when possible).  `gs` itself is never changed.
+    fallback (no deal tried agreed with the view: the real hidden layout, reseeded).  The deal is made on
+    a clone of the position itself (its continuation included), so nothing is replayed; `gs` itself is
+    never changed.
     """
     stats = stats if stats is not None else {}
 
@@ -213,41 +208,21 @@ def determinise(gs: GameState, viewer: int, rng: Rng, target: dict[str, Any] | N
     if gs.is_terminal():
         count("exact")
         return gs.clone()
-    cp0 = gs.checkpoint_clone()
-    pools = [p for p in hidden_pools(gs.state, viewer, below=len(cp0.kinds)) if _varied(cp0, p)]
-    drawn = cp0.rng.state != gs.state.rng.state  # a random draw happened since the checkpoint
-    if not pools and not drawn:
+    pools = [p for p in hidden_pools(gs.state, viewer) if _varied(gs.state, p)]
+    if not pools:
         count("exact")
-        world = reseeded(gs, rng.next64())
-        assert world is not None
-        return world
+        return reseeded(gs, rng.next64())
     if target is None:
         target = gs.view(viewer)
-    tries = WORLD_TRIES if pools else 1  # without pools, every try of a kind gives the same world
-    plans = [True] * (1 if drawn else tries) + ([False] * tries if drawn else [])
-    for reseed in plans:
-        cp = gs.checkpoint_clone()
-        if pools:
-            _relabel(cp, pools, rng)
-        seed = rng.next64()
-        if reseed:
-            cp.rng = Rng(seed)
-        try:
-            world = gs.replayed_from(cp)
-        except _SEARCH_ERRORS:
-            continue
-        if world.view(viewer) != target:
-            continue
-        if not reseed:  # the real RNG replayed what was drawn; reseed from the world's own checkpoint if possible
-            late = reseeded(world, seed)
-            if late is None:
-                count("kept_rng")
-                return world
-            world = late
-        count("redealt")
-        return world
+    for _ in range(WORLD_TRIES):
+        world = reseeded(gs, 0)
+        _relabel(world.state, pools, rng)
+        world.state.rng = Rng(rng.next64())
+        if world.view(viewer) == target:
+            count("redealt")
+            return world
     count("fallback")
-    return reseeded(gs, rng.next64()) or gs.clone()
+    return reseeded(gs, rng.next64())
 
 
 # ------------------------------------------------------------------ the tree
@@ -535,7 +510,7 @@ class MctsBot:
         """A private copy of a cached position, with a new seed for what is drawn from now on."""
         if cached.is_terminal():
             return cached.clone()
-        return reseeded(cached, self.rng.next64()) or cached.clone()
+        return reseeded(cached, self.rng.next64())
 
     def _select(self, node: _Node, mover: int) -> int:
         """UCB1 over the children of a cached position; proven losses for the mover only if nothing else."""
@@ -646,28 +621,13 @@ class MctsBot:
         cap = self.playout if self.playout is not None else gs.bot_playout()
         cap = DEFAULT_PLAYOUT if cap is None else cap
 
-        def pick(decision: Any) -> int | None:
-            # the same draw as the loop below makes, for a menu met inside the run (GameState.play_on)
-            nonlocal steps
-            if steps >= cap:
-                return None
-            opt = decision.options[rng.below(len(decision.options))]
-            played.append((decision.player, opt.label))
-            steps += 1
-            return opt.index
-
         while not gs.is_terminal() and steps < cap:
             options = gs.legal_options()
             mover = gs.current_player()
             opt = options[rng.below(len(options))]
             played.append((mover, opt.label))
             steps += 1
-            if not game_module.PLAY_ON:
-                gs.apply(opt.index)
-                continue
-            _, refused = gs.play_on(opt.index, pick)
-            if refused is not None:  # refused after it in the run: apply meets what one apply each meets
-                gs.apply(refused)
+            gs.apply(opt.index)
         if gs.is_terminal():
             return gs.returns()
         self._bump({"capped": 1})

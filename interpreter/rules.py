@@ -193,44 +193,6 @@ def _outside_failure(rules: "Rules") -> bool:
     return any(isinstance(n, A.Require) for b in blocks if b is not None for n in b.walk())
 
 
-def _block_asks(block: A.Block | None, calls_ask: bool = True) -> bool:
-    """Can running this block ask a player something (a choose, a chosen order, a performed action, or a call
-    of a procedure, when `calls_ask`)?"""
-    if block is None:
-        return False
-    for node in block.walk():
-        if isinstance(node, (A.Choose, A.Perform)) or (isinstance(node, A.For) and node.chooser is not None):
-            return True
-        if calls_ask and isinstance(node, A.CallProc):
-            return True
-    return False
-
-
-def _asking_stages(rules: "Rules") -> frozenset[str]:
-    """The flow stages at whose start a run may record a checkpoint: those that can ask a player something.
-
-    A stage that cannot ask never ends a run, so a checkpoint at its start would be superseded by a later
-    one in the same run; copying the state for it is wasted.  Triggers and procedures can run in any
-    stage (events, cascades, calls): if any of them can ask, every stage counts.
-    """
-    if any(_block_asks(t.effect) for t in rules.triggers) or any(
-            _block_asks(body) for _, body in rules.procedures.values()):
-        return frozenset(("game_start", "round_start", "phase_start", "turn_start", "step", "turn_end",
-                          "phase_end", "phase_next", "round_end", "over"))
-    # here no procedure asks, so calls do not count
-    stages = {"game_start", "step"}  # setup (and a scenario's extra setup) may ask; step menus always do
-    if _block_asks(rules.spec.effect("flow", "round_start"), False):
-        stages.add("round_start")
-    if _block_asks(rules.spec.effect("flow", "round_end"), False):
-        stages.add("round_end")
-    for ph in rules.phases:
-        for stage, block in (("phase_start", ph.on_start), ("phase_end", ph.on_end),
-                             ("turn_start", ph.turn_start), ("turn_end", ph.turn_end)):
-            if _block_asks(block, False):
-                stages.add(stage)
-    return frozenset(stages)
-
-
 def _block_fails(block: A.Block) -> bool:
     for node in block.walk():
         if isinstance(node, _FALLIBLE) or (isinstance(node, A.For) and node.chooser is not None):
@@ -328,7 +290,6 @@ class Rules:
         self.param_gated = {n for n, a in self.actions.items() if not self._may_fail[n] and len(a.params) == 1
                             and not a.params[0].optional and not a.cost}
         self.outside_may_fail = _outside_failure(self)
-        self.asking_stages = _asking_stages(self)
         self.player_zone_names = {n for n, z in self.zones.items() if z.per_player}
         self.player_var_names = {n for n, t in self.tracks.items() if t.per_player} | {
             n for n, v in self.variables.items() if v.per_player}

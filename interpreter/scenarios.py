@@ -225,7 +225,7 @@ def expectation_env(gs: GameState) -> dict[str, Any]:
 
 def check_expectation(gs: GameState, text: str, node: A.Expr) -> str | None:
     """None if the expectation holds, else a message with the values involved."""
-    it = Interp(gs.state.clone(), [], gs.game.limits)
+    it = Interp(gs.state.clone(), gs.game.limits)
     env = expectation_env(gs)
     try:
         value = it.ev(node, env)

@@ -7,8 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from . import game as game_module
-from .bots import Bot, answers_by_menu, apply_choice, make_bot, play_choices
+from .bots import Bot, apply_choice, make_bot
 from .evaluator import Interp
 from .game import Game, GameState
 from .state import serialize
@@ -55,7 +54,7 @@ def check_invariants(game: Game, gs: GameState, seed: int, step: int,
     """Evaluate every invariant on the current state; `previous` carries values for never_decreases."""
     out = []
     for name, (kind, expr) in game.rules.invariants.items():
-        it = Interp(gs.state.clone(), [], game.limits)
+        it = Interp(gs.state.clone(), game.limits)
         try:
             value = it.ev(expr, {})
         except Exception as exc:  # an invariant that cannot even be evaluated is a violation too
@@ -98,16 +97,11 @@ def play_game(game: Game, players: int, seed: int, bots: list[Bot], max_steps: i
     if check:
         violations.extend(check_invariants(game, gs, seed, 0, previous))
     steps = 0
-    # bots that answer from the menu alone play on within one run (no state is looked at between answers)
-    on = game_module.PLAY_ON and not check and answers_by_menu(bots)
     while not gs.is_terminal():
         if steps >= max_steps:
             scores = [gs.state.pvars[p].get("score") for p in range(players)]
             return GameRecord(seed, [], scores, STEP_LIMIT_END, steps, violations, dict(gs.state.cascades))
         index = bots[gs.current_player()].choose(gs)
-        if on:
-            steps += play_choices(gs, index, bots, max_steps - steps - 1)
-            continue
         apply_choice(gs, index)
         steps += 1
         if check:

@@ -62,7 +62,7 @@ class State:
 
     __slots__ = ("rules", "n", "kinds", "attrs", "loc", "places", "stamps", "clock", "vars", "pvars",
                  "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override", "cascades", "_own",
-                 "derived", "version", "replay")
+                 "derived", "version")
 
     def __init__(self, rules: Rules, n_players: int, seed: int):
         self.rules = rules
@@ -89,9 +89,6 @@ class State:
         # an entry stamped with the current one is up to date)
         self.derived: dict[Any, tuple[int, Any]] = {}
         self.version = 0
-        # menus worked out by runs that start from this state (as a checkpoint), for the runs that
-        # replay the same answers from it: see effects._filter
-        self.replay: dict[Any, tuple] = {}
 
     def clone(self) -> "State":
         """An independent copy (pieces' attribute dicts are shared until written)."""
@@ -118,7 +115,6 @@ class State:
         s.cascades = dict(self.cascades)
         s.derived = {}
         s.version = self.version
-        s.replay = {}
         return s
 
     # -- players

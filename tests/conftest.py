@@ -72,12 +72,12 @@ def new_state(game: Game, players: int = 2, seed: int = 1) -> GameState:
 
 def evaluate(gs: GameState, text: str, env: dict[str, Any] | None = None) -> Any:
     """Evaluate an expression against a game state (the live state, so mid-effect too)."""
-    return Interp(gs.state, [], gs.game.limits).ev(parse_expr(text), dict(env or {}))
+    return Interp(gs.state, gs.game.limits).ev(parse_expr(text), dict(env or {}))
 
 
 def interp(gs: GameState) -> Interp:
     """An interpreter over the game state's live state (for labels, describe...)."""
-    return Interp(gs.state, [], gs.game.limits)
+    return Interp(gs.state, gs.game.limits)
 
 
 def labels(gs: GameState) -> list[str]:
@@ -138,12 +138,12 @@ def ttt() -> Game:
 SAMPLER = SPECS / "sampler.yaml"
 
 
-def run_effect(gs: GameState, text: str, env: dict[str, Any] | None = None, answers: list[int] | None = None):
-    """Run an effect on a clone of the live state; return (state, interp) afterwards."""
+def run_effect(gs: GameState, text: str, env: dict[str, Any] | None = None):
+    """Run an effect (one that asks nobody) on a clone of the live state; return (state, interp) afterwards."""
     from orrery.rulespec.parser import parse_block
 
     state = gs.state.clone()
-    it = Interp(state, list(answers or []), gs.game.limits)
+    it = Interp(state, gs.game.limits)
     it.run(parse_block(text), dict(env or {}))
     return state, it
 
@@ -157,24 +157,3 @@ def position_view(gs: GameState) -> tuple:
             [(s.player, s.index, s.label, s.prompt, s.auto) for s in gs.history])
 
 
-def play_both_ways(game: Game, seed: int, steps: int, flag: tuple[Any, str], view: Callable[[GameState], Any],
-                   monkeypatch: Any) -> None:
-    """Play one seeded random game twice in lockstep, with a module flag (module, name) on and off, and assert
-    that `view` of both positions agrees before every move (the random bot reads the 'off' game)."""
-    from orrery.interpreter.bots import RandomBot
-
-    module, name = flag
-    monkeypatch.setattr(module, name, True)
-    on = game.new_initial_state(seed=seed)
-    monkeypatch.setattr(module, name, False)
-    off = game.new_initial_state(seed=seed)
-    bot = RandomBot(seed)
-    for step in range(steps):
-        assert view(on) == view(off), (game.name, seed, step)
-        if off.is_terminal():
-            return
-        choice = bot.choose(off)
-        monkeypatch.setattr(module, name, True)
-        on.apply(choice)
-        monkeypatch.setattr(module, name, False)
-        off.apply(choice)

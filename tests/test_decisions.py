@@ -226,15 +226,15 @@ def test_single_option_step_menus_are_auto_resolved(ttt):
     assert [(h.label, h.auto) for h in gs.history] == [("place", True), ("b2", False), ("place", True)]
 
 
-def test_forced_single_value_choices_are_taken_without_a_decision(ttt):
+def test_forced_single_value_choices_are_taken_and_recorded_as_automatic(ttt):
     # Documented behaviour (docs/dsl.md, Decisions): a `choose`/parameter whose domain has exactly one
-    # legal value is not a decision. It is taken inside the run (no re-run, which matters in long
-    # cascades) and so is not in gs.history; menus narrowed to one option by look-ahead are recorded auto.
+    # legal value asks nobody; it is in gs.history, marked automatic, so the history holds every decision.
     gs = new_state(ttt)
     for square in ["a1", "b1", "c1", "b2", "a2", "c2", "b3", "a3"]:   # no line: c3 is forced last
         gs.apply_label(square)
     assert gs.outcome().end == "board_full"
-    assert "c3" not in [h.label for h in gs.history]
+    assert [(h.label, h.auto) for h in gs.history][-2:] == [("place", True), ("c3", True)]
+    assert [h.label for h in gs.history if not h.auto] == ["a1", "b1", "c1", "b2", "a2", "c2", "b3", "a3"]
     assert evaluate(gs, 'not empty(cell(board, "c3"))') is True
     assert gs.narration[-2] == "X plays c3"
 
@@ -485,44 +485,6 @@ def test_perform_runs_another_action_with_its_choices(game_from):
     assert [(h.label, h.auto) for h in gs.history] == [("double", False), ("a1", False), ("c1", True)]
     owners = evaluate(gs, "[top(c).owner for c in cells(perch)]")
     assert owners == [0, 1, 0]
-
-
-def _asked(gs, values, optional, answers):
-    """choose_value with these answers given, and the same through the menu it would show (the reference)."""
-    from orrery.interpreter.decisions import Decision, RequireFailed, Suspend
-    from orrery.interpreter.evaluator import Interp
-
-    out = []
-    for fast in (True, False):
-        it = Interp(gs.state, list(answers), gs.game.limits)
-        try:
-            if fast:
-                got = it.choose_value("v", values, 0, "pick", optional, None, None)
-            elif not values and not optional:
-                raise RequireFailed("there is no legal choice for 'v'", None)
-            elif len(values) == 1 and not optional:
-                got = values[0]
-            else:
-                opts = it.options_for(values, optional, labelled=False)
-                got = opts[0].value if len(opts) == 1 else it.ask(Decision(0, "pick", opts, "choose", None, "v"))
-            out.append(("ok", got, it.pos))
-        except (RequireFailed, Suspend) as exc:
-            out.append((type(exc).__name__, str(exc), it.pos))
-    return out
-
-
-@pytest.mark.parametrize("optional", [False, True])
-@pytest.mark.parametrize("answer", [0, 1, 2, 3, 4, 5, 6, -1])
-@pytest.mark.parametrize("which", ["numbers", "texts", "cells", "coins", "mixed", "one", "none"])
-def test_a_replayed_answer_picks_what_the_menu_would(gs, which, answer, optional):
-    """choose_value answers a replayed choice without building the menu unless pieces could be merged."""
-    coins = evaluate(gs, "pieces(purse)")  # six coins: three identical copper, three identical silver
-    assert len(coins) == 6
-    cells = [Cell("row", None, (0, 0)), Cell("row", None, (1, 0))]
-    values = {"numbers": [4, 5, 6], "texts": ["a", "b"], "cells": cells, "coins": coins,
-              "mixed": [7, coins[0], "x", coins[1], coins[-1]], "one": [9], "none": []}[which]
-    fast, reference = _asked(gs, values, optional, [answer])
-    assert fast == reference
 
 
 # ================================================================= labels made when read

@@ -1,59 +1,70 @@
-"""The resumable engine (interpreter/engine) against the replaying GameState it replaces.
-
-Every bundled game and variant, on both the compiled and the interpreted path, plays seeded random
-games in lockstep on both: the same menus (labels, indices, chooser), the same state digest, the same
-narration (the replaying engine's narration lags behind a mid-stage decision, so its live messages
-are added) and the same result.  Also: a clone taken in the middle of an effect continues on its own.
-"""
+"""The resumable engine: a position is state + continuation, answering continues it, nothing runs twice."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from conftest import make_game
 from orrery.interpreter.bots import RandomBot
-from orrery.interpreter.engine.driver import ResumableState
+from orrery.interpreter.evaluator import Interp
 from orrery.interpreter.game import Game
-from orrery.interpreter.gamefiles import bundled_games, bundled_variants, resolve_game, resolve_variant
-from orrery.rulespec.loader import load_spec
+from orrery.interpreter.gamefiles import resolve_game
 
-CASES = [(g, v) for g in bundled_games() for v in [None, *bundled_variants(g)]]
+CHAIN = """
+orrery: 1
+game: {{name: chain, players: {{min: 1, max: 1}}}}
+variables: {{total: {{start: 0}}}}
+flow:
+  phases:
+    - name: play
+      steps: [{{actions: [chain]}}]
+actions:
+  chain:
+    effect: |
+      say "start"
+      repeat {k} {{
+        choose x from [0, 1] prompt "bit?"
+        total += x
+      }}
+      say "end"
+end:
+  done: {{when: "true", check: end_of_turn, winners: "[]"}}
+"""
 
 
-def _lockstep(game: Game, seed: int, max_steps: int) -> int:
-    old = game.new_initial_state(seed=seed)
-    new = ResumableState.start(game, game.rules.default_players, seed)
-    bot = RandomBot(seed * 7 + 1)
-    for step in range(max_steps):
-        assert new.state.digest() == old.state.digest(), (seed, step)
-        assert [(o.index, o.label) for o in new.legal_options()] == [(o.index, o.label) for o in old.legal_options()]
-        assert new.current_player() == old.current_player()
-        live = [] if old.is_terminal() else old.state.msgs  # (at the end they are in the narration already)
-        assert new.narration == old.narration + live, (seed, step)
-        if old.is_terminal():
-            assert new.is_terminal() and new.returns() == old.returns() and new.outcome() == old.outcome()
-            return step
-        choice = bot.choose(old)
-        old.apply(choice)
-        new.apply(choice)
-    return max_steps
+def _evaluations(tmp_path, k: int, monkeypatch) -> tuple[int, list[str]]:
+    """Expressions evaluated to play the chain of k choices (interpreted), and the narration."""
+    game = make_game(tmp_path, CHAIN.format(k=k), name=f"chain{k}.yaml")
+    game = Game(game.spec, mode="interpreted")
+    calls = {"n": 0}
+    original = Interp.ev
+
+    def counting(self, node, env):
+        calls["n"] += 1
+        return original(self, node, env)
+
+    monkeypatch.setattr(Interp, "ev", counting)
+    gs = game.new_initial_state(seed=1)
+    while not gs.is_terminal():
+        gs.apply(gs.legal_actions()[-1])
+    monkeypatch.setattr(Interp, "ev", original)
+    return calls["n"], gs.narration
 
 
-@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
-@pytest.mark.parametrize("name,variant", CASES, ids=[f"{g}-{v or 'base'}" for g, v in CASES])
-def test_same_games_as_the_replaying_engine(name: str, variant: str | None, mode: str):
-    path = resolve_game(name)
-    variants = [resolve_variant(path, variant)] if variant else []
-    game = Game(load_spec(path, variants), mode=mode)
-    steps = sum(_lockstep(game, seed, 400) for seed in range(2))
-    assert steps > 0
+def test_each_answer_costs_the_same_however_long_the_chain(tmp_path, monkeypatch):
+    """No answer re-runs what came before it: the work is linear in the number of decisions."""
+    counts = {k: _evaluations(tmp_path, k, monkeypatch) for k in (1, 8, 64)}
+    (c1, n1), (c8, _), (c64, n64) = counts[1], counts[8], counts[64]
+    per = (c8 - c1) / 7
+    assert per > 0 and c64 - c1 == per * 63, counts
+    assert n1.count("start") == 1 and n64.count("start") == 1  # said once, not once per answer
+    assert n64.count("end") == 1
 
 
 def test_a_clone_mid_effect_continues_alone():
     """Bubble Singularity asks inside actions: clone at such a decision, continue both the same way."""
     game = Game.load(resolve_game("bubble-singularity"))
-    gs = ResumableState.start(game, 2, 3)
+    gs = game.new_initial_state(players=2, seed=3)
     bot = RandomBot(5)
     for _ in range(300):
         if gs.is_terminal():
@@ -61,6 +72,7 @@ def test_a_clone_mid_effect_continues_alone():
         if gs.decision.kind == "choose":
             twin = gs.clone()
             assert len(twin.pos.stack) > 1  # the effect's frames are part of the copy
+            assert twin.digest() == gs.digest()
             for _ in range(20):
                 if gs.is_terminal():
                     break
@@ -71,3 +83,63 @@ def test_a_clone_mid_effect_continues_alone():
             return
         gs.apply(bot.choose(gs))
     pytest.fail("no decision inside an effect was met")
+
+
+def test_a_clone_does_not_share_the_effects_locals(tmp_path):
+    """Answering one copy leaves the other's suspended effect as it was."""
+    game = make_game(tmp_path, CHAIN.format(k=3))
+    gs = game.new_initial_state(seed=1)
+    gs.apply(1)  # 1 then 1 then 1 on the original, 1 then 0 then 0 on the clone
+    twin = gs.clone()
+    for a in (1, 1):
+        gs.apply(a)
+    for a in (0, 0):
+        twin.apply(a)
+    assert gs.state.vars["total"] == 3 and twin.state.vars["total"] == 1
+    assert gs.is_terminal() and twin.is_terminal()
+
+
+FORCED = """
+orrery: 1
+game: {name: forced, players: {min: 1, max: 1}}
+variables: {got: {start: 0}}
+flow:
+  phases:
+    - name: play
+      steps: [{actions: [go]}]
+actions:
+  go:
+    effect: |
+      choose x from [7] prompt "only seven?"
+      got = x
+      choose y from [1, 2] prompt "one or two?"
+      got += y
+end:
+  done: {when: "got > 0", winners: "[]"}
+"""
+
+
+def test_every_decision_is_in_the_history_forced_ones_marked(tmp_path):
+    gs = make_game(tmp_path, FORCED).new_initial_state(seed=0)
+    assert gs.decision.prompt == "one or two?"
+    gs.apply_label("2")
+    assert gs.state.vars["got"] == 9
+    assert [(h.prompt, h.label, h.auto) for h in gs.history] == [
+        ("play", "go", True), ("only seven?", "7", True), ("one or two?", "2", False)]
+
+
+def test_a_refused_answer_leaves_the_position_as_it_was(tmp_path):
+    from orrery.interpreter.evaluator import Limits
+    from orrery.interpreter.game import IllegalMove
+
+    text = FORCED.replace('      got += y\n', '      got += y\n      require y == 1 else "only one"\n')
+    gs = make_game(tmp_path, text).new_initial_state(seed=0)
+    # look-ahead knows 2 fails: only 1 is left, so it was answered for the player
+    assert gs.is_terminal() and gs.state.vars["got"] == 8
+    blind = make_game(tmp_path, text, limits=Limits(lookahead=0)).new_initial_state(seed=0)
+    before = (blind.state.digest(), blind.digest(), list(blind.history), list(blind.narration))
+    with pytest.raises(IllegalMove, match="only one"):
+        blind.apply_label("2")
+    assert (blind.state.digest(), blind.digest(), list(blind.history), list(blind.narration)) == before
+    blind.apply_label("1")
+    assert blind.is_terminal() and blind.state.vars["got"] == 8

@@ -765,7 +765,7 @@ def test_require_failure_carries_message(gs):
 # ===================================================================== work counted the same, cached or not
 
 def _spent(gs, text):
-    it = Interp(gs.state, [], gs.game.limits)
+    it = Interp(gs.state, gs.game.limits)
     before = it.loops
     value = it.ev(parse_expr(text), {})
     return value, it.loops - before
@@ -791,7 +791,7 @@ def test_lines_charge_the_same_when_remembered(gs):
 
 
 def test_neighbours_on_an_unbounded_grid_are_remembered(gs):
-    it = Interp(gs.state, [], gs.game.limits)
+    it = Interp(gs.state, gs.game.limits)
     a = it.ev(parse_expr("adjacent(cell(inf, 5, -2))"), {})
     assert sorted((c.x, c.y) for c in a) == [(4, -2), (5, -3), (5, -1), (6, -2)]
     assert it.ev(parse_expr("adjacent(cell(inf, 5, -2))"), {}) is a  # a cell's neighbours never change

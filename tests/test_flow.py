@@ -703,12 +703,10 @@ end:
 """
 
 
-def test_checkpoints_are_taken_only_where_a_player_can_be_asked(game_from):
-    """A stage whose hooks cannot ask is never where a run stops, so no state copy is taken at its start."""
+def test_a_hook_that_asks_and_one_that_does_not(game_from):
+    """A turn_start hook may ask the player (it suspends, and the turn goes on after the answer)."""
     quiet = game_from(BETTING.format(start="bets += [0]"))
-    assert quiet.rules.asking_stages == {"game_start", "step"}
     asking = game_from(BETTING.format(start="choose b from [5, 6]\n        bets += [b]"))
-    assert asking.rules.asking_stages == {"game_start", "step", "turn_start"}
     gs = new_state(asking, players=2)
     for answer in ["6", "high", "5", "low", "5", "high", "6", "low"]:
         assert not gs.is_terminal()
@@ -720,30 +718,3 @@ def test_checkpoints_are_taken_only_where_a_player_can_be_asked(game_from):
     assert gs.is_terminal() and var(gs, "bets") == [0, 2, 0, 1, 0, 1, 0, 2]
 
 
-def test_no_state_copy_at_a_stage_that_cannot_ask(game_from, monkeypatch):
-    """The saving itself: with every stage counted as asking, the same game copies its state more often."""
-    from orrery.interpreter.state import State
-
-    quiet = game_from(BETTING.format(start="bets += [0]"))
-    copies = {"n": 0}
-    original = State.clone
-
-    def counting(self):
-        copies["n"] += 1
-        return original(self)
-
-    monkeypatch.setattr(State, "clone", counting)
-
-    def play() -> tuple[int, list]:
-        copies["n"] = 0
-        gs = new_state(quiet, players=2)
-        for answer in ["high", "low", "low", "high"]:
-            gs.apply_label(answer)
-        return copies["n"], var(gs, "bets")
-
-    fewer, bets = play()
-    monkeypatch.setattr(quiet.rules, "asking_stages", frozenset(
-        ("game_start", "round_start", "phase_start", "turn_start", "step", "turn_end", "phase_end",
-         "phase_next", "round_end", "over")))
-    more, same_bets = play()
-    assert bets == same_bets and fewer < more, (fewer, more)

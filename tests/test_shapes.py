@@ -138,7 +138,7 @@ def test_counted_lists_keep_the_interpreters_limits_and_charges(game, limits):
     for mode in ("compiled", "interpreted"):
         g = Game(game.spec, limits, mode=mode)
         gs = new_state(g)
-        it = Interp(gs.state, [], limits)
+        it = Interp(gs.state, limits)
         try:
             value = it.ev(parse_expr("count(steps(10)) + count(copies(bag)) + count(spots())"), {})
             outcomes.append(("ok", value, it.loops))

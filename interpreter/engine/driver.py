@@ -11,22 +11,44 @@ fails is refused and the position is left as it was.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..decisions import Decision, Option, RequireFailed, RuleError, RunawayError
 from ..evaluator import Interp
 from ..flow import NOTHING_VIABLE
 from ..state import State
+from .fallible import fallible_of
+from .flowframe import FlowFrame
 from .position import Position
 
 TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
+
+
+class IllegalMove(Exception):
+    """An answer that the rules do not allow here; `reason` says which rule forbids it."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Step:
+    """One answered decision in a game's history (`auto`: answered by the engine, the only possible answer)."""
+
+    player: int
+    index: int
+    label: str
+    prompt: str
+    auto: bool = False
 
 
 class _Spent(Exception):
     """The look-ahead of one menu used up its loop budget: the options left are offered unchecked."""
 
 
-class ResumableState:
+class GameState:
     """A game in progress: a position (state + continuation), its history and narration."""
 
     def __init__(self, game: Any, pos: Position, seed: int):
@@ -39,12 +61,13 @@ class ResumableState:
         self._look_loops = 0
 
     @classmethod
-    def start(cls, game: Any, n: int, seed: int, setup: Any = None, replace_setup: bool = False) -> "ResumableState":
+    def start(cls, game: Any, n: int, seed: int, setup: Any = None, replace_setup: bool = False) -> "GameState":
         """A new game of `n` players: setup runs up to the first decision."""
         initial = State(game.rules, n, seed)
         if setup is not None or replace_setup:
             initial.setup_override = (setup, replace_setup)
-        gs = cls(game, Position(initial, game.limits), seed)
+        gs = cls(game, Position(initial, game.limits, [FlowFrame()]), seed)
+        gs._listen()
         try:
             gs._advance()
         except RequireFailed as failed:  # no player chose anything yet: the spec itself is at fault
@@ -86,6 +109,20 @@ class ResumableState:
         d = self.pos.decision
         return [] if d is None else list(d.options)
 
+    def heuristic_returns(self) -> list[float] | None:
+        """Per player, the spec's bots.heuristic scaled to -1..1 (None when the spec declares none)."""
+        if self.game.rules.heuristic is None:
+            return None
+        return self.game.rules.heuristic_returns(self.pos.it)
+
+    def bot_playout(self) -> int | None:
+        """The spec's hint for the random decisions of a search bot's playout (bots.playout), or None."""
+        return self.game.rules.spec.model.bots.playout
+
+    def bot_iterations(self) -> int | None:
+        """The spec's hint for a search bot's budget when the bot was given none (bots.iterations), or None."""
+        return self.game.rules.spec.model.bots.iterations
+
     def returns(self) -> list[float]:
         """Per-player results: 1 win, -1 loss, 0 draw (all zeros before the end)."""
         o = self.pos.s.outcome
@@ -111,18 +148,27 @@ class ResumableState:
         return data
 
     # ------------------------------------------------------------- changes
-    def clone(self) -> "ResumableState":
+    def clone(self) -> "GameState":
         """An independent copy."""
-        g = ResumableState.__new__(ResumableState)
+        g = GameState.__new__(GameState)
         g.game, g.seed, g.pos = self.game, self.seed, self.pos.clone()
         g.history, g.narration = list(self.history), list(self.narration)
         g.lookahead_used, g._look_loops = 0, 0
+        g._listen()
         return g
+
+    def _listen(self) -> None:
+        """Choices that answer themselves (one possible value) go into the history too, marked automatic."""
+        history = self.history
+        label = self.pos.it.label
+
+        def forced(chooser: int, prompt: str, value: Any) -> None:
+            history.append(Step(chooser, 0, label(value), prompt, auto=True))
+
+        self.pos.on_forced = forced
 
     def apply(self, index: int) -> None:
         """Answer the pending decision with the option of that index; raise IllegalMove if not allowed."""
-        from ..game import IllegalMove
-
         d = self.pos.decision
         if d is None:
             raise IllegalMove("the game is over")
@@ -133,8 +179,6 @@ class ResumableState:
 
     def apply_label(self, text: str) -> Option:
         """Answer by an option's label or 1-based menu number; raise IllegalMove with the reason."""
-        from ..game import IllegalMove
-
         d = self.pos.decision
         if d is None:
             raise IllegalMove("the game is over")
@@ -145,8 +189,6 @@ class ResumableState:
         return opt
 
     def _commit(self, opt: Option) -> None:
-        from ..game import IllegalMove, Step
-
         d = self.pos.decision
         assert d is not None
         saved, nh, nn = self.pos.clone(), len(self.history), len(self.narration)
@@ -156,6 +198,7 @@ class ResumableState:
             self._advance()
         except BaseException as failed:  # refused or broken: the position stays as it was before the answer
             self.pos = saved
+            self._listen()
             del self.history[nh:]
             del self.narration[nn:]
             if isinstance(failed, RequireFailed):
@@ -164,8 +207,6 @@ class ResumableState:
 
     def _advance(self) -> None:
         """Run to the next decision that needs a real choice, answering the ones that do not."""
-        from ..game import Step
-
         pos, limits = self.pos, self.game.limits
         auto = 0
         while True:
@@ -208,7 +249,8 @@ class ResumableState:
             return any(rules.may_fail(o.value) for o in decision.options if o.value in rules.actions)
         if decision.action is None:
             return rules.outside_may_fail
-        return rules.may_fail(decision.action)
+        known = fallible_of(rules).needs_lookahead(decision.site, decision.action)
+        return rules.may_fail(decision.action) if known is None else known
 
     def _viable(self, decision: Decision) -> list[Option]:
         """The options from which the current action can still be completed."""
@@ -244,6 +286,7 @@ class ResumableState:
         if self.lookahead_used > limits.lookahead:
             return None
         q = pos.clone()
+        q.looking = True
         q.resume(value)
         try:
             nxt = self._look_run(q)
@@ -293,7 +336,7 @@ class ResumableState:
         d = self.pos.decision
         assert d is not None
         t = text.strip().lower()
-        interp = Interp(self.pos.s, [], self.game.limits)
+        interp = Interp(self.pos.s, self.game.limits)
         for value, why in d.rejected:
             if interp.label(value).lower() == t:
                 return f"'{text}' is not allowed: {why}"

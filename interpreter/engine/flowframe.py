@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..decisions import Decision, Option, RequireFailed, RunawayError
+from ..decisions import Decision, Option, RequireFailed, RuleError, RunawayError
 from ..effects import check_action, param_values
-from ..flow import (DONE, NOTHING_VIABLE, _init_var, _next_step, _parameter_menus, _turn_over, check_ends,
+from ..flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, parameter_menus,
                     step_candidates, turn_order)
 from ..state import BOX
 from ..values import Player, Record
@@ -26,6 +26,7 @@ class FlowFrame:
     """Where the flow is inside the current stage; the stage itself is `state.cursor.stage`."""
 
     __slots__ = ("sub", "menus", "prompt")
+    is_flow = True  # the bottom frame (Position._end keeps it when the game ends)
 
     def __init__(self) -> None:
         self.sub = 0
@@ -45,8 +46,8 @@ class FlowFrame:
                     f"the flow went through {pos.it.limits.flow} stages without asking any player anything "
                     f"(limit flow); is an end condition missing? Raise it with --limit flow=N",
                     pos.it.r.spec.span("flow"))
-            if pos.s.cursor.stage in pos.it.r.asking_stages and not _turn_over(pos.it):
-                pos.it.loops = 0  # the loop limit counts per stage, as runs from a stage's checkpoint did
+            if not pos.looking:  # (a look-ahead run is charged to its menu's budget instead)
+                pos.it.loops = 0  # the loop limit counts the iterations of one stage (one step: one action)
         return _STAGES[pos.s.cursor.stage](self, pos)
 
     def _goto(self, pos: "Position", stage: str) -> None:
@@ -83,8 +84,6 @@ class FlowFrame:
                 expr = it.r.spec.expr("flow", "first_player")
                 first = 0 if expr is None else it.ev(expr, {})
                 if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < s.n:
-                    from ..decisions import RuleError
-
                     raise RuleError(f"flow.first_player must be a player, got {it.describe(first)}",
                                     it.r.spec.span("flow", "first_player"))
                 c.first_player = int(first)
@@ -163,7 +162,7 @@ class FlowFrame:
         if self.menus.get("__choice__") in st.actions:
             c.step_count += 1
             if not st.repeat or (st.max is not None and c.step_count >= st.max):
-                _next_step(c)
+                next_step(c)
         self.sub = 0
         self.menus = {}
         return None
@@ -176,7 +175,7 @@ class FlowFrame:
             return None
         st = ph.steps[c.step]
         if not it.truth(st.when, {}):
-            _next_step(c)
+            next_step(c)
             return None
         names = step_candidates(it, ph, st)
         options, reasons, rejected = [], {}, []
@@ -191,11 +190,11 @@ class FlowFrame:
             options.append(Option(action.label, name, i))
         if st.optional or (st.repeat and c.step_count > 0):
             options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
-        menus = _parameter_menus(it, options, reasons, rejected)
+        menus = parameter_menus(it, options, reasons, rejected)
         prompt = f"{ph.name}: {st.name}" if len(ph.steps) > 1 else ph.name
         if not options:
             s.msgs.append(f"{it.r.seat_name(c.current)} has no legal action at {prompt}")
-            _next_step(c)
+            next_step(c)
             return None
         self.sub, self.menus, self.prompt = 1, menus, prompt
         return Decision(c.current, prompt, options, "action", ph.span, reasons=reasons, rejected=rejected)
@@ -207,7 +206,7 @@ class FlowFrame:
         if choice == NOTHING_VIABLE or choice == DONE:
             if choice == NOTHING_VIABLE:  # the driver found no option that can be completed
                 s.msgs.append(f"{it.r.seat_name(c.current)} has no legal action at {self.prompt}")
-            _next_step(c)
+            next_step(c)
             self.sub = 0
             return
         first = menus.get(choice)
@@ -216,7 +215,7 @@ class FlowFrame:
                 first = param_values(it, it.r.actions[choice])
             except RequireFailed:  # the step's only option, and it cannot be done: as if nothing were offered
                 s.msgs.append(f"{it.r.seat_name(c.current)} has no legal action at {self.prompt}")
-                _next_step(c)
+                next_step(c)
                 self.sub = 0
                 return
         self.sub = 2
@@ -292,23 +291,21 @@ def _make_pieces(pos: "Position") -> None:
         place = BOX if start is None else it.as_place(it.ev(start, {}), start.span)
         s.new_piece(kind, attrs, place)
     for name, track in r.tracks.items():
-        _init_var(it, name, track.per_player, track.start, ("components", "tracks", name, "start"))
+        init_var(it, name, track.per_player, track.start, ("components", "tracks", name, "start"))
     for name, var in r.variables.items():
-        _init_var(it, name, var.per_player, var.start, ("variables", name, "start"))
+        init_var(it, name, var.per_player, var.start, ("variables", name, "start"))
 
 
 def _next_turn(it: Any, ph: Any, c: Any) -> bool:
     """Move the cursor to the next eligible player of the phase's order (flow._turn_start); False if none."""
-    from ..flow import _eligible
-
     if not c.order:
         return False
     if ph.turns == "once":
-        while c.pos < len(c.order) and not _eligible(it, ph, c.order[c.pos]):
+        while c.pos < len(c.order) and not eligible(it, ph, c.order[c.pos]):
             c.pos += 1
         return c.pos < len(c.order)
     for _ in range(len(c.order)):
-        if _eligible(it, ph, c.order[c.pos]):
+        if eligible(it, ph, c.order[c.pos]):
             return True
         c.pos = (c.pos + 1) % len(c.order)
     return False

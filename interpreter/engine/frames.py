@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from orrery.rulespec import ast as A
 
 from ..decisions import Decision, RequireFailed, RuleError, RunawayError
-from ..effects import EXEC, _binding_key, _clamp, _filter, _matches, check_action, message_text
+from ..effects import EXEC, _clamp, _filter, cascade_scan, check_action, for_items, message_text
 from ..values import Record
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def copy_env(env: dict, envs: dict[int, dict]) -> dict:
 
 
 def ask_value(pos: "Position", var: str, values: list, chooser: int, prompt: str, optional: bool, span: Any,
-              reason: str | None, rejected: list | None = None) -> tuple[bool, Any]:
+              reason: str | None, rejected: list | None = None, site: Any = None) -> tuple[bool, Any]:
     """(True, value) when the choice answers itself (one value, or one option after merging identical
     pieces); (False, Decision) when a player must answer.  An empty mandatory choice fails the rule."""
     if not values and not optional:
@@ -50,7 +50,7 @@ def ask_value(pos: "Position", var: str, values: list, chooser: int, prompt: str
     if len(opts) == 1:
         return True, pos.forced(chooser, prompt, opts[0].value)
     return False, Decision(chooser, prompt, opts, "choose", span, var, action=it.top_action,
-                           rejected=rejected or [])
+                           rejected=rejected or [], site=site)
 
 
 # ------------------------------------------------------------------ blocks
@@ -109,27 +109,6 @@ def _start_if(pos: "Position", node: A.If, env: dict) -> None:
 # ------------------------------------------------------------------ loops
 
 
-def _for_items(pos: "Position", node: A.For, env: dict) -> list:
-    """The items of a `for`, filtered and ordered as effects._for does (env[var] left as it leaves it)."""
-    it = pos.it
-    items = [v for v in it.iterate(it.ev(node.iter, env), node.iter.span)]
-    if node.cond is not None:
-        kept = []
-        for v in items:
-            env[node.var] = v
-            if it.truth(node.cond, env):
-                kept.append(v)
-        items = kept
-    if node.order_key is not None:
-        keyed = []
-        for i, v in enumerate(items):
-            env[node.var] = v
-            keyed.append((it.ev(node.order_key, env), i, v))
-        keyed.sort(key=lambda t: t[0], reverse=node.descending)  # stable: ties keep domain order
-        items = [v for _, _, v in keyed]
-    return items
-
-
 class ForFrame:
     """`for x in e`: one body per item."""
 
@@ -164,7 +143,7 @@ class ChosenOrderFrame:
         node = self.node
         pos.it.tick(node.span)
         done, got = ask_value(pos, node.var, self.remaining, int(self.chooser), f"which {node.var} next?", False,
-                              node.span, None)
+                              node.span, None, None, id(node))
         if not done:
             return got
         self.resume(pos, got)
@@ -183,7 +162,7 @@ class ChosenOrderFrame:
 
 
 def _start_for(pos: "Position", node: A.For, env: dict) -> None:
-    items = _for_items(pos, node, env)
+    items = for_items(pos.it, node, env)
     if node.chooser is not None:
         f: Any = ChosenOrderFrame.__new__(ChosenOrderFrame)
         f.node, f.remaining, f.chooser, f.env = node, list(items), pos.it.ev(node.chooser, env), env
@@ -282,7 +261,7 @@ def _start_choose(pos: "Position", node: A.Choose, env: dict) -> Decision | None
     # with nothing to choose from there is no value to explain: only a fixed message can be used
     empty_why = node.reason.value if isinstance(node.reason, A.Literal) and not domain else None
     done, got = ask_value(pos, node.var, values, int(chooser), prompt, node.optional, node.span,
-                          empty_why or (rejected[0][1] if rejected and not values else None), rejected)
+                          empty_why or (rejected[0][1] if rejected and not values else None), rejected, id(node))
     if done:
         env[node.var] = got
         return None
@@ -412,42 +391,12 @@ class SettleFrame:
         return None
 
     def _scan(self, pos: "Position") -> None:
-        it, s = pos.it, pos.s
-        triggers = it.r.state_triggers
-        first_seen = self.first_seen
         self.scan += 1
-        scan = self.scan
-        best = None
-        still: set[tuple] = set()
-        scans = it.scans
-        for ti, trig in enumerate(triggers):
-            for env, i in (scans[ti](it) if scans is not None else _matches(it, trig)):
-                mkey = (ti, _binding_key(env.get(trig.var)) if trig.var else None)
-                still.add(mkey)
-                env["matched_at"] = first_seen.setdefault(mkey, scan)
-                key = 0 if trig.order is None else it.ev(trig.order, env)
-                cand = (key, ti, i)  # order key, then declaration order, then domain order
-                try:
-                    better = best is None or cand < best[0]
-                except TypeError:
-                    raise RuleError(f"the order keys of state triggers '{best[1].name}' and '{trig.name}' cannot be "
-                                    f"compared ({it.describe(best[0][0])} vs {it.describe(key)}); give both "
-                                    f"`order:` keys of the same kind", trig.span) from None
-                if better:
-                    best = (cand, trig, env)
-        for gone in set(first_seen) - still:  # a match that stopped holding starts afresh if it comes back
-            del first_seen[gone]
+        best = cascade_scan(pos.it, self.first_seen, self.scan)
         if best is None:
             self.phase = 1
             return
-        s.cascade += 1
-        if s.cascade > it.limits.cascade:
-            trig = best[1]
-            raise RunawayError(f"trigger '{trig.name}' keeps firing: more than {it.limits.cascade} firings in one "
-                               f"cascade (limit cascade); raise it with --limit cascade=N", trig.span)
-        fired = (triggers.index(best[1]), _binding_key(best[2].get(best[1].var)) if best[1].var else None)
-        first_seen.pop(fired, None)  # the match is consumed: if it holds again later, it queues anew
-        run_block(pos, best[1].effect, best[2])
+        run_block(pos, best[0].effect, best[1])
 
     def copy(self, envs: dict) -> "SettleFrame":
         f = SettleFrame.__new__(SettleFrame)
@@ -460,6 +409,11 @@ def settle(pos: "Position", span: Any = None) -> None:
     """Start a cascade (effects.settle's semantics) as a frame; nothing to do without state triggers."""
     it = pos.it
     if not it.r.state_triggers:
+        return
+    if not pos.sus.cascade:  # nothing in it can ask: run it at once
+        from ..effects import settle as settle_now
+
+        settle_now(it, span)
         return
     if it.settling:
         raise RuleError("`settle` inside a cascade: the cascade already resolves until nothing matches", span)
@@ -523,7 +477,7 @@ class ActionFrame:
             domain = it.iterate(it.ev(p.domain, env), p.domain.span)
             values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
         done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or f"{self.action.label}: choose {p.name}",
-                              p.optional, p.span, p.why, rejected)
+                              p.optional, p.span, p.why, rejected, (self.action.name, self.k))
         if not done:
             return got
         self.resume(pos, got)

@@ -14,24 +14,26 @@ from ..decisions import Decision, GameEnded
 from ..evaluator import Interp, Limits
 from ..flow import finish
 from ..state import State
-from .flowframe import FlowFrame
 from .suspends import suspends_of
 
 
 class Position:
     """State + interpreter counters + the frame stack (the flow frame at the bottom) + the pending decision."""
 
-    __slots__ = ("s", "it", "stack", "decision", "flow_steps", "sus", "on_forced")
+    __slots__ = ("s", "it", "stack", "decision", "flow_steps", "sus", "on_forced", "looking")
 
-    def __init__(self, state: State, limits: Limits):
+    def __init__(self, state: State, limits: Limits, stack: list[Any] | None = None):
         self.s = state
-        self.it = Interp(state, [], limits)
-        self.stack: list[Any] = [FlowFrame()]
+        self.it = Interp(state, limits)
+        # the frames, the flow's at the bottom (engine.flowframe; none: a lone effect, see run_answering)
+        self.stack: list[Any] = [] if stack is None else stack
         self.decision: Decision | None = None
         self.flow_steps = 0
         self.sus = suspends_of(state.rules)
         # told of every choice that answered itself (one value): (chooser, prompt, value); None: nobody listens
         self.on_forced: Callable[[int, str, Any], None] | None = None
+        # a look-ahead copy: its loop count runs on across stages (the runs that check one menu share one budget)
+        self.looking = False
 
     def clone(self) -> "Position":
         """An independent copy, continuation included."""
@@ -44,6 +46,7 @@ class Position:
         p.flow_steps = self.flow_steps
         p.sus = self.sus
         p.on_forced = None
+        p.looking = self.looking
         return p
 
     def forced(self, chooser: int, prompt: str, value: Any) -> Any:
@@ -55,7 +58,7 @@ class Position:
     def run(self) -> Decision | None:
         """Advance until a decision is pending (returned, and kept in `decision`) or the game is over (None)."""
         stack, s = self.stack, self.s
-        while s.outcome is None:
+        while s.outcome is None and stack:
             try:
                 d = stack[-1].step(self)
             except GameEnded as ended:
@@ -75,6 +78,9 @@ class Position:
 
     def _end(self, name: str) -> None:
         """An end condition or `end_game`: every frame above the flow is dropped, then final scoring."""
+        if not self.stack or not getattr(self.stack[0], "is_flow", False):  # a lone effect: it just stops
+            del self.stack[:]
+            raise GameEnded(name)
         del self.stack[1:]
         it = self.it
         it.emit_depth = it.call_depth = 0
@@ -90,3 +96,21 @@ class Position:
                                                                                     "left", "scan")}
             out.append((type(f).__name__, where))
         return out
+
+
+def run_answering(pos: Position, answers: list[int]) -> Decision | None:
+    """Run a position, answering its decisions with these option indices in turn: the decision left
+    unanswered when they run out (None: the stack ran empty or the game ended).  For lone effects
+    (tests, benchmarks) whose questions are answered by a fixed list, not by players."""
+    queue = list(answers)
+    d = pos.run()
+    while d is not None and queue:
+        index = queue.pop(0)
+        opt = next((o for o in d.options if o.index == index), None)
+        if opt is None:
+            from ..decisions import RequireFailed
+
+            raise RequireFailed(f"answer {index} is not an option of '{d.prompt}'", d.span)
+        pos.resume(opt.value)
+        d = pos.run()
+    return d

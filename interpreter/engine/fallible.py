@@ -1,0 +1,118 @@
+"""Which choices need look-ahead: can anything that runs after this choice, inside its action, fail?
+
+Look-ahead ("can this option still be completed?") runs the game forward on a clone for every option;
+it is only needed where a later `require`, an empty mandatory choice, a full zone or a performed action
+can refuse the move.  rules.may_fail answers that per action; this answers it per choice site: a
+`choose` over a fixed list with nothing fallible after it (most chains of choices) needs none.
+
+Sites are the chooses and chosen-order loops written in an action's own effect, and its parameters.
+A choose inside a procedure or a trigger has no entry (the driver falls back on the action's answer).
+What runs after a site: the rest of every enclosing block, a whole enclosing loop body again (a loop
+can come back to statements before the site), the later parameters, then the `action` event's
+triggers and the cascade the action sets off.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orrery.rulespec import ast as A
+
+
+class Fallible:
+    """Per choice site (AST node id, or (action, parameter index)): (action, can something after it fail)."""
+
+    def __init__(self, rules: Any):
+        self.capped = any(z.decl.capacity is not None for z in rules.zones.values())
+        self.procs: dict[str, bool] = {name: False for name in rules.procedures}
+        self.events: dict[str, bool] = {}
+        self.cascade = False
+        self._solve(rules)
+        self.after: dict[Any, tuple[str, bool]] = {}
+        tail = self.events.get("action", False) or self.cascade
+        for name, action in rules.actions.items():
+            effect_fails = self.block(action.effect)
+            for k, p in enumerate(action.params):
+                later = any(self._param_fails(q) for q in action.params[k + 1:])
+                self.after[(name, k)] = (name, later or effect_fails or tail)
+            self._walk(name, action.effect, tail)
+
+    def _solve(self, rules: Any) -> None:
+        """Procedures, events and cascades refer to each other: grow until nothing changes."""
+        while True:
+            before = (dict(self.procs), dict(self.events), self.cascade)
+            for name, (_, body) in rules.procedures.items():
+                self.procs[name] = self.block(body)
+            for event, triggers in rules.event_triggers.items():
+                self.events[event] = any(self.block(t.effect) for t in triggers)
+            self.cascade = (any(self.block(t.effect) for t in rules.state_triggers)
+                            or self.events.get("cascade_end", False))
+            if (self.procs, self.events, self.cascade) == before:
+                return
+
+    @staticmethod
+    def _param_fails(p: Any) -> bool:
+        return not p.optional and not _never_empty(p.domain, p.where)
+
+    def block(self, block: A.Block | None) -> bool:
+        """Can running this block refuse the move (RequireFailed)?"""
+        return block is not None and any(self.stmt(s) for s in block.body)
+
+    def stmt(self, node: A.Stmt) -> bool:
+        """Can running this statement refuse the move?"""
+        if isinstance(node, (A.Require, A.Perform)):
+            return True
+        if isinstance(node, A.Choose):
+            return not node.optional and not _never_empty(node.domain, node.cond)
+        if isinstance(node, (A.For, A.While, A.Repeat)):
+            return self.block(node.body)
+        if isinstance(node, A.If):
+            return any(self.block(b) for _, b in node.branches) or self.block(node.else_)
+        if isinstance(node, A.CallProc):
+            return self.procs.get(node.name, True)
+        if isinstance(node, A.Emit):
+            return self.events.get(node.event, False)
+        if isinstance(node, A.Settle):
+            return self.cascade
+        if isinstance(node, (A.Move, A.Create, A.Draw)):
+            return self.capped
+        return False
+
+    def _walk(self, action: str, block: A.Block | None, rest: bool) -> None:
+        """Record the sites in `block`; `rest`: can something after the block (in its context) fail?"""
+        if block is None:
+            return
+        body = block.body
+        for i, node in enumerate(body):
+            after = rest or any(self.stmt(s) for s in body[i + 1:])
+            if isinstance(node, A.Choose):
+                self.after[id(node)] = (action, after)
+            elif isinstance(node, A.If):
+                for _, b in node.branches:
+                    self._walk(action, b, after)
+                self._walk(action, node.else_, after)
+            elif isinstance(node, (A.For, A.While, A.Repeat)):
+                again = after or self.block(node.body)  # the body runs again after any of its statements
+                if isinstance(node, A.For) and node.chooser is not None:
+                    self.after[id(node)] = (action, again)
+                self._walk(action, node.body, again)
+
+    def needs_lookahead(self, site: Any, action: str | None) -> bool | None:
+        """Whether a choice at `site` inside the top action `action` needs look-ahead (None: not known here)."""
+        found = self.after.get(site)
+        if found is None or found[0] != action:
+            return None
+        return found[1]
+
+
+def _never_empty(domain: A.Expr, cond: A.Expr | None) -> bool:
+    """A domain written as a list of items with no filter always offers something."""
+    return cond is None and isinstance(domain, A.ListLit) and len(domain.items) > 0
+
+
+def fallible_of(rules: Any) -> Fallible:
+    """The analysis of a Rules, made once and kept on it."""
+    found = rules.__dict__.get("_fallible")
+    if found is None:
+        found = rules.__dict__["_fallible"] = Fallible(rules)
+    return found
