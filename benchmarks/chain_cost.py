@@ -11,10 +11,13 @@ divided by the number of decisions; new_initial_state, which runs the flow up to
 menu, is timed apart (`setup_ms`), and the whole game per decision is reported too
 (`per_decision_with_setup_us`: the fixed cost of a game spread over its k decisions, as the
 "about 9x" of issue 17 was measured).  Games are played until --seconds have passed for that
-k and engine (at least one game).  Each ratio is a cost per decision at k over the same cost
-at k = 1 (k = 1 is always measured): 1.0 means a decision costs the same however long the chain.
+k and engine (at least one game), in each of --rounds rounds; the rounds interleave (every
+k and engine once per round) and each cost is the median of the rounds.  Each ratio is a cost
+per decision at k over the same cost at k = 1 (k = 1 is always measured): 1.0 means a decision
+costs the same however long the chain.
 
-    benchmarks/chain_cost.py [--ks 1,2,8,32,128] [--seconds S] [--modes compiled,interpreted] [--seed N] [--json]
+    benchmarks/chain_cost.py [--ks 1,2,8,32,128] [--seconds S] [--rounds R] [--modes compiled,interpreted]
+                             [--seed N] [--json]
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import math
 import os
 import platform
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -96,6 +100,18 @@ def measure(game: Game, k: int, seconds: float, seed: int) -> dict:
             "per_decision_with_setup_us": round((setup + loop) / decisions * 1e6, 2)}
 
 
+def combine(rounds: list[dict]) -> dict:
+    """One row from the rounds of one k and engine: totals, and the median of each cost."""
+    out = dict(rounds[0])
+    for key in ("games", "decisions"):
+        out[key] = sum(r[key] for r in rounds)
+    out["seconds"] = round(sum(r["seconds"] for r in rounds), 3)
+    for key in ("setup_ms", "per_game_ms", "per_decision_us", "per_decision_with_setup_us"):
+        out[key] = round(statistics.median(r[key] for r in rounds), 4 if key.endswith("ms") else 2)
+    out["per_decision_us_rounds"] = [r["per_decision_us"] for r in rounds]
+    return out
+
+
 def parse_ks(text: str) -> list[int]:
     """`1,2,8` -> [1, 2, 8]; raises ValueError with the reason."""
     ks = []
@@ -111,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ks", default="1,2,8,32,128", help="chain lengths, comma-separated (default 1,2,8,32,128)")
     ap.add_argument("--seconds", type=float, default=2.0, help="seconds per k and engine (default 2)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="rounds, each measuring every k and engine in turn; costs are the median (default 1)")
     ap.add_argument("--modes", default=",".join(MODES), help="engines, comma-separated (default: both)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the first game and of the random answers")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
@@ -121,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(err))
     if not (args.seconds > 0 and math.isfinite(args.seconds)):
         ap.error(f"--seconds must be a number above 0, not {args.seconds}")
+    if args.rounds < 1:
+        ap.error(f"--rounds must be at least 1, not {args.rounds}")
     modes = [m.strip() for m in args.modes.split(",")]
     if not modes or any(m not in MODES for m in modes):
         ap.error(f"--modes {args.modes}: each mode must be one of {', '.join(MODES)}")
@@ -128,22 +148,27 @@ def main(argv: list[str] | None = None) -> int:
 
     results = []
     with tempfile.TemporaryDirectory(prefix="orrery-chain-") as tmp:
-        for mode in modes:
-            base: dict | None = None
-            for k in ks:  # ks is sorted and holds 1: the first is k = 1
-                r = measure(load_chain(k, mode, Path(tmp)), k, args.seconds, args.seed)
-                base = base or r
-                r["ratio_to_k1"] = round(r["per_decision_us"] / base["per_decision_us"], 2)
-                r["ratio_with_setup_to_k1"] = round(r["per_decision_with_setup_us"]
-                                                    / base["per_decision_with_setup_us"], 2)
-                results.append(r)
+        games = {(mode, k): load_chain(k, mode, Path(tmp)) for mode in modes for k in ks}
+        rounds: dict[tuple, list[dict]] = {key: [] for key in games}
+        for r in range(args.rounds):  # rounds interleave, so a busy spell of the machine hits every row alike
+            for (mode, k), game in games.items():
+                rounds[mode, k].append(measure(game, k, args.seconds, args.seed + r))
+    for mode in modes:
+        base = combine(rounds[mode, 1])
+        for k in ks:
+            row = combine(rounds[mode, k])
+            row["ratio_to_k1"] = round(row["per_decision_us"] / base["per_decision_us"], 2)
+            row["ratio_with_setup_to_k1"] = round(row["per_decision_with_setup_us"]
+                                                  / base["per_decision_with_setup_us"], 2)
+            results.append(row)
     machine = {"python": platform.python_version(), "machine": platform.machine(), "system": platform.system(),
                "cpus": os.cpu_count()}
     if args.json:
-        print(json.dumps({"benchmark": "chain_cost", "machine": machine, "seconds": args.seconds, "ks": ks,
+        print(json.dumps({"benchmark": "chain_cost", "machine": machine, "seconds": args.seconds, "rounds": args.rounds,
+                          "ks": ks,
                           "modes": modes, "seed": args.seed, "results": results}, indent=2))
         return 0
-    print(f"# benchmarks/chain_cost.py --ks {','.join(map(str, ks))} --seconds {args.seconds}  "
+    print(f"# benchmarks/chain_cost.py --ks {','.join(map(str, ks))} --seconds {args.seconds} --rounds {args.rounds}  "
           f"(Python {machine['python']}, {machine['cpus']} cpus)")
     print(f"{'engine':12} {'k':>5} {'games':>6} {'decisions':>9} {'us/decision':>12} {'x k=1':>7} "
           f"{'with setup':>11} {'x k=1':>7} {'ms/game':>9}")

@@ -38,10 +38,11 @@ def test_the_chain_game_makes_k_decisions_in_one_action(mode, tmp_path):
 
 
 def test_the_script_reports_each_k_and_engine():
-    done = _chain_cost("--ks", "4", "--seconds", "0.2", "--json")  # k = 1 is added as the baseline
+    done = _chain_cost("--ks", "4", "--seconds", "0.05", "--rounds", "2", "--json")  # k = 1 is added as the baseline
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["benchmark"] == "chain_cost" and out["ks"] == [1, 4] and out["modes"] == ["compiled", "interpreted"]
+    assert out["rounds"] == 2
     assert set(out["machine"]) >= {"python", "cpus"}
     rows = out["results"]
     assert [(r["mode"], r["k"]) for r in rows] == [("compiled", 1), ("compiled", 4), ("interpreted", 1),
@@ -52,6 +53,7 @@ def test_the_script_reports_each_k_and_engine():
         assert r["answered"] == k and r["history"] == k + 1  # the action (forced) and k answered choices
         assert r["per_decision_us"] > 0 and r["per_decision_with_setup_us"] >= r["per_decision_us"]
         assert set(r) >= {"seconds", "setup_ms", "per_game_ms", "ratio_to_k1", "ratio_with_setup_to_k1"}
+        assert len(r["per_decision_us_rounds"]) == 2
     for base, row in ((rows[0], rows[1]), (rows[2], rows[3])):
         assert base["ratio_to_k1"] == 1.0
         assert row["ratio_to_k1"] == pytest.approx(row["per_decision_us"] / base["per_decision_us"], abs=0.01)
@@ -72,6 +74,7 @@ def test_the_script_prints_a_table():
     (("--ks", "5000"), "from 1 to 1000"),
     (("--seconds", "0"), "--seconds must be a number above 0"),
     (("--seconds", "inf"), "--seconds must be a number above 0"),
+    (("--rounds", "0"), "--rounds must be at least 1"),
     (("--modes", "fast"), "each mode must be one of compiled, interpreted"),
 ])
 def test_the_script_refuses_bad_arguments(args, says):
