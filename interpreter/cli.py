@@ -15,64 +15,13 @@ from typing import Any, Callable
 
 from orrery import __version__
 from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, printable
-from orrery.rulespec.source import YamlLimits
 
-from .evaluator import MAX_DIGITS, Limits
+# The game-loading helpers live in .loading (cli_perf and play use them too); the old private names stay.
+from .loading import LIMIT_NAMES
+from .loading import load_game_from_args as _load_game
+from .loading import parse_limits as _limits
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
-
-LIMIT_NAMES = {
-    "cascade": "most state-trigger firings in one cascade",
-    "loop": "most loop iterations while resolving one step",
-    "emit_depth": "deepest nesting of events",
-    "flow": "most flow stages without any decision",
-    "pieces": "most pieces in a game",
-    "lookahead": "most re-runs when filtering a menu for dead ends",
-    "auto": "most decisions in a row answered automatically (one option or none)",
-    "values": "most items in one list or characters in one text",
-    "digits": f"most decimal digits of one number (at most {MAX_DIGITS})",
-    "yaml_bytes": "largest YAML file, in bytes",
-    "yaml_nodes": "most YAML nodes after alias expansion",
-    "yaml_depth": "deepest YAML nesting",
-    "steps": "most decisions in one simulated game before it counts as a runaway",
-}
-
-
-def _limits(args: argparse.Namespace) -> tuple[Limits, YamlLimits, int]:
-    """Parse --limit NAME=N options into engine, YAML and step limits."""
-    eng: dict[str, int] = {}
-    yml: dict[str, int] = {}
-    steps = 20_000
-    for item in getattr(args, "limit", None) or []:
-        name, _, value = item.partition("=")
-        if name not in LIMIT_NAMES or not value.strip().isdigit():
-            raise InputError(f"--limit {item}: expected NAME=N with NAME one of {', '.join(LIMIT_NAMES)}")
-        n = int(value)
-        if name == "digits" and n > MAX_DIGITS:
-            raise InputError(f"--limit {item}: numbers of more than {MAX_DIGITS} digits cannot be shown or saved, so "
-                             f"digits can be at most {MAX_DIGITS}")
-        if name.startswith("yaml_"):
-            yml[{"yaml_bytes": "max_bytes", "yaml_nodes": "max_nodes", "yaml_depth": "max_depth"}[name]] = n
-        elif name == "steps":
-            steps = n
-        else:
-            eng[name] = n
-    return Limits().replace(**eng), YamlLimits(**yml), steps
-
-
-def _load_game(args: argparse.Namespace, game_arg: str | None = None):
-    """Resolve GAME and --variant options and load the game."""
-    from orrery.rulespec.loader import load_spec
-
-    from .game import Game
-    from .gamefiles import resolve_game, resolve_variant
-
-    limits, ylimits, _ = _limits(args)
-    path = resolve_game(game_arg or args.game)
-    variants = [resolve_variant(path, v) for v in getattr(args, "variant", None) or []]
-    spec = load_spec(path, variants, limits=ylimits)
-    mode = getattr(args, "mode_override", None) or getattr(args, "mode", None)
-    return Game(spec, limits, mode), path, [str(v) for v in getattr(args, "variant", None) or []]
 
 
 # ------------------------------------------------------------------ commands

@@ -14,7 +14,7 @@ EXIT_OK = 0
 def cmd_bench(args: argparse.Namespace) -> int:
     """Random playouts per second (and cascade resolutions) with the compiled and/or interpreted engine."""
     from .bench import bench_playouts, ratio
-    from .cli import _load_game
+    from .loading import load_game_from_args
 
     if args.seconds <= 0:
         raise InputError(f"--seconds must be positive, not {args.seconds}")
@@ -22,7 +22,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     for mode in modes:
         args.mode_override = mode
-        game, _, _ = _load_game(args)
+        game, _, _ = load_game_from_args(args)
         if args.players is not None and not game.rules.min_players <= args.players <= game.rules.max_players:
             raise InputError(f"--players: {game.name} takes {game.rules.player_count_text()}, not {args.players}")
         results.append(bench_playouts(game, args.seconds, args.players, args.seed))
@@ -43,9 +43,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_compile(args: argparse.Namespace) -> int:
     """Compile a game's rules to Python and report (or show) the generated source."""
     args.mode_override = "compiled"
-    from .cli import _load_game
+    from .loading import load_game_from_args
 
-    game, _, _ = _load_game(args)
+    game, _, _ = load_game_from_args(args)
     module = game.rules.compiled
     if args.show_source:
         print(module.source, end="")

@@ -92,7 +92,7 @@ def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]
 
 def command(args: argparse.Namespace) -> int:
     """`orrery play [GAME] [--resume FILE]`: a new game, or a saved one continued."""
-    from .cli import _load_game
+    from .loading import load_game_from_args
 
     if args.save and args.no_save:
         raise InputError("--save and --no-save contradict each other")
@@ -100,14 +100,14 @@ def command(args: argparse.Namespace) -> int:
         if not args.game:
             raise InputError("play: give GAME (a bundled game's name or a rules.yaml), or --resume FILE to "
                              "continue a saved game")
-        game, path, variants = _load_game(args)
+        game, path, variants = load_game_from_args(args)
         return play(game, path, variants, args)
     save = read_save(args.resume)
     _check_resume_options(save, args)
     path = _saved_game_path(save, args.game)
     ns = argparse.Namespace(game=str(path), variant=list(save.variants), limit=getattr(args, "limit", None))
     try:
-        game, path, variants = _load_game(ns)
+        game, path, variants = load_game_from_args(ns)
     except InputError as exc:
         if exc.findings and exc.findings[0].span is None:  # a variant that cannot be found
             raise save.error(f"a saved variant cannot be loaded: {exc.findings[0].message}", "variants") from None

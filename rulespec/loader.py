@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from pydantic import ValidationError
 
 from . import ast as A
+from .checker import check_spec
 from .errors import Diagnostics, Finding, SpecError, Span
+from .gamespec import GameSpec  # re-exported: callers import GameSpec from here
 from .models import Spec
 from .parser import parse_block, parse_expr
 from .pydantic_errors import findings_from_validation
@@ -24,37 +25,6 @@ from .source import YamlLimits, load_yaml
 from .variants import Merged, load_variant, merge, no_variants
 
 FORMAT_VERSION = 1
-
-
-@dataclass
-class GameSpec:
-    """A validated spec: the pydantic model plus the AST of every condition and effect."""
-
-    model: Spec
-    merged: Merged
-    path: str
-    digest: str
-    variants: list[str]
-    exprs: dict[tuple, A.Expr] = field(default_factory=dict)
-    effects: dict[tuple, A.Block] = field(default_factory=dict)
-    warnings: list[Finding] = field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        """The game's identifier."""
-        return self.model.game.name
-
-    def expr(self, *path: Any) -> A.Expr | None:
-        """The parsed expression stored at a data path, or None."""
-        return self.exprs.get(tuple(path))
-
-    def effect(self, *path: Any) -> A.Block | None:
-        """The parsed effect stored at a data path, or None."""
-        return self.effects.get(tuple(path))
-
-    def span(self, *path: Any) -> Span:
-        """Where a value of the spec is written (base or variant file)."""
-        return self.merged.span(tuple(path))
 
 
 def spec_digest(data: Any) -> str:
@@ -87,8 +57,6 @@ def build_spec(merged: Merged, path: str, *, check: bool = True) -> GameSpec:
         _parse_into(spec, dpath, text, kind, diags)
     diags.raise_if_errors()
     if check:
-        from .checker import check_spec  # local import: checker depends on this module's GameSpec
-
         diags.extend(check_spec(spec))
         diags.raise_if_errors()
         spec.warnings = [f for f in diags.findings if f.severity != "error"]

@@ -1,0 +1,72 @@
+"""Load the game a command names: GAME, --variant and --limit options -> a `Game`.
+
+Shared by the CLI's commands (`cli`, `cli_perf`) and by `play` (which also loads the game
+a save or a log names); its own module so that none of them imports another for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from orrery.rulespec.errors import InputError
+from orrery.rulespec.source import YamlLimits
+
+from .evaluator import MAX_DIGITS, Limits
+
+LIMIT_NAMES = {
+    "cascade": "most state-trigger firings in one cascade",
+    "loop": "most loop iterations while resolving one step",
+    "emit_depth": "deepest nesting of events",
+    "flow": "most flow stages without any decision",
+    "pieces": "most pieces in a game",
+    "lookahead": "most re-runs when filtering a menu for dead ends",
+    "auto": "most decisions in a row answered automatically (one option or none)",
+    "values": "most items in one list or characters in one text",
+    "digits": f"most decimal digits of one number (at most {MAX_DIGITS})",
+    "yaml_bytes": "largest YAML file, in bytes",
+    "yaml_nodes": "most YAML nodes after alias expansion",
+    "yaml_depth": "deepest YAML nesting",
+    "steps": "most decisions in one simulated game before it counts as a runaway",
+}
+
+
+def parse_limits(args: argparse.Namespace) -> tuple[Limits, YamlLimits, int]:
+    """Parse --limit NAME=N options into engine, YAML and step limits."""
+    eng: dict[str, int] = {}
+    yml: dict[str, int] = {}
+    steps = 20_000
+    for item in getattr(args, "limit", None) or []:
+        name, _, value = item.partition("=")
+        if name not in LIMIT_NAMES or not value.strip().isdigit():
+            raise InputError(f"--limit {item}: expected NAME=N with NAME one of {', '.join(LIMIT_NAMES)}")
+        n = int(value)
+        if name == "digits" and n > MAX_DIGITS:
+            raise InputError(f"--limit {item}: numbers of more than {MAX_DIGITS} digits cannot be shown or saved, so "
+                             f"digits can be at most {MAX_DIGITS}")
+        if name.startswith("yaml_"):
+            yml[{"yaml_bytes": "max_bytes", "yaml_nodes": "max_nodes", "yaml_depth": "max_depth"}[name]] = n
+        elif name == "steps":
+            steps = n
+        else:
+            eng[name] = n
+    return Limits().replace(**eng), YamlLimits(**yml), steps
+
+
+def load_game_from_args(args: argparse.Namespace, game_arg: str | None = None):
+    """Resolve GAME (or `game_arg`) and --variant options and load the game.
+
+    Returns (game, path of its rules.yaml, the --variant options as given).  The engine is
+    `args.mode_override` or `args.mode` when set (compiled or interpreted), else the default.
+    """
+    from orrery.rulespec.loader import load_spec
+
+    from .game import Game
+    from .gamefiles import resolve_game, resolve_variant
+
+    limits, ylimits, _ = parse_limits(args)
+    path: Path = resolve_game(game_arg or args.game)
+    variants = [resolve_variant(path, v) for v in getattr(args, "variant", None) or []]
+    spec = load_spec(path, variants, limits=ylimits)
+    mode = getattr(args, "mode_override", None) or getattr(args, "mode", None)
+    return Game(spec, limits, mode), path, [str(v) for v in getattr(args, "variant", None) or []]
