@@ -92,7 +92,7 @@ def measure(game: Game, k: int, seconds: float, seed: int) -> dict:
         if time.perf_counter() - start >= seconds:
             break
     return {"mode": game.mode, "k": k, "games": games, "decisions": decisions,
-            "history": len(state.history), "answered": sum(1 for h in state.history if not h.auto),
+            "history": len(state.steps), "answered": sum(1 for h in state.steps if not h.auto),
             "seconds": round(time.perf_counter() - start, 3),
             "setup_ms": round(setup / games * 1e3, 4),
             "per_game_ms": round((setup + loop) / games * 1e3, 4),

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from orrery.rulespec.loader import GameSpec, load_spec
 
-from .engine.driver import TERMINAL, GameState, IllegalMove, Step
+from orrery.rulespec.errors import Finding
+
+from .decisions import BadAnswer
+from .engine.driver import STATE_FORMAT, TERMINAL, GameState, IllegalMove, Step
 from .evaluator import Limits
 from .rules import Rules
 
@@ -31,6 +34,7 @@ class Game:
         self.spec = spec
         self.rules = Rules(spec)
         self.limits = limits or Limits()
+        self.players: int | None = None  # seats of new states by default (None: the spec's default)
         self.mode = mode or default_mode()
         if self.mode not in MODES:
             raise ValueError(f"unknown engine mode '{self.mode}' (known: {', '.join(MODES)})")
@@ -50,13 +54,57 @@ class Game:
         """The game's identifier."""
         return self.rules.name
 
+    def num_players(self) -> int:
+        """The number of seats a new state gets when none is asked for."""
+        return self.players if self.players is not None else self.rules.default_players
+
     def new_initial_state(self, players: int | None = None, seed: int = 0, setup: Any = None,
                           replace_setup: bool = False) -> "GameState":
         """A new game: setup runs up to the first decision (plus an extra setup block, e.g. a scenario's)."""
-        n = players if players is not None else self.rules.default_players
+        n = players if players is not None else self.num_players()
         if not self.rules.min_players <= n <= self.rules.max_players:
             raise IllegalMove(f"{self.name} takes {self.rules.player_count_text()}, not {n}")
         return GameState.start(self, n, seed, setup, replace_setup)
 
+    def state_from_json(self, data: Any) -> "GameState":
+        """The position `GameState.to_json()` described, played again from its seed and history; a located
+        BadAnswer when the data does not fit this game."""
+        where = f"state of {self.name}"
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+            raise BadAnswer(Finding(None, f"{where}: not an Orrery state (expected format {STATE_FORMAT!r})"))
+        if data.get("spec_digest") != self.spec.digest:
+            raise BadAnswer(Finding(None, f"{where}: made with other rules (spec digest {data.get('spec_digest')!r}, "
+                                          f"these rules are {self.spec.digest!r})"))
+        players, seed, history = data.get("players"), data.get("seed"), data.get("history")
+        if (not _is_int(players) or not _is_int(seed) or not isinstance(history, list)
+                or not all(_is_int(i) for i in history)):
+            raise BadAnswer(Finding(None, f"{where}: players and seed must be numbers, history a list of numbers"))
+        gs = self.new_initial_state(players=players, seed=seed)
+        for k, index in enumerate(history, start=1):
+            try:
+                gs.apply(index)
+            except IllegalMove as refused:
+                raise BadAnswer(Finding(None, f"{where}: history item {k} ({index}) is refused: {refused.reason}"))
+        return gs
 
-__all__ = ["Game", "GameState", "IllegalMove", "Step", "TERMINAL", "MODES", "default_mode"]
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def load_game(name_or_path: str | Path, variants: Sequence[str | Path] = (), players: int | None = None,
+              mode: str | None = None, limits: Limits | None = None) -> Game:
+    """A bundled game by name (`orrery list`) or a spec file by path, with variants by name or path; `players`
+    sets the seats of `new_initial_state()` (checked against the spec's range)."""
+    from .gamefiles import resolve_game, resolve_variant
+
+    path = resolve_game(str(name_or_path))
+    game = Game.load(path, [resolve_variant(path, str(v)) for v in variants], limits, mode)
+    if players is not None:
+        if not game.rules.min_players <= players <= game.rules.max_players:
+            raise IllegalMove(f"{game.name} takes {game.rules.player_count_text()}, not {players}")
+        game.players = players
+    return game
+
+
+__all__ = ["Game", "GameState", "IllegalMove", "Step", "TERMINAL", "MODES", "default_mode", "load_game"]

@@ -375,7 +375,7 @@ class MctsBot:
 
     def _reused_root(self, gs: GameState, exact: bool) -> _Node:
         """The subtree reached by the decisions made since the last search, or a new root."""
-        trail = [(s.player, s.index) for s in gs.history if not s.auto]
+        trail = [(s.player, s.index) for s in gs.steps if not s.auto]
         root = self._root
         if (self.reuse and root is not None and exact == self._exact and len(trail) >= len(self._trail)
                 and trail[:len(self._trail)] == self._trail):

@@ -167,7 +167,7 @@ class Save:
 
 def decisions_of(gs: GameState) -> list[SavedDecision]:
     """The decisions players made in a game (auto-resolved steps are left out: replay re-derives them)."""
-    return [SavedDecision(s.player, s.index, s.label) for s in gs.history if not s.auto]
+    return [SavedDecision(s.player, s.index, s.label) for s in gs.steps if not s.auto]
 
 
 def make_save(game: Game, game_ref: str, variants: list[str], seats: list[str], gs: GameState) -> Save:

@@ -154,6 +154,6 @@ def position_view(gs: GameState) -> tuple:
     menu = [(o.index, o.label) for o in gs.legal_options()] if not gs.is_terminal() else []
     reasons = sorted(gs.decision.reasons.items()) if gs.decision else []
     return (gs.state.digest(), gs.digest(), menu, reasons, list(gs.narration), gs.outcome(),
-            [(s.player, s.index, s.label, s.prompt, s.auto) for s in gs.history])
+            [(s.player, s.index, s.label, s.prompt, s.auto) for s in gs.steps])
 
 

@@ -33,7 +33,7 @@ def test_the_chain_game_makes_k_decisions_in_one_action(mode, tmp_path):
         assert not gs.is_terminal() and gs.legal_actions() == [0, 1]
         gs.apply(a)
     assert gs.is_terminal()
-    assert [(h.label, h.auto) for h in gs.history] == [("chain", True)] + [(str(a), False) for a in answers]
+    assert [(h.label, h.auto) for h in gs.steps] == [("chain", True)] + [(str(a), False) for a in answers]
     assert gs.state.vars["total"] == 3 and gs.outcome().end == "done"
 
 

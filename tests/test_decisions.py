@@ -53,7 +53,7 @@ def test_an_action_whose_condition_fails_is_explained(gs):
     with pytest.raises(IllegalMove) as info:
         gs.apply(4)
     assert "the purse is too light" in info.value.reason
-    assert gs.decision is d and len(gs.history) == 0  # nothing changed
+    assert gs.decision is d and len(gs.steps) == 0  # nothing changed
 
 
 @pytest.mark.parametrize("answer, fragment", [
@@ -208,7 +208,7 @@ def test_single_viable_option_is_auto_resolved_and_recorded(gs):
     gs.apply_label("a1")
     # among b1, c1, d1, e1 only c1 has the same height: chosen for the player
     assert var(gs, "log") == ["a1>c1"]
-    steps = [(h.player, h.label, h.prompt, h.auto) for h in gs.history]
+    steps = [(h.player, h.label, h.prompt, h.auto) for h in gs.steps]
     assert steps == [
         (0, "shift", "play", False),
         (0, "a1", "Which stack?", False),
@@ -221,20 +221,20 @@ def test_single_viable_option_is_auto_resolved_and_recorded(gs):
 def test_single_option_step_menus_are_auto_resolved(ttt):
     gs = new_state(ttt)
     assert gs.decision.kind == "choose" and gs.decision.prompt == "Where do you play?"
-    assert [(h.label, h.auto) for h in gs.history] == [("place", True)]
+    assert [(h.label, h.auto) for h in gs.steps] == [("place", True)]
     gs.apply_label("b2")
-    assert [(h.label, h.auto) for h in gs.history] == [("place", True), ("b2", False), ("place", True)]
+    assert [(h.label, h.auto) for h in gs.steps] == [("place", True), ("b2", False), ("place", True)]
 
 
 def test_forced_single_value_choices_are_taken_and_recorded_as_automatic(ttt):
     # Documented behaviour (docs/dsl.md, Decisions): a `choose`/parameter whose domain has exactly one
-    # legal value asks nobody; it is in gs.history, marked automatic, so the history holds every decision.
+    # legal value asks nobody; it is in gs.steps, marked automatic, so the history holds every decision.
     gs = new_state(ttt)
     for square in ["a1", "b1", "c1", "b2", "a2", "c2", "b3", "a3"]:   # no line: c3 is forced last
         gs.apply_label(square)
     assert gs.outcome().end == "board_full"
-    assert [(h.label, h.auto) for h in gs.history][-2:] == [("place", True), ("c3", True)]
-    assert [h.label for h in gs.history if not h.auto] == ["a1", "b1", "c1", "b2", "a2", "c2", "b3", "a3"]
+    assert [(h.label, h.auto) for h in gs.steps][-2:] == [("place", True), ("c3", True)]
+    assert [h.label for h in gs.steps if not h.auto] == ["a1", "b1", "c1", "b2", "a2", "c2", "b3", "a3"]
     assert evaluate(gs, 'not empty(cell(board, "c3"))') is True
     assert gs.narration[-2] == "X plays c3"
 
@@ -335,7 +335,7 @@ def test_clone_mid_effect_gives_independent_games(game):
     assert (var(a, "gifts"), var(b, "gifts")) == (11, 32)
     # the original is still waiting for "How many?"
     assert gs.decision.prompt == "How many?" and var(gs, "gifts") == 0
-    assert len(gs.history) == 1 and len(a.history) == 3 and len(b.history) == 3
+    assert len(gs.steps) == 1 and len(a.steps) == 3 and len(b.steps) == 3
     gs.apply_label("2")
     gs.apply_label("South")
     assert var(gs, "gifts") == 21 and (var(a, "gifts"), var(b, "gifts")) == (11, 32)
@@ -356,7 +356,7 @@ def test_clone_shares_nothing_mutable(gs):
     c = gs.clone()
     c.apply_label("shift")
     assert gs.decision.kind == "action" and c.decision.kind == "choose"
-    assert len(gs.history) == 0 and len(c.history) == 1
+    assert len(gs.steps) == 0 and len(c.steps) == 1
 
 
 def test_history_records_every_answer(game):
@@ -364,7 +364,7 @@ def test_history_records_every_answer(game):
     gs.apply_label("gift")
     gs.apply_label("3")
     gs.apply_label("West")
-    assert [(h.player, h.label, h.prompt, h.auto) for h in gs.history] == [
+    assert [(h.player, h.label, h.prompt, h.auto) for h in gs.steps] == [
         (0, "gift", "play", False), (0, "3", "How many?", False), (1, "West", "Who receives?", False)]
 
 
@@ -482,7 +482,7 @@ def test_perform_runs_another_action_with_its_choices(game_from):
     gs.apply_label("a1")
     # the second landing has one free cell left: placed automatically, and the perch is full
     assert gs.is_terminal() and gs.outcome().end == "full"
-    assert [(h.label, h.auto) for h in gs.history] == [("double", False), ("a1", False), ("c1", True)]
+    assert [(h.label, h.auto) for h in gs.steps] == [("double", False), ("a1", False), ("c1", True)]
     owners = evaluate(gs, "[top(c).owner for c in cells(perch)]")
     assert owners == [0, 1, 0]
 

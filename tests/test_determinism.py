@@ -43,7 +43,7 @@ def test_same_seed_same_answers_same_digests(path, seed, k):
     assert len(a) > 1
     assert ga.outcome().__dict__ == gb.outcome().__dict__
     assert ga.narration == gb.narration
-    assert [h.__dict__ for h in ga.history] == [h.__dict__ for h in gb.history]
+    assert [h.__dict__ for h in ga.steps] == [h.__dict__ for h in gb.steps]
 
 
 def test_digest_changes_with_every_decision():
@@ -107,7 +107,7 @@ def test_tic_tac_toe_playouts_end(k):
     assert o.end in ("three_in_a_row", "board_full")
     assert sorted(gs.returns()) in ([-1.0, 1.0], [0.0, 0.0])
     marks = evaluate(gs, "count(board)")
-    recorded = len([h for h in gs.history if h.prompt == "Where do you play?"])
+    recorded = len([h for h in gs.steps if h.prompt == "Where do you play?"])
     assert recorded in (marks, marks - 1)  # a forced last square may go unrecorded (see test_decisions)
     if o.end == "board_full":
         # the ninth square is the only option left: played automatically

@@ -124,7 +124,7 @@ def test_every_decision_is_in_the_history_forced_ones_marked(tmp_path):
     assert gs.decision.prompt == "one or two?"
     gs.apply_label("2")
     assert gs.state.vars["got"] == 9
-    assert [(h.prompt, h.label, h.auto) for h in gs.history] == [
+    assert [(h.prompt, h.label, h.auto) for h in gs.steps] == [
         ("play", "go", True), ("only seven?", "7", True), ("one or two?", "2", False)]
 
 
@@ -137,9 +137,9 @@ def test_a_refused_answer_leaves_the_position_as_it_was(tmp_path):
     # look-ahead knows 2 fails: only 1 is left, so it was answered for the player
     assert gs.is_terminal() and gs.state.vars["got"] == 8
     blind = make_game(tmp_path, text, limits=Limits(lookahead=0)).new_initial_state(seed=0)
-    before = (blind.state.digest(), blind.digest(), list(blind.history), list(blind.narration))
+    before = (blind.state.digest(), blind.digest(), list(blind.steps), list(blind.narration))
     with pytest.raises(IllegalMove, match="only one"):
         blind.apply_label("2")
-    assert (blind.state.digest(), blind.digest(), list(blind.history), list(blind.narration)) == before
+    assert (blind.state.digest(), blind.digest(), list(blind.steps), list(blind.narration)) == before
     blind.apply_label("1")
     assert blind.is_terminal() and blind.state.vars["got"] == 8

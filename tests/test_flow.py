@@ -671,10 +671,10 @@ def test_a_trigger_that_never_settles_hits_the_cascade_limit(tmp_path):
 def test_a_failed_apply_leaves_the_game_unchanged(tmp_path):
     g = make_game(tmp_path, FUSE_LOOP, limits=Limits(cascade=50))
     gs = new_state(g, players=1)
-    before = (len(gs.history), gs.digest())
+    before = (len(gs.steps), gs.digest())
     with pytest.raises(RunawayError):
         gs.apply_label("poke")
-    assert (len(gs.history), gs.digest()) == before
+    assert (len(gs.steps), gs.digest()) == before
     assert labels(gs) == ["poke", "rest"]
     gs.apply_label("rest")                      # the game goes on
     assert labels(gs) == ["poke", "rest"]

@@ -23,6 +23,7 @@ from .flowframe import FlowFrame
 from .position import Position
 
 TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
+STATE_FORMAT = "orrery-state/1"  # GameState.to_json; Game.state_from_json reads it
 
 
 class IllegalMove(Exception):
@@ -55,7 +56,7 @@ class GameState:
         self.game = game
         self.seed = seed
         self.pos = pos
-        self.history: list[Any] = []
+        self.steps: list[Any] = []
         self.narration: list[str] = []
         self.lookahead_used = 0
         self._look_loops = 0
@@ -123,6 +124,16 @@ class GameState:
         """The spec's hint for a search bot's budget when the bot was given none (bots.iterations), or None."""
         return self.game.rules.spec.model.bots.iterations
 
+    def history(self) -> list[int]:
+        """The option indices the players gave, in order: `apply` them to a new state of the same seed to
+        reach this position (the engine's automatic answers follow; `steps` lists every decision)."""
+        return [s.index for s in self.steps if not s.auto]
+
+    def to_json(self) -> dict[str, Any]:
+        """The position as JSON-able data: the game, its spec digest, players, seed and history."""
+        return {"format": STATE_FORMAT, "game": self.game.name, "spec_digest": self.game.spec.digest,
+                "players": self.num_players, "seed": self.seed, "history": self.history()}
+
     def returns(self) -> list[float]:
         """Per-player results: 1 win, -1 loss, 0 draw (all zeros before the end)."""
         o = self.pos.s.outcome
@@ -152,14 +163,14 @@ class GameState:
         """An independent copy."""
         g = GameState.__new__(GameState)
         g.game, g.seed, g.pos = self.game, self.seed, self.pos.clone()
-        g.history, g.narration = list(self.history), list(self.narration)
+        g.steps, g.narration = list(self.steps), list(self.narration)
         g.lookahead_used, g._look_loops = 0, 0
         g._listen()
         return g
 
     def _listen(self) -> None:
         """Choices that answer themselves (one possible value) go into the history too, marked automatic."""
-        history = self.history
+        history = self.steps
         label = self.pos.it.label
 
         def forced(chooser: int, prompt: str, value: Any) -> None:
@@ -191,15 +202,15 @@ class GameState:
     def _commit(self, opt: Option) -> None:
         d = self.pos.decision
         assert d is not None
-        saved, nh, nn = self.pos.clone(), len(self.history), len(self.narration)
-        self.history.append(Step(d.player, opt.index, opt.label, d.prompt, False))
+        saved, nh, nn = self.pos.clone(), len(self.steps), len(self.narration)
+        self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False))
         try:
             self.pos.resume(opt.value)
             self._advance()
         except BaseException as failed:  # refused or broken: the position stays as it was before the answer
             self.pos = saved
             self._listen()
-            del self.history[nh:]
+            del self.steps[nh:]
             del self.narration[nn:]
             if isinstance(failed, RequireFailed):
                 raise IllegalMove(failed.explain()) from None
@@ -228,7 +239,7 @@ class GameState:
                 raise RequireFailed(f"no option of '{decision.prompt}' can be completed", decision.span)
             if len(viable) == 1:
                 opt = viable[0]
-                self.history.append(Step(decision.player, opt.index, opt.label, decision.prompt, auto=True))
+                self.steps.append(Step(decision.player, opt.index, opt.label, decision.prompt, auto=True))
                 pos.resume(opt.value)
                 continue
             decision.options = viable
