@@ -145,6 +145,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Bots play many games; print a summary or JSON."""
     from .simulate import simulate
+    from .table import new_seed
 
     game, path, variants = _load_game(args)
     _, _, steps = _limits(args)
@@ -165,7 +166,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise InputError(f"--bots: give one bot for everyone or one per seat ({players}), not {len(bots)}")
     progress = _progress(args.games, quiet=args.json and not sys.stderr.isatty())
     with progress as tick:
-        result = simulate(game, args.games, players, args.seed, bots, max_steps=steps, check=args.check,
+        seed = new_seed() if args.seed is None else args.seed
+        result = simulate(game, args.games, players, seed, bots, max_steps=steps, check=args.check,
                           variants=variants, progress=tick, jobs=args.jobs)
     if args.json:
         print(json.dumps(result, sort_keys=True))
@@ -336,7 +338,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
     sp.add_argument("--seats", help="comma-separated seat types, e.g. human,random or human,mcts:200 (default: "
                     "human then random)")
-    sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sp.add_argument("--seed", type=int, help="random seed (default: drawn from the operating system; the save and "
+                    "the log keep it, and a game with hidden information shows it only at the end)")
     sp.add_argument("--log", metavar="FILE", help="save the game log (JSON Lines) to FILE")
     sp.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each bot move")
     sp.add_argument("--quiet-board", action="store_true", help="do not redraw the board after bot moves")
@@ -352,7 +355,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
     sp.add_argument("--bots", default="random", help="bot for every seat, or one per seat (comma-separated): "
                     "random, first, mcts or mcts:BUDGET (mcts:200 iterations, mcts:2s)")
-    sp.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed+i)")
+    sp.add_argument("--seed", type=int, help="seed of the first game (game i uses seed+i; default: drawn from the "
+                    "operating system and printed with the results)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--check", action="store_true", help="check the spec's invariants after every step; exit 1 "
                                                          "if any fails")
