@@ -225,7 +225,10 @@ def _print_summary(result: dict[str, Any]) -> None:
     print(f"{result['game']}: {s['games']} games, {result['players']} players, seed {result['seed']}, "
           f"bots {','.join(result['bots'])}")
     print("  ends: " + ", ".join(f"{k} {v}" for k, v in s["ends"].items()))
-    print("  wins: " + (", ".join(f"{k} {v}" for k, v in s["wins"].items()) or "none") + f"; draws {s['draws']}")
+    print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v or k == "win"))
+    print("  wins: " + (", ".join(f"{k} {v}" for k, v in s["wins"].items()) or "none")
+          + (f"; shared wins: {', '.join(f'{k} {v}' for k, v in s['shared_wins'].items())}" if s["shared_wins"]
+             else "") + f"; draws {s['draws']}" + (f"; losses {s['losses']}" if s["losses"] else ""))
     print(f"  steps: average {s['avg_steps']}, longest {s['max_steps']}; runaway games {s['failures']}")
     if s["cascades"]:
         print("  cascades by length: " + ", ".join(f"{k}: {v}" for k, v in s["cascades"].items()))
@@ -351,7 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("simulate", cmd_simulate, "Let bots play many games and summarise the results.")
     _game_args(sp)
-    sp.add_argument("--games", type=int, required=True, help="how many games")
+    sp.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
     sp.add_argument("--bots", default="random", help="bot for every seat, or one per seat (comma-separated): "
                     "random, first, mcts or mcts:BUDGET (mcts:200 iterations, mcts:2s)")
