@@ -100,12 +100,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Validate specs, variants and scenario files; all findings at once."""
-    from .validate import validate_path
+    from .validate import expand_paths, validate_path
 
     _, ylimits, _ = _limits(args)
     worst = EXIT_OK
-    for p in args.paths:
-        findings, kind = validate_path(Path(p), ylimits)
+    for p in expand_paths([Path(a) for a in args.paths]):  # a folder stands for the Orrery files under it
+        findings, kind = validate_path(p, ylimits)
         errors = [f for f in findings if f.severity == "error"]
         for f in findings:
             print(f.format(), file=sys.stderr)
@@ -319,17 +319,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     limit_help = "raise or lower a limit, e.g. --limit cascade=50000 (names: " + ", ".join(LIMIT_NAMES) + ")"
 
-    def add(name: str, fn: Callable, help_: str) -> argparse.ArgumentParser:
+    def add(name: str, fn: Callable, help_: str, limits: bool = True) -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help_, description=help_)
         sp.set_defaults(fn=fn)
-        sp.add_argument("--limit", action="append", metavar="NAME=N", help=limit_help)
+        if limits:  # list and schema run no rules and read no file of the user's: no limit applies
+            sp.add_argument("--limit", action="append", metavar="NAME=N", help=limit_help)
         return sp
 
-    add("list", cmd_list, "List the bundled games and their variants.")
+    add("list", cmd_list, "List the bundled games and their variants.", limits=False)
     sp = add("validate", cmd_validate, "Check specs, variants and scenario files; print every problem as "
                                        "FILE:LINE:COL; exit 2 if any is an error.")
     sp.add_argument("paths", nargs="+", metavar="PATH")
-    sp = add("schema", cmd_schema, "Print the JSON Schema of rule specs (or of variants or scenario files).")
+    sp = add("schema", cmd_schema, "Print the JSON Schema of rule specs (or of variants or scenario files).",
+             limits=False)
     sp.add_argument("--kind", choices=["spec", "variant", "scenario"], default="spec")
     sp = add("explain", cmd_explain, "Print a readable summary of a game's rules, generated from its spec.")
     _game_args(sp)
