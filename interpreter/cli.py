@@ -118,6 +118,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return worst
 
 
+def cmd_new(args: argparse.Namespace) -> int:
+    """Scaffold a new game folder that validates and passes its scenarios."""
+    from .scaffold import scaffold
+
+    folder = scaffold(args.name, Path(args.dir))
+    rules = folder / "rules.yaml"
+    print(f"created {folder}/: rules.yaml, variants/sprint.yaml, scenarios/basics.yaml, NOTES.md")
+    print(f"next: orrery validate {folder}; orrery test {rules}; orrery play {rules}")
+    return EXIT_OK
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     """Print the JSON Schema of specs (or variants, scenarios)."""
     from orrery.rulespec.schema import schema_for
@@ -330,6 +341,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("validate", cmd_validate, "Check specs, variants and scenario files; print every problem as "
                                        "FILE:LINE:COL; exit 2 if any is an error.")
     sp.add_argument("paths", nargs="+", metavar="PATH")
+    sp = add("new", cmd_new, "Create a folder NAME with a small working game to edit: rules.yaml, a variant, "
+                             "a scenario file and NOTES.md.", limits=False)
+    sp.add_argument("name", metavar="NAME", help="the game's name (lower-case letters, digits and dashes)")
+    sp.add_argument("--dir", default=".", help="where to create the folder (default: here)")
     sp = add("schema", cmd_schema, "Print the JSON Schema of rule specs (or of variants or scenario files).",
              limits=False)
     sp.add_argument("--kind", choices=["spec", "variant", "scenario"], default="spec")

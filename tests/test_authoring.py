@@ -3,8 +3,9 @@ on itself, --limit only where it means something, and `orrery new NAME`."""
 
 from __future__ import annotations
 
+import json
 import shutil
-import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -119,3 +120,44 @@ def test_limit_is_offered_where_it_applies(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     assert "--limit" in capsys.readouterr().out
+
+
+def modeline_target(rules: Path) -> Path:
+    first = rules.read_text().splitlines()[0]
+    assert first.startswith("# yaml-language-server: $schema=")
+    return rules.parent / first.partition("$schema=")[2]
+
+
+def test_new_makes_a_game_that_validates_and_passes_its_scenarios(tmp_path, capsys):
+    assert main(["new", "my-race", "--dir", str(tmp_path)]) == 0
+    folder = tmp_path / "my-race"
+    assert {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()} == {
+        "rules.yaml", "variants/sprint.yaml", "scenarios/basics.yaml", "NOTES.md"}
+    target = modeline_target(folder / "rules.yaml")
+    assert target.resolve() == (REPO / "docs" / "spec.schema.json").resolve()
+    capsys.readouterr()
+    assert main(["validate", str(folder)]) == 0
+    assert capsys.readouterr().out.count("ok: ") == 3
+    assert main(["test", str(folder / "rules.yaml")]) == 0
+    assert "3 passed, 0 failed" in capsys.readouterr().out
+    assert main(["simulate", str(folder / "rules.yaml"), "--games", "5", "--check", "--variant", "sprint"]) == 0
+
+
+def test_new_without_a_checkout_writes_the_schema_beside_the_rules(tmp_path, monkeypatch):
+    from orrery.interpreter import scaffold
+    from orrery.rulespec.schema import schema_for
+
+    monkeypatch.setattr(scaffold, "CHECKOUT", tmp_path / "no-checkout")
+    folder = scaffold.scaffold("solo", tmp_path)
+    target = modeline_target(folder / "rules.yaml")
+    assert target == folder / "spec.schema.json"
+    assert json.loads(target.read_text()) == schema_for("spec")
+
+
+@pytest.mark.parametrize("name, message", [("My_Game", "lower-case letters, digits and dashes"),
+                                           ("taken", "already exists; not writing over it")])
+def test_new_refuses_a_bad_name_or_an_existing_folder(tmp_path, capsys, name, message):
+    (tmp_path / "taken").mkdir()
+    assert main(["new", name, "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
