@@ -23,6 +23,9 @@ from typing import Any
 import pytest
 import yaml
 
+# one worker runs the whole corpus: the runner starts every case at once, and another worker would start them again
+pytestmark = pytest.mark.xdist_group("bad_inputs")
+
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"
 MANIFEST = CORPUS / "cases.yaml"

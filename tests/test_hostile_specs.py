@@ -44,6 +44,9 @@ from orrery.rulespec.errors import LimitError, OrreryError, SpecError
 from orrery.rulespec.loader import load_spec
 from orrery.rulespec.source import YamlLimits, load_yaml
 
+# the batch of child processes starts once, on one worker (another would start it again)
+pytestmark = pytest.mark.xdist_group("hostile_specs")
+
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 REPO = HOSTILE.parent.parent
 TTT = REPO / "games" / "tic-tac-toe" / "rules.yaml"
