@@ -140,9 +140,12 @@ def cmd_schema(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     """A readable summary of a game's rules, or what variants change."""
     from .explain import explain_diff, explain_text
+    from .explain_format import render
 
     game, _, _ = _load_game(args)
-    print(printable(explain_diff(game.spec) if args.diff else explain_text(game.spec)))  # spec text is data
+    text = explain_diff(game.spec) if args.diff else explain_text(game.spec)
+    title = game.spec.model.game.title or game.name
+    print(printable(render(text, args.format, title)), end="")  # spec text is data
     return EXIT_OK
 
 
@@ -350,7 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--kind", choices=["spec", "variant", "scenario"], default="spec")
     sp = add("explain", cmd_explain, "Print a readable summary of a game's rules, generated from its spec.")
     _game_args(sp)
-    sp.add_argument("--diff", action="store_true", help="show what the variants change, rule by rule")
+    sp.add_argument("--diff", action="store_true", help="show what the variants change, rule by rule (complete)")
+    sp.add_argument("--format", choices=["text", "markdown", "html"], default="text", help="plain text for the "
+                    "terminal (default), Markdown, or a standalone HTML page")
     sp = add("play", cmd_play, "Play in the terminal: humans and bots at the same table.")
     sp.add_argument("game", metavar="GAME", nargs="?", help="a bundled game's name (see orrery list) or a path to "
                     "rules.yaml (leave it out with --resume: the save names its game)")
