@@ -16,14 +16,11 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Callable
 
-from rich.console import Console
-from rich.control import Control, ControlType
-from rich.markup import escape
-from rich.segment import Segment
-
 from orrery.rulespec import ast as A
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # rich is imported where it is used: simulate needs only new_seed, and starts faster without it
+    from rich.console import Console
+
     from .rules import Rules
 
 SEED_BITS = 48  # plenty against guessing, short enough to type back with --seed
@@ -66,8 +63,11 @@ def seed_text(seed: int, secret: bool) -> str:
     return "seed shown at the end" if secret else f"seed {seed}"
 
 
-def clear_screen(console: Console) -> None:
+def clear_screen(console: "Console") -> None:
     """Clear the terminal and its scrollback (nothing is written when the output is not a terminal)."""
+    from rich.control import Control, ControlType
+    from rich.segment import Segment
+
     ctl = Control(ControlType.CLEAR, ControlType.HOME)
     # \x1b[3J also drops the scrollback, which rich's CLEAR (\x1b[2J) keeps: the last hand must not be scrolled to
     ctl.segment = Segment("\x1b[3J" + ctl.segment.text, None, ctl.segment.control)
@@ -77,7 +77,7 @@ def clear_screen(console: Console) -> None:
 class Handover:
     """Hands the screen from one human seat to the next when their views differ (hot-seat, private hands)."""
 
-    def __init__(self, humans: list[int], rules: "Rules", console: Console, ask: Callable[[str], str] = input):
+    def __init__(self, humans: list[int], rules: "Rules", console: "Console", ask: Callable[[str], str] = input):
         self.active = len(humans) > 1 and private_views(rules)
         self.rules, self.console, self.ask = rules, console, ask
         self.last: int | None = None  # the human who last saw their own screen
@@ -87,6 +87,8 @@ class Handover:
         if not self.active or self.last in (None, seat):
             self.last = seat
             return True
+        from rich.markup import escape
+
         self.last = seat
         name = self.rules.seat_name(seat)
         clear_screen(self.console)
