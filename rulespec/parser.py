@@ -537,8 +537,8 @@ def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser:
                    f"line, where {shown} cannot follow it; finish the {what} after '{joiner}' or remove it")
             tok = joiner
         elif last is not None and last.type != "STRING" and str(last) in _CONTINUE_AFTER:
-            msg = (f"syntax error in {what}: unexpected end of text after '{last}', which needs something after it; expected "
-                   f"{_describe_expected(err.expected, parser)}")
+            msg = (f"syntax error in {what}: unexpected end of text after '{last}', which needs something after it; "
+                   f"expected {_describe_expected(err.expected, parser)}")
             line, col = last.line, last.column
         elif "NAME" in err.expected and str(tok).isidentifier() and tok.type != "NAME":
             msg += f" ('{tok}' is a reserved word of the rule language: choose another name)"
