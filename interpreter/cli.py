@@ -49,12 +49,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Validate specs, variants and scenario files; all findings at once."""
-    from .validate import validate_path
+    from .validate import expand_paths, validate_path
 
     _, ylimits, _ = _limits(args)
     worst = EXIT_OK
-    for p in args.paths:
-        findings, kind = validate_path(Path(p), ylimits)
+    for p in expand_paths([Path(a) for a in args.paths]):  # a folder stands for the Orrery files under it
+        findings, kind = validate_path(p, ylimits)
         errors = [f for f in findings if f.severity == "error"]
         for f in findings:
             print(f.format(), file=sys.stderr)
@@ -65,6 +65,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
             warn = sum(1 for f in findings if f.severity == "warning")
             print(f"ok: {p} ({kind}{', ' + str(warn) + ' warning(s)' if warn else ''})")
     return worst
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """Scaffold a new game folder that validates and passes its scenarios."""
+    from .scaffold import scaffold
+
+    folder = scaffold(args.name, Path(args.dir))
+    rules = folder / "rules.yaml"
+    print(f"created {folder}/: rules.yaml, variants/sprint.yaml, scenarios/basics.yaml, NOTES.md")
+    print(f"next: orrery validate {folder}; orrery test {rules}; orrery play {rules}")
+    return EXIT_OK
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -78,9 +89,12 @@ def cmd_schema(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     """A readable summary of a game's rules, or what variants change."""
     from .explain import explain_diff, explain_text
+    from .explain_format import render
 
     game, _, _ = _load_game(args)
-    print(printable(explain_diff(game.spec) if args.diff else explain_text(game.spec)))  # spec text is data
+    text = explain_diff(game.spec) if args.diff else explain_text(game.spec)
+    title = game.spec.model.game.title or game.name
+    print(printable(render(text, args.format, title)), end="")  # spec text is data
     return EXIT_OK
 
 
@@ -94,6 +108,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Bots play many games; print a summary or JSON."""
     from .simulate import simulate
+    from .table import new_seed
 
     game, path, variants = _load_game(args)
     _, _, steps = _limits(args)
@@ -114,7 +129,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise InputError(f"--bots: give one bot for everyone or one per seat ({players}), not {len(bots)}")
     progress = _progress(args.games, quiet=args.json and not sys.stderr.isatty())
     with progress as tick:
-        result = simulate(game, args.games, players, args.seed, bots, max_steps=steps, check=args.check,
+        seed = new_seed() if args.seed is None else args.seed
+        result = simulate(game, args.games, players, seed, bots, max_steps=steps, check=args.check,
                           variants=variants, progress=tick, jobs=args.jobs)
     if args.json:
         print(json.dumps(result, sort_keys=True))
@@ -172,7 +188,10 @@ def _print_summary(result: dict[str, Any]) -> None:
     print(f"{result['game']}: {s['games']} games, {result['players']} players, seed {result['seed']}, "
           f"bots {','.join(result['bots'])}")
     print("  ends: " + ", ".join(f"{k} {v}" for k, v in s["ends"].items()))
-    print("  wins: " + (", ".join(f"{k} {v}" for k, v in s["wins"].items()) or "none") + f"; draws {s['draws']}")
+    print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v or k == "win"))
+    print("  wins: " + (", ".join(f"{k} {v}" for k, v in s["wins"].items()) or "none")
+          + (f"; shared wins: {', '.join(f'{k} {v}' for k, v in s['shared_wins'].items())}" if s["shared_wins"]
+             else "") + f"; draws {s['draws']}" + (f"; losses {s['losses']}" if s["losses"] else ""))
     print(f"  steps: average {s['avg_steps']}, longest {s['max_steps']}; runaway games {s['failures']}")
     if s["cascades"]:
         print("  cascades by length: " + ", ".join(f"{k}: {v}" for k, v in s["cascades"].items()))
@@ -263,21 +282,29 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     limit_help = "raise or lower a limit, e.g. --limit cascade=50000 (names: " + ", ".join(LIMIT_NAMES) + ")"
 
-    def add(name: str, fn: Callable, help_: str) -> argparse.ArgumentParser:
+    def add(name: str, fn: Callable, help_: str, limits: bool = True) -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help_, description=help_)
         sp.set_defaults(fn=fn)
-        sp.add_argument("--limit", action="append", metavar="NAME=N", help=limit_help)
+        if limits:  # list and schema run no rules and read no file of the user's: no limit applies
+            sp.add_argument("--limit", action="append", metavar="NAME=N", help=limit_help)
         return sp
 
-    add("list", cmd_list, "List the bundled games and their variants.")
+    add("list", cmd_list, "List the bundled games and their variants.", limits=False)
     sp = add("validate", cmd_validate, "Check specs, variants and scenario files; print every problem as "
                                        "FILE:LINE:COL; exit 2 if any is an error.")
     sp.add_argument("paths", nargs="+", metavar="PATH")
-    sp = add("schema", cmd_schema, "Print the JSON Schema of rule specs (or of variants or scenario files).")
+    sp = add("new", cmd_new, "Create a folder NAME with a small working game to edit: rules.yaml, a variant, "
+                             "a scenario file and NOTES.md.", limits=False)
+    sp.add_argument("name", metavar="NAME", help="the game's name (lower-case letters, digits and dashes)")
+    sp.add_argument("--dir", default=".", help="where to create the folder (default: here)")
+    sp = add("schema", cmd_schema, "Print the JSON Schema of rule specs (or of variants or scenario files).",
+             limits=False)
     sp.add_argument("--kind", choices=["spec", "variant", "scenario"], default="spec")
     sp = add("explain", cmd_explain, "Print a readable summary of a game's rules, generated from its spec.")
     _game_args(sp)
-    sp.add_argument("--diff", action="store_true", help="show what the variants change, rule by rule")
+    sp.add_argument("--diff", action="store_true", help="show what the variants change, rule by rule (complete)")
+    sp.add_argument("--format", choices=["text", "markdown", "html"], default="text", help="plain text for the "
+                    "terminal (default), Markdown, or a standalone HTML page")
     sp = add("play", cmd_play, "Play in the terminal: humans and bots at the same table.")
     sp.add_argument("game", metavar="GAME", nargs="?", help="a bundled game's name (see orrery list) or a path to "
                     "rules.yaml (leave it out with --resume: the save names its game)")
@@ -285,7 +312,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
     sp.add_argument("--seats", help="comma-separated seat types, e.g. human,random or human,mcts:200 (default: "
                     "human then random)")
-    sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sp.add_argument("--seed", type=int, help="random seed (default: drawn from the operating system; the save and "
+                    "the log keep it, and a game with hidden information shows it only at the end)")
     sp.add_argument("--log", metavar="FILE", help="save the game log (JSON Lines) to FILE")
     sp.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each bot move")
     sp.add_argument("--quiet-board", action="store_true", help="do not redraw the board after bot moves")
@@ -297,11 +325,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("simulate", cmd_simulate, "Let bots play many games and summarise the results.")
     _game_args(sp)
-    sp.add_argument("--games", type=int, required=True, help="how many games")
+    sp.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
     sp.add_argument("--bots", default="random", help="bot for every seat, or one per seat (comma-separated): "
                     "random, first, mcts or mcts:BUDGET (mcts:200 iterations, mcts:2s)")
-    sp.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed+i)")
+    sp.add_argument("--seed", type=int, help="seed of the first game (game i uses seed+i; default: drawn from the "
+                    "operating system and printed with the results)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--check", action="store_true", help="check the spec's invariants after every step; exit 1 "
                                                          "if any fails")

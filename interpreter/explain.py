@@ -1,6 +1,7 @@
 """Readable rules summaries from a spec (`explain_text`) and the changes its variants make (`explain_diff`).
 
-Plain text with `#` headers (valid Markdown); conditions and effects are quoted as written in the spec.
+Written as Markdown (`#` headers, lists, code); `explain_format.py` renders it as plain text, Markdown or HTML.
+Conditions and effects are quoted as written in the spec; `--diff` shows every value whole.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec, ZoneDecl
 
 INDENT = "    "
-MAX_VALUE_LINES = 12
-MAX_LINE = 100
+MAX_LINE = 100  # a value longer than this on one line is shown as a block (never cut: --diff is complete)
 
 _CHECK_WORDS = {
     "immediate": "immediately after anything happens",
@@ -469,30 +469,23 @@ def explain_text(spec: GameSpec) -> str:
 
 
 def compact_value(value: Any, absent: str = "(none)") -> list[str]:
-    """A value YAML-dumped compactly: one line for short values, else an indented, truncated block."""
+    """A value YAML-dumped compactly and completely: one line when it fits, else a block; nothing is cut."""
     if value is None:
         return [absent]
-    if isinstance(value, str) and "\n" not in value.strip():
-        text = value.strip()
-        return [text if len(text) <= MAX_LINE else text[: MAX_LINE - 3] + "..."]
     if isinstance(value, str):
-        lines = value.strip().splitlines()
-    else:
-        one = _dump(value, flow=True)
-        block = _dump(value, flow=False)
-        fits = len(one) == 1 and (len(one[0]) <= MAX_LINE or len(block) > MAX_VALUE_LINES)
-        lines = one if fits else block
-    lines = [ln if len(ln) <= MAX_LINE else ln[: MAX_LINE - 3] + "..." for ln in lines]
-    if len(lines) > MAX_VALUE_LINES:
-        more = len(lines) - MAX_VALUE_LINES + 1
-        lines = lines[: MAX_VALUE_LINES - 1] + [f"... ({more} more lines)"]
-    return lines
+        return value.strip().splitlines() or [""]
+    one = _dump(value, flow=True)
+    if len(one) == 1 and len(one[0]) <= MAX_LINE:
+        return one
+    if isinstance(value, list) and not any(isinstance(v, (dict, list)) for v in value):
+        return _dump(value, flow=True, width=MAX_LINE)  # a long list of scalars wraps, not one item a line
+    return _dump(value, flow=False)
 
 
-def _dump(value: Any, flow: bool) -> list[str]:
-    """YAML lines of a value, in flow style (one line if it fits) or block style."""
-    text = yaml.safe_dump(value, default_flow_style=flow, sort_keys=False, allow_unicode=True,
-                          width=10_000 if flow else MAX_LINE)
+def _dump(value: Any, flow: bool, width: int | None = None) -> list[str]:
+    """YAML lines of a value, in flow style (one line unless a width is given) or block style."""
+    width = width or (10_000 if flow else MAX_LINE)
+    text = yaml.safe_dump(value, default_flow_style=flow, sort_keys=False, allow_unicode=True, width=width)
     lines = text.rstrip("\n").splitlines()
     return lines[:-1] if lines and lines[-1] == "..." else lines
 

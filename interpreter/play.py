@@ -58,6 +58,7 @@ from .log import LogWriter
 from .save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
                    replay_save, save_status, write_save)
 from .simulate import bot_seed
+from .table import PRIVATE_RECORD, Handover, hidden_information, new_seed, seed_text
 from .values import PieceRef
 
 HUMAN = "human"
@@ -124,8 +125,8 @@ def _check_resume_options(save: Save, args: argparse.Namespace) -> None:
                              f"game keeps its seats")
     if args.players is not None and args.players != save.players:
         raise InputError(f"--players {args.players} does not match the save ({save.players} players)")
-    if args.seed not in (None, 0, save.seed):
-        raise InputError(f"--seed {args.seed} does not match the save (seed {save.seed})")
+    if args.seed not in (None, save.seed):  # the save's seed is not named: it may deal hidden cards
+        raise InputError(f"--seed {args.seed} does not match the save's seed; a resumed game keeps its seed")
     if args.variant and [str(v) for v in args.variant] != save.variants:
         if [_variant_name(v) for v in args.variant] != [_variant_name(v) for v in save.variants]:
             raise InputError(f"--variant {' '.join(args.variant)} does not match the save's variants "
@@ -181,6 +182,7 @@ class Autosave:
         self.game, self.ref, self.variants, self.seats = game, ref, variants, seats
         self.console = console
         self.ok = False
+        self.secret = False  # the game has hidden information: say that the save is private
 
     def write(self, gs: GameState, first: bool = False) -> bool:
         """Save now; True if the save on disk is up to date."""
@@ -202,7 +204,8 @@ class Autosave:
         """Where the game is saved and how to go on."""
         if not self.ok:
             return f"The last save to {self.path} failed; the save there may be behind."
-        return f"The game is saved in {self.path}; continue it with: {resume_hint(self.path)}"
+        private = f" ({PRIVATE_RECORD})" if self.secret else ""
+        return f"The game is saved in {self.path}{private}; continue it with: {resume_hint(self.path)}"
 
 
 def _save_target(game: Game, args: argparse.Namespace, seats: list[str], console: Console,
@@ -342,7 +345,8 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
 
     console = SafeConsole(highlight=False)  # spec text is shown with its control characters escaped
     seats = list(resume.seats) if resume else parse_seats(game, args.seats, args.players)
-    seed = resume.seed if resume else args.seed
+    seed = resume.seed if resume else (new_seed() if args.seed is None else args.seed)
+    secret = hidden_information(game.rules)  # then the seed stays off the screen until the game is over
     seat = game.rules.seat_name
     bots: dict[int, Bot] = {i: make_bot(k, bot_seed(seed, i)) for i, k in enumerate(seats) if k != HUMAN}
     ref = _save_ref(path)
@@ -389,15 +393,20 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             lock.release()
         raise
     saver = Autosave(target, game, ref, saved_variants, seats, console) if target else None
+    if saver:
+        saver.secret = secret
 
     title = game.spec.model.game.title or game.name
     names = ", ".join(f"{seat(i)}: {k}" for i, k in enumerate(seats))
-    console.print(f"[bold]{escape(title)}[/bold] — seed {seed} — {escape(names)}")
+    console.print(f"[bold]{escape(title)}[/bold] — {seed_text(seed, secret)} — {escape(names)}")
+    if saver and secret:
+        console.print(f"[dim]saving to {escape(str(saver.path))}, {PRIVATE_RECORD}[/dim]", soft_wrap=True)
     if resume is not None:
         n = len(resume.decisions)
         console.print(f"resumed {escape(resume.path)}: {n} decision{'s' if n != 1 else ''} replayed", soft_wrap=True)
     all_bots = HUMAN not in seats
     quiet_board = getattr(args, "quiet_board", False)
+    handover = Handover([i for i, k in enumerate(seats) if k == HUMAN], game.rules, console)
 
     def stopped(why: str) -> str:
         tail = saver.where() if saver else "It was not saved (--no-save)."
@@ -428,6 +437,9 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                 if getattr(args, "delay", 0):
                     time.sleep(args.delay)
             else:
+                if not handover.to(p):
+                    console.print(stopped("input ended."), soft_wrap=True)
+                    return 0
                 console.print(render_state(gs, p))
                 console.print(render_decision(gs))
                 answer = _ask_human(console, gs)
@@ -470,6 +482,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             log.finish(gs)
         if lock:
             lock.release()
+    console.print(f"seed {seed} (replay this deal with --seed {seed})")
     if saver:
         console.print(f"the finished game is saved in {escape(str(saver.path))}", soft_wrap=True)
     if log:

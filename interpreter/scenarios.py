@@ -58,7 +58,7 @@ def load_scenarios(path: str | Path, limits: YamlLimits | None = None) -> list[P
     try:
         model = ScenarioFile.model_validate(doc.data)
     except ValidationError as exc:
-        diags.extend(findings_from_validation(exc, doc.data, doc.span, doc.key_span))
+        diags.extend(findings_from_validation(exc, doc.data, doc.span, doc.key_span, ScenarioFile))
         diags.raise_if_errors()
         raise  # pragma: no cover
     out = []

@@ -177,20 +177,33 @@ def _play_all(task: _Task, seeds: list[int], jobs: int) -> Iterator[GameRecord]:
         _WORKER_TASK = None
 
 
+def outcome_kind(record: GameRecord) -> str:
+    """How one game counts, exactly once: win, shared win, draw, loss (solitaire) or runaway.
+
+    As the engine scores results (docs/dsl.md, "Winners and results"): in a game of two or more,
+    nobody or everybody winning is a draw; several winners but not all (a tie the ranking shares)
+    is one shared win; `ranking: {ties: nobody}` leaves a tie without winners, so a draw.
+    """
+    if record.end == STEP_LIMIT_END:
+        return "runaway"
+    if len(record.scores) == 1:
+        return "win" if record.winners else "loss"
+    if not record.winners or len(set(record.winners)) >= len(record.scores):
+        return "draw"
+    return "win" if len(set(record.winners)) == 1 else "shared win"
+
+
 def summarize(game: Game, records: list[GameRecord]) -> dict[str, Any]:
-    """Counts of end conditions, wins per seat, draws, failures and average length."""
+    """Counts of end conditions, results (each game counted once), wins per seat, failures and average length."""
     ends = Counter(r.end for r in records)
+    kinds = Counter(outcome_kind(r) for r in records)
     wins: Counter = Counter()
-    draws = losses = 0
+    shared: Counter = Counter()
     for r in records:
-        if r.end == STEP_LIMIT_END:
-            continue
-        if len(r.scores) == 1:  # solitaire: nobody won means the player lost
-            losses += 0 if r.winners else 1
-        elif not r.winners or len(r.winners) == len(r.scores):
-            draws += 1
-        for w in r.winners:
-            wins[game.rules.seat_name(w)] += 1
+        kind = outcome_kind(r)
+        if kind in ("win", "shared win"):
+            for w in sorted(set(r.winners)):
+                (wins if kind == "win" else shared)[game.rules.seat_name(w)] += 1
     n = len(records) or 1
     lengths: Counter = Counter()
     for r in records:
@@ -199,9 +212,11 @@ def summarize(game: Game, records: list[GameRecord]) -> dict[str, Any]:
         "cascades": {str(k): lengths[k] for k in sorted(lengths)},
         "games": len(records),
         "ends": dict(sorted(ends.items())),
+        "outcomes": {k: kinds.get(k, 0) for k in ("win", "shared win", "draw", "loss", "runaway")},
         "wins": dict(sorted(wins.items())),
-        "draws": draws,
-        "losses": losses,
+        "shared_wins": dict(sorted(shared.items())),
+        "draws": kinds.get("draw", 0),
+        "losses": kinds.get("loss", 0),
         "failures": ends.get(STEP_LIMIT_END, 0),
         "avg_steps": round(sum(r.steps for r in records) / n, 2),
         "max_steps": max((r.steps for r in records), default=0),

@@ -10,6 +10,27 @@ from orrery.rulespec.source import YamlLimits, load_yaml
 from orrery.rulespec.variants import load_variant, merge, variant_base_path
 
 
+GAME_FOLDERS = ("variants", "scenarios")  # beside a rules.yaml: the folders `orrery validate DIR` also checks
+
+
+def files_under(folder: Path) -> list[Path]:
+    """The Orrery files under a folder: every rules.yaml, and the YAML files in its variants/ and scenarios/."""
+    found = []
+    for path in sorted(folder.rglob("*.yaml")):
+        if path.is_file() and (path.name == "rules.yaml" or path.parent.name in GAME_FOLDERS):
+            found.append(path)
+    return found
+
+
+def expand_paths(paths: list[Path]) -> list[Path]:
+    """Files to validate: files as given, folders replaced by the Orrery files under them (a folder without
+    any stays, so that it is reported)."""
+    out: list[Path] = []
+    for p in paths:
+        out.extend((files_under(p) or [p]) if p.is_dir() else [p])
+    return out
+
+
 def file_kind(path: Path, limits: YamlLimits) -> str:
     """spec, variant or scenario, judged by the top-level keys."""
     doc = load_yaml(path, limits=limits)
@@ -24,6 +45,9 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
     """All findings for one file (errors and warnings) and its kind; never raises for bad input."""
     limits = limits or YamlLimits()
     kind = "file"
+    if path.is_dir():  # only a folder without any Orrery file gets here (see expand_paths)
+        return [Finding(Span(str(path), 1, 1), "is a directory with no rules.yaml, variants/*.yaml or "
+                        "scenarios/*.yaml under it")], "folder"
     try:
         kind = file_kind(path, limits)
         if kind == "variant":

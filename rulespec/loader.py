@@ -48,7 +48,7 @@ def build_spec(merged: Merged, path: str, *, check: bool = True) -> GameSpec:
     try:
         model = Spec.model_validate(merged.data)
     except ValidationError as exc:
-        diags.extend(findings_from_validation(exc, merged.data, merged.span, merged.key_span))
+        diags.extend(findings_from_validation(exc, merged.data, merged.span, merged.key_span, Spec))
         diags.raise_if_errors()
         raise  # pragma: no cover - raise_if_errors always raises here
     spec = GameSpec(model=model, merged=merged, path=path, digest=spec_digest(merged.data),

@@ -39,19 +39,33 @@ class _PostLex:
 
     always_accept = ("_NL",)
 
+    def __init__(self) -> None:
+        # (line, col) of a token that a line ending in an operator joined to its line -> that operator; a
+        # syntax error at such a token is the operator's fault (`n = n + 1 +` then `say "hi"` on the next line)
+        self.joined: dict[tuple[int, int], Token] = {}
+        self.last: Token | None = None  # the last token read: an operator there left the text unfinished
+
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        self.joined, self.last = {}, None
         stack: list[str] = []  # open brackets: "(", "[", "record", "block"
+        joiner: Token | None = None  # the operator whose newline was just dropped
         prev: Token | None = None
         before_prev: Token | None = None
         pending_nl: Token | None = None
         for tok in stream:
             if tok.type == "_NL":
                 inside = bool(stack) and stack[-1] != "block"
-                if inside or (prev is not None and prev.type != "STRING" and str(prev) in _CONTINUE_AFTER):
+                if inside:
+                    continue
+                if prev is not None and prev.type != "STRING" and str(prev) in _CONTINUE_AFTER:
+                    joiner = prev
                     continue
                 pending_nl = tok
                 continue
             text = str(tok) if tok.type != "STRING" else ""
+            if joiner is not None:
+                self.joined[(tok.line, tok.column)] = joiner
+                joiner = None
             if pending_nl is not None:
                 if text not in _CONTINUE_BEFORE and not (text == "}" and stack and stack[-1] == "record"):
                     yield pending_nl
@@ -63,6 +77,7 @@ class _PostLex:
             elif text in (")", "]", "}") and stack:
                 stack.pop()
             before_prev, prev = prev, tok
+            self.last = tok
             yield tok
         if pending_nl is not None:
             yield pending_nl
@@ -514,7 +529,18 @@ def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser:
         tok = err.token
         shown = "end of text" if tok.type == "$END" else ("end of line" if tok.type == "_NL" else repr(str(tok)))
         msg = f"syntax error in {what}: unexpected {shown}; expected {_describe_expected(err.expected, parser)}"
-        if "NAME" in err.expected and str(tok).isidentifier() and tok.type != "NAME":
+        post = parser.options.postlex
+        joiner = post.joined.get((tok.line, tok.column)) if tok.type != "$END" else None
+        last = post.last if tok.type == "$END" else None
+        if joiner is not None:  # the line before ends with an operator: that is what is missing its operand
+            msg = (f"syntax error in {what}: the line ends with '{joiner}', which continues the {what} onto the next "
+                   f"line, where {shown} cannot follow it; finish the {what} after '{joiner}' or remove it")
+            tok = joiner
+        elif last is not None and last.type != "STRING" and str(last) in _CONTINUE_AFTER:
+            msg = (f"syntax error in {what}: unexpected end of text after '{last}', which needs something after it; "
+                   f"expected {_describe_expected(err.expected, parser)}")
+            line, col = last.line, last.column
+        elif "NAME" in err.expected and str(tok).isidentifier() and tok.type != "NAME":
             msg += f" ('{tok}' is a reserved word of the rule language: choose another name)"
         if tok.type != "$END":
             line, col = tok.line, tok.column

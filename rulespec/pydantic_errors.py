@@ -13,6 +13,7 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from .errors import Finding, Span
+from .suggest import allowed_keys, did_you_mean
 
 Locate = Callable[[tuple], Span]
 KeyLocate = Callable[[tuple], "Span | None"]
@@ -36,14 +37,15 @@ def _data_path(loc: tuple, data: Any) -> tuple:
     return tuple(path)
 
 
-def _message(err: dict, path: tuple) -> str:
+def _message(err: dict, path: tuple, model: type | None = None) -> str:
     kind = err.get("type", "")
     where = ".".join(str(p) for p in path) or "the file"
     loc = err.get("loc", ())
     if kind == "missing":
         return f"missing required key '{loc[-1]}' in {where}"
     if kind == "extra_forbidden":
-        return f"unknown key '{loc[-1]}'"
+        hint = did_you_mean(str(loc[-1]), allowed_keys(model, loc[:-1])) if model is not None else ""
+        return f"unknown key '{loc[-1]}'{hint}"
     msg = err.get("msg", "invalid value")
     msg = msg.removeprefix("Value error, ")
     inp = err.get("input")
@@ -56,15 +58,16 @@ def _message(err: dict, path: tuple) -> str:
 
 
 def findings_from_validation(
-    exc: ValidationError, data: Any, locate: Locate, key_locate: KeyLocate | None = None
+    exc: ValidationError, data: Any, locate: Locate, key_locate: KeyLocate | None = None,
+    model: type | None = None,
 ) -> list[Finding]:
-    """One finding per distinct error, located at the offending value (or key)."""
+    """One finding per distinct error, located at the offending value (or key); `model` suggests known keys."""
     out: list[Finding] = []
     seen: set[tuple] = set()
     for err in exc.errors(include_url=False):
         loc = tuple(err.get("loc", ()))
         path = _data_path(loc, data)
-        msg = _message(err, path)
+        msg = _message(err, path, model)
         key = (path, msg)
         if key in seen:
             continue

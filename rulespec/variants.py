@@ -126,7 +126,7 @@ def _validate(doc: SourceDoc) -> list[Finding]:
     try:
         Variant.model_validate(doc.data)
     except ValidationError as exc:
-        return findings_from_validation(exc, doc.data, doc.span, doc.key_span)
+        return findings_from_validation(exc, doc.data, doc.span, doc.key_span, Variant)
     return []
 
 

@@ -29,6 +29,15 @@ TIC_TAC_TOE = REPO / "games" / "tic-tac-toe" / "rules.yaml"
 
 _counter = itertools.count()
 
+# The slow property tests (marked `slow`) run a smaller budget by default, so that the README's test command
+# stays quick, and their full budget when CI is set (.ci/run runs under CI=true); `-m "not slow"` skips them.
+FULL_BUDGET = bool(os.environ.get("CI"))
+
+
+def budget(default: int, full: int) -> int:
+    """A slow test's amount of work: `full` under CI, else `default`."""
+    return full if FULL_BUDGET else default
+
 
 def make_game(tmp_path: Path, text: str, name: str | None = None, limits: Limits | None = None) -> Game:
     """Write `text` (dedented) to a fresh file under tmp_path and load it as a Game."""

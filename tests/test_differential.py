@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import budget
+
 from orrery.interpreter.bench import capture_positions, on_engine, reshuffled, resolve
 from orrery.interpreter.bots import RandomBot
 from orrery.interpreter.game import Game
@@ -20,7 +22,7 @@ from orrery.rulespec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = sorted((ROOT / "games").glob("*/rules.yaml"))
-MIN_STEPS = 1000  # per game, across seeded random games
+MIN_STEPS = budget(400, 1000)  # per game, across seeded random games (full budget under CI)
 MAX_GAMES = 40
 
 
@@ -53,6 +55,7 @@ def play_lockstep(fast: Game, ref: Game, players: int, seed: int, max_steps: int
         steps += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.parent.name)
 def test_random_games_identical_on_both_engines(path: Path):
     fast, ref = _pair(path)
@@ -76,9 +79,10 @@ def test_variants_identical_on_both_engines(path: Path):
 
 CASCADE_GAMES = [p for p in SPECS if load_spec(p, check=False).model.triggers
                  and any(not t.on for t in load_spec(p, check=False).model.triggers.values())]
-POSITIONS = 10_000
+POSITIONS = budget(2_000, 10_000)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", CASCADE_GAMES, ids=lambda p: p.parent.name)
 def test_cascades_resolve_identically_from_random_positions(path: Path):
     fast, ref = _pair(path)

@@ -13,7 +13,8 @@
     may fail and nothing may raise: a game either goes on or ends.
 
 Every test is derandomized (the same examples on every run) with a modest number of examples,
-so CI stays fast and a failure reproduces.  To fuzz harder locally, multiply every count:
+so CI stays fast and a failure reproduces; without CI set, a third of them (the tests are marked
+slow).  To fuzz harder locally, multiply every count:
 `ORRERY_FUZZ_SCALE=20 python -m pytest tests/test_fuzz.py`.
 """
 
@@ -38,6 +39,10 @@ from orrery.rulespec.errors import OrreryError
 from orrery.rulespec.loader import load_spec
 from orrery.rulespec.source import load_yaml
 
+from conftest import budget
+
+pytestmark = pytest.mark.slow  # a smaller hypothesis budget unless CI is set (fuzz_settings)
+
 GAMES = Path(__file__).resolve().parent.parent / "games"
 SPECS = sorted(p.parent.name for p in GAMES.glob("*/rules.yaml"))
 _COUNTER = itertools.count()
@@ -47,8 +52,10 @@ SCALE = max(1, int(os.environ.get("ORRERY_FUZZ_SCALE", "1") or 1))
 
 
 def fuzz_settings(max_examples: int) -> settings:
-    """Reproducible, deadline-free settings that keep CI fast (ORRERY_FUZZ_SCALE multiplies the examples)."""
-    return settings(max_examples=max_examples * SCALE, deadline=None, derandomize=True, database=None,
+    """Reproducible, deadline-free settings (ORRERY_FUZZ_SCALE multiplies the examples; a third of them unless CI
+    is set)."""
+    examples = budget(max(3, max_examples // 3), max_examples) * SCALE
+    return settings(max_examples=examples, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.function_scoped_fixture])
 

@@ -183,18 +183,28 @@ def run_capped(args: list[str], cpu_seconds: int, memory: int = CHILD_MEMORY) ->
                    -code if code < 0 else None)
 
 
+# Under pytest-xdist each worker runs only some of this module's tests: a case starts when its test asks for
+# it, so that no case runs on two workers; in one process every case starts at once, alongside the other tests.
+XDIST_WORKER = bool(os.environ.get("PYTEST_XDIST_WORKER"))
+
+
 class Batch:
-    """Child-process cases started together; each test waits for its own result."""
+    """Child-process cases started together (or on demand under xdist); each test waits for its own result."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder  # prepared copies of hostile files (with their sentinels) live here
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hostile")
         self.futures: dict[str, Future] = {}
+        self.pending: dict[str, tuple[list[str], int]] = {}
 
     def start(self, name: str, args: list[str], cpu_seconds: int) -> None:
-        self.futures[name] = self.pool.submit(run_capped, args, cpu_seconds)
+        self.pending[name] = (args, cpu_seconds)
+        if not XDIST_WORKER:
+            self.futures[name] = self.pool.submit(run_capped, args, cpu_seconds)
 
     def result(self, name: str) -> Run:
+        if name not in self.futures:
+            self.futures[name] = self.pool.submit(run_capped, *self.pending[name])
         return self.futures[name].result()
 
 

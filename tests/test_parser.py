@@ -580,12 +580,13 @@ def test_errors_in_a_spec_file_point_at_the_file_line(tmp_path):
     """))
     with pytest.raises(SpecError) as info:
         load_spec(path, check=False)
-    # 'say 2 +' continues onto the next line, so the effect's error is at 'let' (13:7);
-    # the end condition's error is at the dangling '+' inside the flow mapping (15:20).
+    # 'say 2 +' continues onto the next line, where 'let' cannot follow: the error is the dangling '+'
+    # (12:13), not 'let' (13:7); the end condition's error is at the dangling '+' inside the flow mapping (15:20).
     found = sorted(((f.span.line, f.span.col), f.message) for f in info.value.findings)
-    assert [w for w, _ in found] == [(13, 7), (15, 20)], found
-    assert "unexpected 'let'" in found[0][1] and "syntax error in effect" in found[0][1]
-    assert "syntax error in expression" in found[1][1]
+    assert [w for w, _ in found] == [(12, 13), (15, 20)], found
+    assert "the line ends with '+'" in found[0][1] and "'let' cannot follow it" in found[0][1]
+    assert "syntax error in effect" in found[0][1]
+    assert "syntax error in expression" in found[1][1] and "after '+'" in found[1][1]
     text = str(info.value)
-    assert f"{path}:13:7" in text and f"{path}:15:20" in text
+    assert f"{path}:12:13" in text and f"{path}:15:20" in text
     assert "^" in text  # a caret under the offending column

@@ -563,9 +563,11 @@ def test_killed_process_loses_no_decision(tmp_path):
     final = saved(s)
     assert final["decisions"][:len(at_kill["decisions"])] == at_kill["decisions"]  # nothing lost
     assert final["result"] is not None and _human_moves(final)[:2] == ["b2", second]
-    # the resumed game is the very game an uninterrupted run with the same keystrokes plays
+    # the resumed game is the very game an uninterrupted run with the same keystrokes (and seed: without --seed
+    # the first run drew one from the OS, and the save keeps it) plays
     whole = tmp_path / "whole.json"
-    subprocess.run(_orrery("play", "tic-tac-toe", "--seats", "human,random", "--save", str(whole)),
+    subprocess.run(_orrery("play", "tic-tac-toe", "--seats", "human,random", "--save", str(whole),
+                           "--seed", str(at_kill["seed"])),
                    input=lines("b2", second, *rest), capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert saved(whole)["decisions"] == final["decisions"]
 
