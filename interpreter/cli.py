@@ -18,6 +18,7 @@ from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, print
 from orrery.rulespec.source import YamlLimits
 
 from .evaluator import MAX_DIGITS, Limits
+from .options import DELAY, GAMES, JOBS, PLAYERS, SEED, limit_error
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
@@ -51,6 +52,8 @@ def _limits(args: argparse.Namespace) -> tuple[Limits, YamlLimits, int]:
         if name == "digits" and n > MAX_DIGITS:
             raise InputError(f"--limit {item}: numbers of more than {MAX_DIGITS} digits cannot be shown or saved, so "
                              f"digits can be at most {MAX_DIGITS}")
+        if limit_error(name, n):
+            raise InputError(limit_error(name, n))
         if name.startswith("yaml_"):
             yml[{"yaml_bytes": "max_bytes", "yaml_nodes": "max_nodes", "yaml_depth": "max_depth"}[name]] = n
         elif name == "steps":
@@ -333,12 +336,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("game", metavar="GAME", nargs="?", help="a bundled game's name (see orrery list) or a path to "
                     "rules.yaml (leave it out with --resume: the save names its game)")
     sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")
-    sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    sp.add_argument("--players", type=PLAYERS, help="number of players (default: the game's default)")
     sp.add_argument("--seats", help="comma-separated seat types, e.g. human,random or human,mcts:200 (default: "
                     "human then random)")
-    sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sp.add_argument("--seed", type=SEED, default=0, help="random seed (default 0)")
     sp.add_argument("--log", metavar="FILE", help="save the game log (JSON Lines) to FILE")
-    sp.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each bot move")
+    sp.add_argument("--delay", type=DELAY, default=0.0, help="seconds to pause after each bot move")
     sp.add_argument("--quiet-board", action="store_true", help="do not redraw the board after bot moves")
     sp.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision (default: "
                     "<game>.orrery-save.json in the current folder when a human plays)")
@@ -348,15 +351,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("simulate", cmd_simulate, "Let bots play many games and summarise the results.")
     _game_args(sp)
-    sp.add_argument("--games", type=int, required=True, help="how many games")
-    sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    sp.add_argument("--games", type=GAMES, required=True, help="how many games")
+    sp.add_argument("--players", type=PLAYERS, help="number of players (default: the game's default)")
     sp.add_argument("--bots", default="random", help="bot for every seat, or one per seat (comma-separated): "
                     "random, first, mcts or mcts:BUDGET (mcts:200 iterations, mcts:2s)")
-    sp.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed+i)")
+    sp.add_argument("--seed", type=SEED, default=0, help="seed of the first game (game i uses seed+i)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--check", action="store_true", help="check the spec's invariants after every step; exit 1 "
                                                          "if any fails")
-    sp.add_argument("--jobs", type=int, default=1, help="processes playing games side by side (default 1); the "
+    sp.add_argument("--jobs", type=JOBS, default=1, help="processes playing games side by side (default 1); the "
                     "results are the same for any number")
     sp.add_argument("--mode", choices=["compiled", "interpreted"], help="engine: the compiled fast path "
                     "(default) or the tree-walking reference interpreter; both give identical games")
