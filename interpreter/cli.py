@@ -384,7 +384,10 @@ def _game_args(sp: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `orrery` command."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or an option refused (exit 2): a code, as for every command
+        return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     try:
         return args.fn(args)
     except OrreryError as err:
