@@ -46,6 +46,7 @@ from typing import Any, Callable, Iterator
 
 import jsonschema
 
+from orrery.rulespec.bounded import LineIndex, TooLarge, read_bounded
 from orrery.rulespec.errors import Finding, InputError, Span
 
 from .game import Game, GameState, IllegalMove
@@ -53,6 +54,7 @@ from .game import Game, GameState, IllegalMove
 SAVE_FORMAT = "orrery-save"
 SAVE_VERSION = 1
 SUFFIX = ".orrery-save.json"
+MAX_SAVE_BYTES = 32_000_000  # a 100 000-decision save is about 5 MB
 
 SAVE_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -257,7 +259,9 @@ def read_save(path: str | Path) -> Save:
     if not p.exists():
         raise _err(name, 1, 1, "no such save file")
     try:
-        raw = p.read_bytes()
+        raw = read_bounded(p, MAX_SAVE_BYTES)  # bounded before and while reading: a save may come from anyone
+    except TooLarge as exc:
+        raise _err(name, 1, 1, f"save is {exc}; an Orrery save holds one short line per decision") from None
     except OSError as exc:
         raise _err(name, 1, 1, f"cannot read the save: {exc.strerror or exc}") from None
     return parse_save(raw, name)
@@ -306,7 +310,7 @@ def parse_save(raw: bytes, name: str = "<save>") -> Save:
     if isinstance(version, int) and not isinstance(version, bool) and version != SAVE_VERSION:
         raise fail(f"save format version {version} is not supported (this Orrery reads version {SAVE_VERSION})",
                    "version")
-    errors = sorted(_VALIDATOR.iter_errors(data), key=lambda e: (at(*e.absolute_path), list(map(str, e.path))))
+    errors = sorted(_schema_errors(data), key=lambda e: (at(*e.absolute_path), list(map(str, e.path))))
     if errors:
         raise InputError(_schema_findings(errors, name, at, keys))
 
@@ -319,6 +323,23 @@ def parse_save(raw: bytes, name: str = "<save>") -> Save:
     )
     _check_consistency(save)
     return save
+
+
+def _schema_errors(data: dict[str, Any]) -> list[jsonschema.ValidationError]:
+    """The schema's errors; decisions of the usual shape are checked by hand (jsonschema spends ~100 us on each)."""
+    decisions = data.get("decisions")
+    if isinstance(decisions, list) and all(map(_plain_decision, decisions)):
+        data = {**data, "decisions": []}
+    return list(_VALIDATOR.iter_errors(data))
+
+
+_DECISION_KEYS = {"player", "choice", "label"}
+
+
+def _plain_decision(d: Any) -> bool:
+    """True when `d` certainly passes the schema's decision item (anything else goes to jsonschema)."""
+    return (type(d) is dict and d.keys() == _DECISION_KEYS and type(d["player"]) is int and d["player"] >= 0
+            and type(d["choice"]) is int and type(d["label"]) is str)
 
 
 def _check_consistency(save: Save) -> None:
@@ -502,9 +523,10 @@ def _positions(text: str, keys: dict[tuple, tuple[int, int]] | None = None) -> d
         value(0, ())
     except (ValueError, IndexError, RecursionError):
         return {}
-    out = {path: _line_col(text, off) for path, off in offsets.items()}
+    index = LineIndex(text)  # once per file: counting newlines per value was quadratic in the save's length
+    out = {path: index.line_col(off) for path, off in offsets.items()}
     if keys is not None:
-        keys.update({path: _line_col(text, off) for path, off in key_offsets.items()})
+        keys.update({path: index.line_col(off) for path, off in key_offsets.items()})
     return out
 
 
