@@ -236,9 +236,9 @@ def _print_summary(result: dict[str, Any]) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a log, verifying the state after every step."""
-    from .log import read_log, replay
+    from .log import open_log, replay
 
-    log = read_log(args.log)
+    log = open_log(args.log)  # the steps are read, checked and replayed one line at a time
     game_arg = args.game or log.header["game"]
     ns = argparse.Namespace(variant=log.header["variants"], limit=args.limit)
     try:
