@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, TextIO
+from typing import Any, BinaryIO, Iterator
 
 import jsonschema
 
 from orrery.rulespec.bounded import TooLarge, check_size, iter_lines, size_text
 from orrery.rulespec.errors import Finding, InputError, Span
 
+from .atomic import AtomicFile
 from .game import Game, GameState, IllegalMove
 from .save import MAX_JSON_DEPTH, _bounded_int, _number_at, too_deep
 
@@ -65,10 +66,11 @@ class LogWriter:
     def __init__(self, path: str | Path, game: Game, game_ref: str, gs: GameState, variants: list[str],
                  seats: list[str] | None = None):
         self.path = Path(path)
-        try:
-            self.fp: TextIO = self.path.open("w", encoding="utf-8")
+        self.fp: AtomicFile | None = None
+        try:  # a temporary file renamed over the log when the game stops: a failure leaves the old log intact
+            self.fp = AtomicFile(self.path)
         except OSError as exc:  # a folder, a missing parent, no permission: say so plainly
-            raise InputError(f"cannot write the log {path}: {exc.strerror or exc}") from None
+            raise self._failed(exc) from None
         self.count = 0
         header = {"format": LOG_FORMAT, "version": LOG_VERSION, "game": game_ref, "spec_digest": game.spec.digest,
                   "variants": list(variants), "players": gs.num_players, "seed": gs.seed}
@@ -77,8 +79,18 @@ class LogWriter:
         self._write(header)
 
     def _write(self, obj: dict[str, Any]) -> None:
-        self.fp.write(json.dumps(obj, sort_keys=True) + "\n")
-        self.fp.flush()
+        if self.fp is None:
+            return
+        try:
+            self.fp.write(json.dumps(obj, sort_keys=True) + "\n")
+        except OSError as exc:  # disk full, the folder removed: the game stops with a message, the old log stays
+            self.fp.discard()
+            self.fp = None
+            raise self._failed(exc) from None
+
+    def _failed(self, exc: OSError) -> InputError:
+        return InputError(f"cannot write the log {self.path}: {exc.strerror or exc} (a log already there is left "
+                          f"as it was)")
 
     def step(self, player: int, index: int, label: str, prompt: str, gs_after: GameState) -> None:
         """Record one decision and the digest of the state after it."""
@@ -91,7 +103,13 @@ class LogWriter:
         o = gs.outcome()
         if o is not None:
             self._write({"result": {"end": o.end, "winners": o.winners, "scores": o.scores}})
-        self.fp.close()
+        if self.fp is None:
+            return
+        fp, self.fp = self.fp, None
+        try:
+            fp.commit()
+        except OSError as exc:
+            raise self._failed(exc) from None
 
 
 MAX_LOG_BYTES = 512_000_000  # a 100 000-decision log is about 20 MB

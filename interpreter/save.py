@@ -37,7 +37,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import time
 from dataclasses import dataclass, field
 from json.decoder import scanstring
@@ -49,6 +48,7 @@ import jsonschema
 from orrery.rulespec.bounded import LineIndex, TooLarge, read_bounded
 from orrery.rulespec.errors import Finding, InputError, Span
 
+from .atomic import write_atomic
 from .game import Game, GameState, IllegalMove
 
 SAVE_FORMAT = "orrery-save"
@@ -203,44 +203,9 @@ def write_save(path: str | Path, save: Save) -> None:
     """Write atomically: a temporary file in the same folder, flushed and fsynced, then os.replace.
 
     If anything fails before the replace, the previous save is left exactly as it was and the
-    temporary file is removed.
+    temporary file is removed (OSError is raised for the caller to report).
     """
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    data = dumps(save).encode("utf-8")
-    try:
-        mode = path.stat().st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fp:
-            fp.write(data)
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(folder)
-
-
-def _fsync_dir(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); harmless where folders cannot be opened."""
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+    write_atomic(path, dumps(save))
 
 
 # ------------------------------------------------------------------ reading
