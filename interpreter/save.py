@@ -215,8 +215,11 @@ def _err(name: str, line: int, col: int, message: str) -> InputError:
     return InputError(Finding(Span(name, line, col), message))
 
 
-def read_save(path: str | Path) -> Save:
-    """Read and validate a save file; every problem is an InputError located in the file."""
+def read_save(path: str | Path, check_seats: bool = True) -> Save:
+    """Read and validate a save file; every problem is an InputError located in the file.
+
+    `check_seats=False` leaves the saved seats unchecked, for a resume whose --seats replace them.
+    """
     p = Path(path)
     name = str(path)
     if p.is_dir():
@@ -229,10 +232,10 @@ def read_save(path: str | Path) -> Save:
         raise _err(name, 1, 1, f"save is {exc}; an Orrery save holds one short line per decision") from None
     except OSError as exc:
         raise _err(name, 1, 1, f"cannot read the save: {exc.strerror or exc}") from None
-    return parse_save(raw, name)
+    return parse_save(raw, name, check_seats)
 
 
-def parse_save(raw: bytes, name: str = "<save>") -> Save:
+def parse_save(raw: bytes, name: str = "<save>", check_seats: bool = True) -> Save:
     """Parse and validate the bytes of a save file (see read_save)."""
     try:
         text = raw.decode("utf-8")
@@ -286,7 +289,7 @@ def parse_save(raw: bytes, name: str = "<save>") -> Save:
         saved_at_step=data["saved_at_step"], result=data.get("result"), next=data.get("next"),
         saved_at=data.get("saved_at"), path=name, positions=positions,
     )
-    _check_consistency(save)
+    _check_consistency(save, check_seats)
     return save
 
 
@@ -307,13 +310,13 @@ def _plain_decision(d: Any) -> bool:
             and type(d["choice"]) is int and type(d["label"]) is str)
 
 
-def _check_consistency(save: Save) -> None:
-    """What the schema cannot say: counts agree, seats are known, players are seats."""
+def _check_consistency(save: Save, check_seats: bool = True) -> None:
+    """What the schema cannot say: counts agree, seats are known (budgets in bounds), players are seats."""
     from .bots import BOTS, bot_error
 
     if len(save.seats) != save.players:
         raise save.error(f"the save lists {len(save.seats)} seat(s) but {save.players} player(s)", "seats")
-    for i, kind in enumerate(save.seats):
+    for i, kind in enumerate(save.seats if check_seats else []):
         if kind != "human" and kind.partition(":")[0] not in BOTS:
             raise save.error(f"unknown seat type '{kind}' (human, {', '.join(sorted(BOTS))})", "seats", i)
         why = None if kind == "human" else bot_error(kind)

@@ -140,3 +140,16 @@ def test_parse_number_never_raises(text):
     for integer in (True, False):
         value = options.parse_number(text, integer)
         assert value is None or (isinstance(value, (int, float)) and math.isfinite(value))
+
+
+def test_a_save_cannot_give_a_bot_an_unbounded_budget_and_seats_override_it(tmp_path, capsys, monkeypatch):
+    save = tmp_path / "s.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("b2\nquit\n"))
+    assert main(["play", "tic-tac-toe", "--seats", "human,random", "--save", str(save)]) == 0
+    save.write_text(save.read_text().replace('"random"', '"mcts:999999999"'))
+    capsys.readouterr()
+    code, out = cli(["play", "--resume", str(save)], capsys, monkeypatch)
+    assert code == 2 and f"{save}:" in out and "at most 1000000 iterations" in out, out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--resume", str(save), "--seats", "human,mcts:5"]) == 0
+    assert '"mcts:5"' in save.read_text()  # the seats given replace the saved ones, in the save too
