@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "tests" / "hostile" / "never_ends.yaml"
 
 MEASURE = r"""
-import resource, sys, time
+import sys, time
 from orrery.interpreter.cli import main
 from orrery.interpreter.game import Game
 from orrery.interpreter.save import read_save, replay_save
@@ -44,7 +44,9 @@ else:
     code = main(["replay", path, "--game", spec])
     assert code == (1 if "refuse" in what else 0), code
 took = time.perf_counter() - start
-print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+# VmHWM, not ru_maxrss: Linux carries the forking parent's peak over into ru_maxrss across exec
+peak_kb = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(took, peak_kb)
 """
 
 
@@ -55,9 +57,11 @@ def make_files(n: int, folder: Path) -> tuple[Path, Path, Path]:
     from orrery.interpreter.save import make_save, write_save
     from orrery.rulespec.loader import load_spec
 
+    log_path, save_path, bad_path = folder / f"{n}.jsonl", folder / f"{n}.orrery-save.json", folder / f"{n}-bad.jsonl"
+    if bad_path.exists():  # made by an earlier run with --folder
+        return log_path, save_path, bad_path
     game = Game(load_spec(SPEC))
     gs = game.new_initial_state(players=2, seed=0)
-    log_path, save_path, bad_path = folder / f"{n}.jsonl", folder / f"{n}.orrery-save.json", folder / f"{n}-bad.jsonl"
     log = LogWriter(log_path, game, str(SPEC), gs, [], ["first", "first"])
     for _ in range(n):
         d = gs.decision

@@ -256,7 +256,7 @@ def parse_save(raw: bytes, name: str = "<save>", check_seats: bool = True) -> Sa
     except ValueError as exc:
         raise _err(name, *_line_col(text, _number_at(text, exc)), f"not valid JSON: {exc}") from None
     keys: dict[tuple, tuple[int, int]] = {}
-    positions = _positions(text, keys)
+    positions = _LazyPositions(text, keys)  # mapped only when an error needs a position
     if not isinstance(data, dict):
         raise _err(name, 1, 1, f"a save must be a JSON object, not {_json_type(data)}")
 
@@ -280,6 +280,7 @@ def parse_save(raw: bytes, name: str = "<save>", check_seats: bool = True) -> Sa
                    "version")
     errors = sorted(_schema_errors(data), key=lambda e: (at(*e.absolute_path), list(map(str, e.path))))
     if errors:
+        positions.fill()  # the unknown-key findings look keys up first
         raise InputError(_schema_findings(errors, name, at, keys))
 
     save = Save(
@@ -496,6 +497,35 @@ def _positions(text: str, keys: dict[tuple, tuple[int, int]] | None = None) -> d
     if keys is not None:
         keys.update({path: index.line_col(off) for path, off in key_offsets.items()})
     return out
+
+
+class _LazyPositions(dict):
+    """_positions(text), computed at the first lookup: a save that loads and replays fine never needs them, and
+    mapping 100 000 decisions costs seconds."""
+
+    def __init__(self, text: str, keys: dict[tuple, tuple[int, int]]):
+        super().__init__()
+        self._text: str | None = text
+        self._keys = keys
+
+    def fill(self) -> None:
+        """Compute the positions (and the keys') now, once."""
+        if self._text is not None:
+            text, self._text = self._text, None
+            self.update(_positions(text, self._keys))
+
+    def __contains__(self, key: object) -> bool:
+        self.fill()
+        return super().__contains__(key)
+
+    def __getitem__(self, key: tuple) -> tuple[int, int]:
+        self.fill()
+        return super().__getitem__(key)
+
+    def get(self, key: tuple, default: Any = None) -> Any:
+        """dict.get, after filling."""
+        self.fill()
+        return super().get(key, default)
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
