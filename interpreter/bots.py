@@ -108,4 +108,6 @@ def bot_error(name: str) -> str | None:
         make_bot(name, 0)
     except (KeyError, ValueError) as exc:
         return str(exc.args[0])
-    return None
+    from .options import bot_bounds_error  # the same bounds for --seats, --bots and a save's seats
+
+    return bot_bounds_error(name)

@@ -20,6 +20,7 @@ from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, print
 from .loading import LIMIT_NAMES
 from .loading import load_game_from_args as _load_game
 from .loading import parse_limits as _limits
+from .options import DELAY, GAMES, JOBS, PLAYERS, SEED
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
@@ -201,9 +202,9 @@ def _print_summary(result: dict[str, Any]) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a log, verifying the state after every step."""
-    from .log import read_log, replay
+    from .log import open_log, replay
 
-    log = read_log(args.log)
+    log = open_log(args.log)  # the steps are read, checked and replayed one line at a time
     game_arg = args.game or log.header["game"]
     ns = argparse.Namespace(variant=log.header["variants"], limit=args.limit)
     try:
@@ -309,13 +310,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("game", metavar="GAME", nargs="?", help="a bundled game's name (see orrery list) or a path to "
                     "rules.yaml (leave it out with --resume: the save names its game)")
     sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")
-    sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    sp.add_argument("--players", type=PLAYERS, help="number of players (default: the game's default)")
     sp.add_argument("--seats", help="comma-separated seat types, e.g. human,random or human,mcts:200 (default: "
                     "human then random)")
-    sp.add_argument("--seed", type=int, help="random seed (default: drawn from the operating system; the save and "
-                    "the log keep it, and a game with hidden information shows it only at the end)")
+    sp.add_argument("--seed", type=SEED, help="random seed (default: drawn from the operating system; the save "
+                    "and the log keep it, and a game with hidden information shows it only at the end)")
     sp.add_argument("--log", metavar="FILE", help="save the game log (JSON Lines) to FILE")
-    sp.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each bot move")
+    sp.add_argument("--delay", type=DELAY, default=0.0, help="seconds to pause after each bot move")
     sp.add_argument("--quiet-board", action="store_true", help="do not redraw the board after bot moves")
     sp.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision (default: "
                     "<game>.orrery-save.json in the current folder when a human plays)")
@@ -325,16 +326,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("simulate", cmd_simulate, "Let bots play many games and summarise the results.")
     _game_args(sp)
-    sp.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    sp.add_argument("--games", type=GAMES, default=100, help="how many games (default 100)")
+    sp.add_argument("--players", type=PLAYERS, help="number of players (default: the game's default)")
     sp.add_argument("--bots", default="random", help="bot for every seat, or one per seat (comma-separated): "
                     "random, first, mcts or mcts:BUDGET (mcts:200 iterations, mcts:2s)")
-    sp.add_argument("--seed", type=int, help="seed of the first game (game i uses seed+i; default: drawn from the "
+    sp.add_argument("--seed", type=SEED, help="seed of the first game (game i uses seed+i; default: drawn from the "
                     "operating system and printed with the results)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--check", action="store_true", help="check the spec's invariants after every step; exit 1 "
                                                          "if any fails")
-    sp.add_argument("--jobs", type=int, default=1, help="processes playing games side by side (default 1); the "
+    sp.add_argument("--jobs", type=JOBS, default=1, help="processes playing games side by side (default 1); the "
                     "results are the same for any number")
     sp.add_argument("--mode", choices=["compiled", "interpreted"], help="engine: the compiled fast path "
                     "(default) or the tree-walking reference interpreter; both give identical games")
@@ -359,7 +360,10 @@ def _game_args(sp: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `orrery` command."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or an option refused (exit 2): a code, as for every command
+        return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     try:
         return args.fn(args)
     except OrreryError as err:

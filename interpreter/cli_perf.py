@@ -8,6 +8,8 @@ from typing import Any
 
 from orrery.rulespec.errors import InputError
 
+from .options import BENCH_SECONDS, PLAYERS, SEED
+
 EXIT_OK = 0
 
 
@@ -62,9 +64,9 @@ def add_commands(add: Any, game_args: Any) -> None:
     game_args(sp)
     sp.add_argument("--mode", choices=["compiled", "interpreted", "both"], default="both",
                     help="which engine to measure (default: both, with their ratio)")
-    sp.add_argument("--seconds", type=float, default=3.0, help="how long to run each engine (default 3)")
-    sp.add_argument("--players", type=int, help="number of players (default: the game's default)")
-    sp.add_argument("--seed", type=int, default=1, help="seed of the first playout (playout i uses seed+i)")
+    sp.add_argument("--seconds", type=BENCH_SECONDS, default=3.0, help="how long to run each engine (default 3)")
+    sp.add_argument("--players", type=PLAYERS, help="number of players (default: the game's default)")
+    sp.add_argument("--seed", type=SEED, default=1, help="seed of the first playout (playout i uses seed+i)")
     sp.add_argument("--json", action="store_true", help="print one JSON object per engine")
     sp = add("compile", cmd_compile, "Compile a game's rules to Python (the fast path) and report it.")
     game_args(sp)

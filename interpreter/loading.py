@@ -13,6 +13,7 @@ from orrery.rulespec.errors import InputError
 from orrery.rulespec.source import YamlLimits
 
 from .evaluator import MAX_DIGITS, Limits
+from .options import limit_error
 
 LIMIT_NAMES = {
     "cascade": "most state-trigger firings in one cascade",
@@ -44,6 +45,8 @@ def parse_limits(args: argparse.Namespace) -> tuple[Limits, YamlLimits, int]:
         if name == "digits" and n > MAX_DIGITS:
             raise InputError(f"--limit {item}: numbers of more than {MAX_DIGITS} digits cannot be shown or saved, so "
                              f"digits can be at most {MAX_DIGITS}")
+        if limit_error(name, n):
+            raise InputError(limit_error(name, n))
         if name.startswith("yaml_"):
             yml[{"yaml_bytes": "max_bytes", "yaml_nodes": "max_nodes", "yaml_depth": "max_depth"}[name]] = n
         elif name == "steps":

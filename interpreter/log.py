@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, Iterator
 
 import jsonschema
 
+from orrery.rulespec.bounded import TooLarge, check_size, iter_lines, size_text
 from orrery.rulespec.errors import Finding, InputError, Span
 
+from .atomic import AtomicFile
 from .game import Game, GameState, IllegalMove
 from .save import MAX_JSON_DEPTH, _bounded_int, _number_at, too_deep
 
@@ -64,10 +66,11 @@ class LogWriter:
     def __init__(self, path: str | Path, game: Game, game_ref: str, gs: GameState, variants: list[str],
                  seats: list[str] | None = None):
         self.path = Path(path)
-        try:
-            self.fp: TextIO = self.path.open("w", encoding="utf-8")
+        self.fp: AtomicFile | None = None
+        try:  # a temporary file renamed over the log when the game stops: a failure leaves the old log intact
+            self.fp = AtomicFile(self.path)
         except OSError as exc:  # a folder, a missing parent, no permission: say so plainly
-            raise InputError(f"cannot write the log {path}: {exc.strerror or exc}") from None
+            raise self._failed(exc) from None
         self.count = 0
         header = {"format": LOG_FORMAT, "version": LOG_VERSION, "game": game_ref, "spec_digest": game.spec.digest,
                   "variants": list(variants), "players": gs.num_players, "seed": gs.seed}
@@ -76,8 +79,18 @@ class LogWriter:
         self._write(header)
 
     def _write(self, obj: dict[str, Any]) -> None:
-        self.fp.write(json.dumps(obj, sort_keys=True) + "\n")
-        self.fp.flush()
+        if self.fp is None:
+            return
+        try:
+            self.fp.write(json.dumps(obj, sort_keys=True) + "\n")
+        except OSError as exc:  # disk full, the folder removed: the game stops with a message, the old log stays
+            self.fp.discard()
+            self.fp = None
+            raise self._failed(exc) from None
+
+    def _failed(self, exc: OSError) -> InputError:
+        return InputError(f"cannot write the log {self.path}: {exc.strerror or exc} (a log already there is left "
+                          f"as it was)")
 
     def step(self, player: int, index: int, label: str, prompt: str, gs_after: GameState) -> None:
         """Record one decision and the digest of the state after it."""
@@ -90,45 +103,133 @@ class LogWriter:
         o = gs.outcome()
         if o is not None:
             self._write({"result": {"end": o.end, "winners": o.winners, "scores": o.scores}})
-        self.fp.close()
+        if self.fp is None:
+            return
+        fp, self.fp = self.fp, None
+        try:
+            fp.commit()
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+
+MAX_LOG_BYTES = 512_000_000  # a 100 000-decision log is about 20 MB
+MAX_LOG_LINE = 1_000_000  # a log line is a few hundred bytes
 
 
 @dataclass
 class GameLog:
-    """A parsed log file."""
+    """A log file, read as it is replayed: the header at once, the steps one line at a time.
+
+    `steps()` streams the decision lines, each checked as it is read, so that a log that goes wrong
+    at step 5 is refused after 5 lines whatever its length; `result` and `result_line` are known once
+    the steps have been read to the end.
+    """
 
     path: str
     header: dict[str, Any]
-    steps: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
-    step_lines: list[int] = field(default_factory=list)
     result_line: int | None = None
+    _lines: Iterator[tuple[int, str]] | None = field(default=None, repr=False)
+    _fh: BinaryIO | None = field(default=None, repr=False)
+
+    def steps(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(line number, step) of each decision line, validated as it is read; InputError at the first bad line."""
+        expected = 1
+        for i, obj in _objects(self.path, self._lines or iter(())):
+            if self.result is not None:
+                raise _err(self.path, i, "nothing may follow the result line")
+            if "result" in obj:
+                _validate(obj, _RESULT, self.path, i, "result")
+                self.result, self.result_line = obj["result"], i
+                continue
+            _validate(obj, _STEP, self.path, i, "step")
+            if obj["step"] != expected:
+                raise _err(self.path, i, f"step {obj['step']} is out of sequence (expected {expected})")
+            expected += 1
+            yield i, obj
+        self.close()
+
+    def close(self) -> None:
+        """Close the file (idempotent)."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
 
 
 def _err(path: str, line: int, msg: str) -> InputError:
     return InputError(Finding(Span(path, line, 1), msg))
 
 
-def read_log(path: str | Path) -> GameLog:
-    """Parse and validate a log file; raise InputError located at the bad line."""
+def open_log(path: str | Path) -> GameLog:
+    """Open a log and read its header line; the steps are read by GameLog.steps(). InputError located at the
+    bad line."""
     p = Path(path)
     name = str(path)
     if p.is_dir():
         raise _err(name, 1, "is a directory, not a log file")
     try:
-        raw = p.read_bytes()
+        fh = p.open("rb")
+        check_size(fh, MAX_LOG_BYTES)
+    except TooLarge as exc:
+        raise _err(name, 1, f"log is {exc}") from None
     except OSError as exc:
         raise _err(name, 1, f"cannot read the log: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise _err(name, line, f"log is not valid UTF-8 (byte {raw[exc.start]:#x} at offset {exc.start})") from None
-    lines = text.splitlines()
-    if not lines or not lines[0].strip():
+    lines = _text_lines(name, fh)
+    first = next(lines, None)
+    if first is None or first[0] != 1 or not first[1].strip():
+        fh.close()
         raise _err(name, 1, "log is empty: expected a header line")
-    objs: list[tuple[int, dict]] = []
-    for i, line in enumerate(lines, start=1):
+    try:
+        (line_no, header), = _objects(name, iter([first]), lines)
+        _validate(header, _HEADER, name, line_no, "header")
+        _check_header(header, name, line_no)
+    except BaseException:
+        fh.close()
+        raise
+    return GameLog(name, header, _lines=lines, _fh=fh)
+
+
+def read_log(path: str | Path) -> GameLog:
+    """Check every line of a log now, then open it again for replay (open_log checks lines as they are replayed)."""
+    log = open_log(path)
+    for _ in log.steps():
+        pass
+    return open_log(path)
+
+
+def _check_header(header: dict[str, Any], name: str, line_no: int) -> None:
+    if header["version"] != LOG_VERSION:
+        raise _err(name, line_no, f"log format version {header['version']} is not supported (this Orrery reads "
+                                  f"version {LOG_VERSION})")
+    from .bots import bot_error  # the log's seats are untrusted budgets too: the bounds of the command line
+
+    for seat in header.get("seats", []):
+        why = None if seat == "human" else bot_error(seat)
+        if why:
+            raise _err(name, line_no, f"bad header line: seats: {why}")
+
+
+def _text_lines(name: str, fh: BinaryIO) -> Iterator[tuple[int, str]]:
+    """(number, text) of each line, streamed, in bounded memory; InputError for a line too long or not UTF-8."""
+    try:
+        for i, raw in iter_lines(fh, MAX_LOG_BYTES, MAX_LOG_LINE):
+            try:
+                yield i, raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(Finding(Span(name, i, exc.start + 1), f"log is not valid UTF-8 (byte "
+                                         f"{raw[exc.start]:#x} at column {exc.start + 1})")) from None
+    except TooLarge as exc:
+        line = getattr(exc, "line", None)
+        what = f"line {line} is longer than {size_text(exc.limit)}" if line else f"log is {exc}"
+        raise _err(name, line or 1, what) from None
+    except OSError as exc:
+        raise _err(name, 1, f"cannot read the log: {exc.strerror or exc}") from None
+
+
+def _objects(name: str, lines: Iterator[tuple[int, str]],
+             rest: Iterator[tuple[int, str]] | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The JSON object of each non-blank line; InputError at the first line that is not one."""
+    for i, line in lines:
         if not line.strip():
             continue
         deep = too_deep(line)
@@ -138,41 +239,26 @@ def read_log(path: str | Path) -> GameLog:
         try:
             obj = json.loads(line, parse_int=_bounded_int)
         except json.JSONDecodeError as exc:
-            hint = " (the log looks truncated)" if i == len(lines) else ""
+            last = not any(more.strip() for _, more in (rest if rest is not None else lines))
+            hint = " (the log looks truncated)" if last else ""
             raise InputError(Finding(Span(name, i, exc.colno), f"not valid JSON: {exc.msg}{hint}")) from None
         except ValueError as exc:  # a number too long to read
             raise InputError(Finding(Span(name, i, _number_at(line, exc) + 1), f"not valid JSON: {exc}")) from None
         if not isinstance(obj, dict):
             raise _err(name, i, "each log line must be a JSON object")
-        objs.append((i, obj))
-    line_no, header = objs[0]
-    _validate(header, HEADER_SCHEMA, name, line_no, "header")
-    if header["version"] != LOG_VERSION:
-        raise _err(name, line_no, f"log format version {header['version']} is not supported (this Orrery reads "
-                                  f"version {LOG_VERSION})")
-    log = GameLog(name, header)
-    for i, obj in objs[1:]:
-        if log.result is not None:
-            raise _err(name, i, "nothing may follow the result line")
-        if "result" in obj:
-            _validate(obj, RESULT_SCHEMA, name, i, "result")
-            log.result = obj["result"]
-            log.result_line = i
-            continue
-        _validate(obj, STEP_SCHEMA, name, i, "step")
-        if obj["step"] != len(log.steps) + 1:
-            raise _err(name, i, f"step {obj['step']} is out of sequence (expected {len(log.steps) + 1})")
-        log.steps.append(obj)
-        log.step_lines.append(i)
-    return log
+        yield i, obj
 
 
-def _validate(obj: dict, schema: dict, path: str, line: int, what: str) -> None:
-    try:
-        jsonschema.validate(obj, schema)
-    except jsonschema.ValidationError as exc:
-        where = ".".join(str(p) for p in exc.absolute_path)
-        raise _err(path, line, f"bad {what} line{': ' + where if where else ''}: {exc.message}") from None
+_HEADER = jsonschema.Draft202012Validator(HEADER_SCHEMA)  # built once: jsonschema.validate re-checks the schema
+_STEP = jsonschema.Draft202012Validator(STEP_SCHEMA)
+_RESULT = jsonschema.Draft202012Validator(RESULT_SCHEMA)
+
+
+def _validate(obj: dict, validator: jsonschema.protocols.Validator, path: str, line: int, what: str) -> None:
+    error = jsonschema.exceptions.best_match(validator.iter_errors(obj))
+    if error is not None:
+        where = ".".join(str(p) for p in error.absolute_path)
+        raise _err(path, line, f"bad {what} line{': ' + where if where else ''}: {error.message}")
 
 
 @dataclass
@@ -195,26 +281,31 @@ def replay(log: GameLog, game: Game, verify: bool = True) -> ReplayReport:
         gs = game.new_initial_state(players=h["players"], seed=h["seed"])
     except IllegalMove as exc:
         raise _err(log.path, 1, f"the log's header cannot start this game: {exc.reason}") from None
-    for k, (step, line) in enumerate(zip(log.steps, log.step_lines), start=1):
-        where = f"{log.path}:{line}"
-        if gs.is_terminal():
-            return ReplayReport(k - 1, f"{where}: step {k}: the game was already over", gs, None)
-        if gs.current_player() != step["player"]:
-            return ReplayReport(k - 1, f"{where}: step {k}: log says player {step['player']} decides, "
-                                       f"the engine asks player {gs.current_player()}", gs, None)
-        opt = next((o for o in gs.legal_options() if o.index == step["choice"]), None)
-        if opt is None or opt.label != step["label"]:
-            return ReplayReport(k - 1, f"{where}: step {k}: '{step['label']}' (option {step['choice']}) is not an "
-                                       f"option here ({gs.decision.prompt if gs.decision else 'game over'})", gs, None)
-        try:
-            gs.apply(opt.index)
-        except IllegalMove as exc:
-            return ReplayReport(k - 1, f"{where}: step {k}: refused: {exc.reason}", gs, None)
-        if verify and gs.state.digest() != step["digest"]:
-            return ReplayReport(k, f"{where}: step {k}: state differs from the log (digest {gs.state.digest()}, "
-                                   f"log {step['digest']})", gs, None)
+    try:
+        k = 0
+        for k, (line, step) in enumerate(log.steps(), start=1):
+            where = f"{log.path}:{line}"
+            if gs.is_terminal():
+                return ReplayReport(k - 1, f"{where}: step {k}: the game was already over", gs, None)
+            if gs.current_player() != step["player"]:
+                return ReplayReport(k - 1, f"{where}: step {k}: log says player {step['player']} decides, "
+                                           f"the engine asks player {gs.current_player()}", gs, None)
+            opt = next((o for o in gs.legal_options() if o.index == step["choice"]), None)
+            if opt is None or opt.label != step["label"]:
+                here = gs.decision.prompt if gs.decision else "game over"
+                return ReplayReport(k - 1, f"{where}: step {k}: '{step['label']}' (option {step['choice']}) is not an "
+                                           f"option here ({here})", gs, None)
+            try:
+                gs.apply(opt.index)
+            except IllegalMove as exc:
+                return ReplayReport(k - 1, f"{where}: step {k}: refused: {exc.reason}", gs, None)
+            if verify and gs.state.digest() != step["digest"]:
+                return ReplayReport(k, f"{where}: step {k}: state differs from the log (digest {gs.state.digest()}, "
+                                       f"log {step['digest']})", gs, None)
+    finally:  # a divergence leaves the rest of the file unread
+        log.close()
     matches = None
     if log.result is not None:
         o = gs.outcome()
         matches = o is not None and o.end == log.result["end"] and o.winners == log.result["winners"]
-    return ReplayReport(len(log.steps), None, gs, matches)
+    return ReplayReport(k, None, gs, matches)

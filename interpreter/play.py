@@ -103,7 +103,7 @@ def command(args: argparse.Namespace) -> int:
                              "continue a saved game")
         game, path, variants = load_game_from_args(args)
         return play(game, path, variants, args)
-    save = read_save(args.resume)
+    save = read_save(args.resume, check_seats=not args.seats)  # --seats replace the saved ones (and their budgets)
     _check_resume_options(save, args)
     path = _saved_game_path(save, args.game)
     ns = argparse.Namespace(game=str(path), variant=list(save.variants), limit=getattr(args, "limit", None))
@@ -113,16 +113,13 @@ def command(args: argparse.Namespace) -> int:
         if exc.findings and exc.findings[0].span is None:  # a variant that cannot be found
             raise save.error(f"a saved variant cannot be loaded: {exc.findings[0].message}", "variants") from None
         raise
+    if args.seats:
+        save.seats = parse_seats(game, args.seats, save.players)
     return play(game, path, variants, args, resume=save)
 
 
 def _check_resume_options(save: Save, args: argparse.Namespace) -> None:
     """Options that would change the saved game are refused unless they agree with the save."""
-    if args.seats:
-        kinds = [s.strip() for s in args.seats.split(",") if s.strip()]
-        if kinds != save.seats:
-            raise InputError(f"--seats {args.seats} does not match the save ({','.join(save.seats)}); a resumed "
-                             f"game keeps its seats")
     if args.players is not None and args.players != save.players:
         raise InputError(f"--players {args.players} does not match the save ({save.players} players)")
     if args.seed not in (None, save.seed):  # the save's seed is not named: it may deal hidden cards

@@ -37,7 +37,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import time
 from dataclasses import dataclass, field
 from json.decoder import scanstring
@@ -46,13 +45,16 @@ from typing import Any, Callable, Iterator
 
 import jsonschema
 
+from orrery.rulespec.bounded import LineIndex, TooLarge, read_bounded
 from orrery.rulespec.errors import Finding, InputError, Span
 
+from .atomic import write_atomic
 from .game import Game, GameState, IllegalMove
 
 SAVE_FORMAT = "orrery-save"
 SAVE_VERSION = 1
 SUFFIX = ".orrery-save.json"
+MAX_SAVE_BYTES = 32_000_000  # a 100 000-decision save is about 5 MB
 
 SAVE_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -201,44 +203,9 @@ def write_save(path: str | Path, save: Save) -> None:
     """Write atomically: a temporary file in the same folder, flushed and fsynced, then os.replace.
 
     If anything fails before the replace, the previous save is left exactly as it was and the
-    temporary file is removed.
+    temporary file is removed (OSError is raised for the caller to report).
     """
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    data = dumps(save).encode("utf-8")
-    try:
-        mode = path.stat().st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fp:
-            fp.write(data)
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(folder)
-
-
-def _fsync_dir(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); harmless where folders cannot be opened."""
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+    write_atomic(path, dumps(save))
 
 
 # ------------------------------------------------------------------ reading
@@ -248,8 +215,11 @@ def _err(name: str, line: int, col: int, message: str) -> InputError:
     return InputError(Finding(Span(name, line, col), message))
 
 
-def read_save(path: str | Path) -> Save:
-    """Read and validate a save file; every problem is an InputError located in the file."""
+def read_save(path: str | Path, check_seats: bool = True) -> Save:
+    """Read and validate a save file; every problem is an InputError located in the file.
+
+    `check_seats=False` leaves the saved seats unchecked, for a resume whose --seats replace them.
+    """
     p = Path(path)
     name = str(path)
     if p.is_dir():
@@ -257,13 +227,15 @@ def read_save(path: str | Path) -> Save:
     if not p.exists():
         raise _err(name, 1, 1, "no such save file")
     try:
-        raw = p.read_bytes()
+        raw = read_bounded(p, MAX_SAVE_BYTES)  # bounded before and while reading: a save may come from anyone
+    except TooLarge as exc:
+        raise _err(name, 1, 1, f"save is {exc}; an Orrery save holds one short line per decision") from None
     except OSError as exc:
         raise _err(name, 1, 1, f"cannot read the save: {exc.strerror or exc}") from None
-    return parse_save(raw, name)
+    return parse_save(raw, name, check_seats)
 
 
-def parse_save(raw: bytes, name: str = "<save>") -> Save:
+def parse_save(raw: bytes, name: str = "<save>", check_seats: bool = True) -> Save:
     """Parse and validate the bytes of a save file (see read_save)."""
     try:
         text = raw.decode("utf-8")
@@ -284,7 +256,7 @@ def parse_save(raw: bytes, name: str = "<save>") -> Save:
     except ValueError as exc:
         raise _err(name, *_line_col(text, _number_at(text, exc)), f"not valid JSON: {exc}") from None
     keys: dict[tuple, tuple[int, int]] = {}
-    positions = _positions(text, keys)
+    positions = _LazyPositions(text, keys)  # mapped only when an error needs a position
     if not isinstance(data, dict):
         raise _err(name, 1, 1, f"a save must be a JSON object, not {_json_type(data)}")
 
@@ -306,8 +278,9 @@ def parse_save(raw: bytes, name: str = "<save>") -> Save:
     if isinstance(version, int) and not isinstance(version, bool) and version != SAVE_VERSION:
         raise fail(f"save format version {version} is not supported (this Orrery reads version {SAVE_VERSION})",
                    "version")
-    errors = sorted(_VALIDATOR.iter_errors(data), key=lambda e: (at(*e.absolute_path), list(map(str, e.path))))
+    errors = sorted(_schema_errors(data), key=lambda e: (at(*e.absolute_path), list(map(str, e.path))))
     if errors:
+        positions.fill()  # the unknown-key findings look keys up first
         raise InputError(_schema_findings(errors, name, at, keys))
 
     save = Save(
@@ -317,17 +290,34 @@ def parse_save(raw: bytes, name: str = "<save>") -> Save:
         saved_at_step=data["saved_at_step"], result=data.get("result"), next=data.get("next"),
         saved_at=data.get("saved_at"), path=name, positions=positions,
     )
-    _check_consistency(save)
+    _check_consistency(save, check_seats)
     return save
 
 
-def _check_consistency(save: Save) -> None:
-    """What the schema cannot say: counts agree, seats are known, players are seats."""
+def _schema_errors(data: dict[str, Any]) -> list[jsonschema.ValidationError]:
+    """The schema's errors; decisions of the usual shape are checked by hand (jsonschema spends ~100 us on each)."""
+    decisions = data.get("decisions")
+    if isinstance(decisions, list) and all(map(_plain_decision, decisions)):
+        data = {**data, "decisions": []}
+    return list(_VALIDATOR.iter_errors(data))
+
+
+_DECISION_KEYS = {"player", "choice", "label"}
+
+
+def _plain_decision(d: Any) -> bool:
+    """True when `d` certainly passes the schema's decision item (anything else goes to jsonschema)."""
+    return (type(d) is dict and d.keys() == _DECISION_KEYS and type(d["player"]) is int and d["player"] >= 0
+            and type(d["choice"]) is int and type(d["label"]) is str)
+
+
+def _check_consistency(save: Save, check_seats: bool = True) -> None:
+    """What the schema cannot say: counts agree, seats are known (budgets in bounds), players are seats."""
     from .bots import BOTS, bot_error
 
     if len(save.seats) != save.players:
         raise save.error(f"the save lists {len(save.seats)} seat(s) but {save.players} player(s)", "seats")
-    for i, kind in enumerate(save.seats):
+    for i, kind in enumerate(save.seats if check_seats else []):
         if kind != "human" and kind.partition(":")[0] not in BOTS:
             raise save.error(f"unknown seat type '{kind}' (human, {', '.join(sorted(BOTS))})", "seats", i)
         why = None if kind == "human" else bot_error(kind)
@@ -502,10 +492,40 @@ def _positions(text: str, keys: dict[tuple, tuple[int, int]] | None = None) -> d
         value(0, ())
     except (ValueError, IndexError, RecursionError):
         return {}
-    out = {path: _line_col(text, off) for path, off in offsets.items()}
+    index = LineIndex(text)  # once per file: counting newlines per value was quadratic in the save's length
+    out = {path: index.line_col(off) for path, off in offsets.items()}
     if keys is not None:
-        keys.update({path: _line_col(text, off) for path, off in key_offsets.items()})
+        keys.update({path: index.line_col(off) for path, off in key_offsets.items()})
     return out
+
+
+class _LazyPositions(dict):
+    """_positions(text), computed at the first lookup: a save that loads and replays fine never needs them, and
+    mapping 100 000 decisions costs seconds."""
+
+    def __init__(self, text: str, keys: dict[tuple, tuple[int, int]]):
+        super().__init__()
+        self._text: str | None = text
+        self._keys = keys
+
+    def fill(self) -> None:
+        """Compute the positions (and the keys') now, once."""
+        if self._text is not None:
+            text, self._text = self._text, None
+            self.update(_positions(text, self._keys))
+
+    def __contains__(self, key: object) -> bool:
+        self.fill()
+        return super().__contains__(key)
+
+    def __getitem__(self, key: tuple) -> tuple[int, int]:
+        self.fill()
+        return super().__getitem__(key)
+
+    def get(self, key: tuple, default: Any = None) -> Any:
+        """dict.get, after filling."""
+        self.fill()
+        return super().get(key, default)
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:

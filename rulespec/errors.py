@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable, Literal
 
 Severity = Literal["error", "warning", "note"]
@@ -79,14 +78,10 @@ def _snippet(span: Span | None, text: str | None) -> str:
     """The source line of `span` and a caret line, or '' when unavailable."""
     if span is None:
         return ""
-    if text is None:
-        text = read_text_quietly(span.file)
-    if text is None:
+    line = _source_line(span.file, span.line, text)
+    if line is None:
         return ""
-    lines = text.splitlines()
-    if not 1 <= span.line <= len(lines):
-        return ""
-    src = _CONTROL.sub("\ufffd", lines[span.line - 1].expandtabs(1))  # one character each: the caret stays put
+    src = _CONTROL.sub("\ufffd", line.expandtabs(1))  # one character each: the caret stays put
     start = max(span.col - 1, 0)
     width = 1
     if span.end_line == span.line and span.end_col and span.end_col > span.col:
@@ -106,15 +101,34 @@ _SNIPPET_WIDTH = 120
 
 
 _TEXT_CACHE: dict[str, str | None] = {}
+_LINES_CACHE: dict[str, list[str]] = {}  # split once per text: many findings in one file stay linear
+
+
+def _source_line(path: str, number: int, text: str | None) -> str | None:
+    """Line `number` of `text`, of the remembered text of `path`, else read from the file (only up to that line,
+    bounded: a snippet of /dev/zero or of a 3 GB file reads at most a few MB)."""
+    if text is None and _TEXT_CACHE.get(path) is None:
+        from .bounded import read_line
+
+        return read_line(path, number)
+    if text is None:
+        lines = _LINES_CACHE.get(path)
+        if lines is None:
+            lines = _LINES_CACHE[path] = (_TEXT_CACHE[path] or "").splitlines()
+    else:
+        lines = text.splitlines()
+    return lines[number - 1] if 1 <= number <= len(lines) else None
 
 
 def read_text_quietly(path: str) -> str | None:
-    """Read a file's text for snippets, never raising."""
+    """Read a file's text (at most 5 MB) for snippets, never raising."""
     if path in _TEXT_CACHE:
         return _TEXT_CACHE[path]
+    from .bounded import TooLarge, read_bounded
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
+        text: str | None = read_bounded(path, 5_000_000).decode("utf-8")
+    except (OSError, UnicodeDecodeError, ValueError, TooLarge):
         text = None
     _TEXT_CACHE[path] = text
     return text
@@ -123,6 +137,7 @@ def read_text_quietly(path: str) -> str | None:
 def remember_text(path: str, text: str) -> None:
     """Register a file's text so snippets work for in-memory sources too."""
     _TEXT_CACHE[path] = text
+    _LINES_CACHE.pop(path, None)
 
 
 class OrreryError(Exception):

@@ -18,6 +18,7 @@ import yaml
 from yaml.events import MappingStartEvent, ScalarEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from .bounded import TooLarge, read_bounded, size_text
 from .errors import Finding, LimitError, SpecError, Span, remember_text
 
 _P = "tag:yaml.org,2002:"
@@ -354,14 +355,13 @@ def _read(path: Path, name: str, limits: YamlLimits) -> str:
     try:
         if path.is_dir():
             raise SpecError(Finding(where, "is a directory, not a file"))
-        with path.open("rb") as fh:
-            data = fh.read(limits.max_bytes + 1)  # bounded, even for endless special files
+        data = read_bounded(path, limits.max_bytes)  # bounded before and while reading: /dev/zero, sparse files
+    except TooLarge:
+        raise LimitError(_too_big(name, limits)) from None
     except FileNotFoundError:
         raise SpecError(Finding(where, "file not found")) from None
     except OSError as exc:
         raise SpecError(Finding(where, f"cannot read file: {exc.strerror or exc}")) from None
-    if len(data) > limits.max_bytes:
-        raise LimitError(_too_big(name, limits))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -409,7 +409,7 @@ def _depth_message(limits: YamlLimits) -> str:
 
 
 def _too_big(name: str, limits: YamlLimits) -> Finding:
-    return Finding(Span(name, 1, 1), f"file is larger than {limits.max_bytes} bytes (limit yaml_bytes); "
+    return Finding(Span(name, 1, 1), f"file is larger than {size_text(limits.max_bytes)} (limit yaml_bytes); "
                                      "raise it with --limit yaml_bytes=N")
 
 

@@ -1,0 +1,153 @@
+"""Reads that are bounded before they happen, and line/column mapping in linear time.
+
+Every file Orrery reads comes from someone else (specs, variants, scenarios,
+saves, logs), and a path can name a device that never ends (`/dev/zero`), a
+sparse file of gigabytes, or a file that grows while it is read.  So a size is
+checked with `fstat` before reading and enforced again while reading, in chunks:
+nothing larger than the limit is ever held in memory.  Error snippets read only
+the line they show.  `LineIndex` turns offsets into (line, column) with one
+pass over the text and a binary search per lookup (counting newlines from the
+start for every value made loading quadratic).
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import stat
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+_CHUNK = 1 << 20
+
+
+class TooLarge(Exception):
+    """A file is larger than the limit it is read with; `limit` is that limit in bytes."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"larger than {size_text(limit)}")
+        self.limit = limit
+
+
+def size_text(limit: int) -> str:
+    """A limit in bytes as people say it: `5 MB`, `300 KB` or `12 bytes`."""
+    for unit, n in (("GB", 10**9), ("MB", 10**6), ("KB", 10**3)):
+        if limit >= n and limit % (n // 10) == 0:
+            value = limit / n
+            return f"{value:g} {unit}"
+    return f"{limit} bytes"
+
+
+def read_bounded(path: str | Path, limit: int) -> bytes:
+    """The bytes of a file; TooLarge past `limit` bytes (checked before and while reading); OSError as raised."""
+    with open(path, "rb") as fh:
+        return read_stream(fh, limit)
+
+
+def read_stream(fh: BinaryIO, limit: int) -> bytes:
+    """Read an open binary file to its end, refusing (TooLarge) more than `limit` bytes, in bounded memory."""
+    check_size(fh, limit)
+    chunks: list[bytes] = []
+    total = 0
+    while True:  # a device or a growing file can slip past fstat: count what is read
+        chunk = fh.read(min(_CHUNK, limit + 1 - total))
+        if not chunk:
+            return b"".join(chunks)
+        total += len(chunk)
+        if total > limit:
+            raise TooLarge(limit)
+        chunks.append(chunk)
+
+
+def check_size(fh: BinaryIO, limit: int) -> None:
+    """TooLarge if an open file is a regular file of more than `limit` bytes (the fstat half of the check)."""
+    st = os.fstat(fh.fileno())
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(21, "Is a directory")
+    if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+        raise TooLarge(limit)
+
+
+def iter_lines(fh: BinaryIO, limit: int, line_limit: int) -> Iterator[tuple[int, bytes]]:
+    """(1-based number, bytes without the newline) of each line of an open file, streamed.
+
+    TooLarge when the file passes `limit` bytes in all, or one line passes `line_limit` (then the
+    exception's `line` attribute is that line's number).
+    """
+    check_size(fh, limit)
+    total = 0
+    number = 0
+    while True:
+        line = fh.readline(line_limit + 1)
+        if not line:
+            return
+        number += 1
+        total += len(line)
+        if total > limit:
+            raise TooLarge(limit)
+        if len(line) > line_limit and not line.endswith(b"\n"):
+            exc = TooLarge(line_limit)
+            exc.line = number  # type: ignore[attr-defined]
+            raise exc
+        yield number, line.rstrip(b"\r\n")
+
+
+_SCAN_LIMIT = 64_000_000  # a snippet gives up rather than read further into a file
+_LINE_LIMIT = 1_000_000  # the part of one line a snippet may read (it shows a window of it)
+
+
+def read_line(path: str | Path, number: int) -> str | None:
+    """Line `number` (1-based) of a file as text, reading only up to it and at most a bounded amount; None
+    when it cannot be read (missing, not UTF-8, past the bounds)."""
+    if number < 1:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            if stat.S_ISDIR(os.fstat(fh.fileno()).st_mode):
+                return None
+            return _nth_line(fh, number)
+    except (OSError, ValueError):
+        return None
+
+
+def _nth_line(fh: BinaryIO, number: int) -> str | None:
+    read = 0
+    current = 1
+    while read <= _SCAN_LIMIT:
+        part = fh.readline(_LINE_LIMIT)
+        if not part:
+            return None
+        read += len(part)
+        if current == number:
+            return part.rstrip(b"\r\n").decode("utf-8", "replace")
+        while not part.endswith(b"\n"):  # the rest of an overlong line, skipped in bounded pieces
+            part = fh.readline(_LINE_LIMIT)
+            read += len(part)
+            if not part or read > _SCAN_LIMIT:
+                return None
+        current += 1
+    return None
+
+
+class LineIndex:
+    """Offsets of the starts of a text's lines: (line, column) of any offset by binary search."""
+
+    __slots__ = ("starts",)
+
+    def __init__(self, text: str, newline: str = "\n"):
+        starts = [0]
+        find = text.find
+        i = find(newline)
+        while i >= 0:  # str.find runs in C: one pass over the text
+            starts.append(i + len(newline))
+            i = find(newline, i + len(newline))
+        self.starts = starts
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset."""
+        i = bisect.bisect_right(self.starts, offset) - 1
+        return i + 1, offset - self.starts[i] + 1
+
+
+__all__ = ["TooLarge", "size_text", "read_bounded", "read_stream", "check_size", "iter_lines", "read_line",
+           "LineIndex"]
