@@ -11,6 +11,7 @@ import argparse
 import io
 import math
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,7 @@ BASE: dict[str, list[str]] = {
     "compile": ["compile", "tic-tac-toe"],
     "replay": None,  # type: ignore[dict-item]  # needs a log: made by the fixture below
     "test": ["test", "tic-tac-toe"],
+    "new": ["new", "probe", "--dir", tempfile.mkdtemp(prefix="orrery-options-")],  # (a second run: 'exists', exit 2)
 }
 
 
