@@ -143,3 +143,15 @@ def test_a_refused_answer_leaves_the_position_as_it_was(tmp_path):
     assert (blind.state.digest(), blind.digest(), list(blind.steps), list(blind.narration)) == before
     blind.apply_label("1")
     assert blind.is_terminal() and blind.state.vars["got"] == 8
+
+
+def test_the_digest_covers_a_suspended_effects_locals(tmp_path):
+    """Same state, same place in the effect, different local value: different positions."""
+    text = CHAIN.format(k=2).replace('        total += x\n', '        let last = x\n')
+    game = make_game(tmp_path, text)
+    a = game.new_initial_state(seed=1)
+    b = a.clone()
+    a.apply(0)
+    b.apply(1)
+    assert a.state.digest() == b.state.digest()  # nothing but the local `last` differs
+    assert a.digest() != b.digest()

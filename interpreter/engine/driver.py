@@ -11,6 +11,8 @@ fails is refused and the position is left as it was.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,8 +147,8 @@ class GameState:
 
     def digest(self) -> str:
         """A hash of the position: the state and where the continuation stands."""
-        frames = ";".join(f"{name}{sorted(where.items())}" for name, where in self.pos.frames_view())
-        return f"{self.pos.s.digest()}:{frames}"
+        blob = json.dumps(self.pos.frames_view(), sort_keys=True, default=str)
+        return f"{self.pos.s.digest()}:{hashlib.sha256(blob.encode()).hexdigest()[:16]}"
 
     def view(self, player: int | None = None) -> dict[str, Any]:
         """A JSON-able picture of the state as `player` may see it (None: everything)."""

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from ..decisions import Decision, GameEnded
 from ..evaluator import Interp, Limits
 from ..flow import finish
-from ..state import State
+from ..state import State, serialize
 from .suspends import suspends_of
 
 
@@ -89,13 +89,22 @@ class Position:
         finish(it, name)
 
     def frames_view(self) -> list[tuple[str, Any]]:
-        """The continuation by frame type and position (for tests and debugging)."""
+        """The continuation as data: per frame, its type, where it is and its local names (JSON-able values).
+
+        GameState.digest() hashes it with the state, so two positions that differ only in a suspended
+        effect's locals or progress have different digests."""
         out = []
         for f in self.stack:
-            where = {k: getattr(f, k) for k in getattr(f, "__slots__", ()) if k in ("i", "j", "k", "sub", "phase",
-                                                                                    "left", "scan")}
+            slots = getattr(f, "__slots__", ())
+            where = {k: serialize(getattr(f, k)) for k in slots if k in _PROGRESS}
+            env = getattr(f, "env", None)
+            if env is not None:
+                where["env"] = sorted((k, serialize(v)) for k, v in env.items() if not k.startswith("__"))
             out.append((type(f).__name__, where))
         return out
+
+
+_PROGRESS = ("i", "j", "k", "sub", "phase", "left", "scan", "remaining")
 
 
 def run_answering(pos: Position, answers: list[int]) -> Decision | None:
