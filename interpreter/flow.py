@@ -111,13 +111,32 @@ def check_ends(it: Interp, timing: str) -> None:
         ends = it.r.ends_at[timing] = [e for e in it.r.ends.values() if e.when is not None and e.check in allowed]
     if not ends:
         return
+    s = it.s
+    # An end condition found false is not checked again until something it can read has changed: the
+    # state's version moves on every change of a place, piece or variable; the cursor, the cascade count
+    # and the RNG (a condition may draw) are in the key too.  The flow checks at every stage, most often
+    # with nothing changed since the last check.
+    c = s.cursor
+    key = (s.version, c.current, c.round, c.turn, c.phase, c.first_player, tuple(sorted(c.passed)), s.cascade,
+           s.rng.state)
+    memo = s.derived.get(_ENDS_FALSE)
+    if memo is None or memo[0] != key:
+        memo = s.derived[_ENDS_FALSE] = (key, set())
+    known_false = memo[1]
     saved, it.memo = it.memo, {}  # only expressions run here: pure functions may remember results
     try:
         for end in ends:
+            if end.name in known_false:
+                continue
             if it.truth(end.when, {}):
                 raise GameEnded(end.name)
+            if s.rng.state == key[-1]:  # (a condition that drew must be drawn again next time)
+                known_false.add(end.name)
     finally:
         it.memo = saved
+
+
+_ENDS_FALSE = ("__ends_false__",)  # State.derived key: (what the checks could read, the ends found false)
 
 
 def finish(it: Interp, name: str) -> None:
