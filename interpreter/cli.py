@@ -20,7 +20,7 @@ from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, print
 from .loading import LIMIT_NAMES
 from .loading import load_game_from_args as _load_game
 from .loading import parse_limits as _limits
-from .options import DELAY, GAMES, JOBS, PLAYERS, SEED
+from .options import DELAY, GAMES, JOBS, PLAYERS, SEED, THINK
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
@@ -317,6 +317,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "and the log keep it, and a game with hidden information shows it only at the end)")
     sp.add_argument("--log", metavar="FILE", help="save the game log (JSON Lines) to FILE")
     sp.add_argument("--delay", type=DELAY, default=0.0, help="seconds to pause after each bot move")
+    sp.add_argument("--think", type=THINK, default=1.0, help="seconds a search bot thinks per decision when its "
+                    "seat gives it no budget (a plain 'mcts' seat; default 1)")
     sp.add_argument("--quiet-board", action="store_true", help="do not redraw the board after bot moves")
     sp.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision (default: "
                     "<game>.orrery-save.json in the current folder when a human plays)")

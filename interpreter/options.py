@@ -24,6 +24,7 @@ MAX_JOBS = 256
 MAX_PLAYERS = 16  # as specs (players.max) and saves
 MAX_DELAY = 60.0
 MAX_BENCH_SECONDS = 3600.0
+MAX_THINK = 600.0  # a search bot's time per decision at the table
 MAX_LIMIT = 10**12  # any engine limit; past it a limit means nothing but "run out of memory"
 MAX_YAML_BYTES = 1_000_000_000  # yaml_bytes: a spec of 1 GB could not be loaded anyway
 # Bot budgets (mcts:N:Ts:playout=P:c=C:rave=K), from the command line or a save.
@@ -92,6 +93,7 @@ GAMES = Number("--games", 0, MAX_GAMES)
 JOBS = Number("--jobs", 1, MAX_JOBS, unit="processes")
 DELAY = Number("--delay", 0, MAX_DELAY, integer=False, unit="seconds")
 BENCH_SECONDS = Number("--seconds", 0, MAX_BENCH_SECONDS, integer=False, unit="seconds", lo_open=True)
+THINK = Number("--think", 0, MAX_THINK, integer=False, unit="seconds", lo_open=True)
 
 
 def limit_error(name: str, value: int) -> str | None:
@@ -129,5 +131,5 @@ def bot_bounds_error(name: str) -> str | None:
     return f"{why} (in '{name}')" if why else None
 
 
-__all__ = ["Number", "parse_number", "SEED", "PLAYERS", "GAMES", "JOBS", "DELAY", "BENCH_SECONDS", "limit_error",
+__all__ = ["Number", "parse_number", "SEED", "PLAYERS", "GAMES", "JOBS", "DELAY", "BENCH_SECONDS", "THINK", "limit_error",
            "budget_error", "bot_bounds_error"]

@@ -50,7 +50,7 @@ from rich.markup import escape
 
 from orrery.rulespec.errors import InputError, OrreryError
 
-from .bots import BOTS, Bot, apply_choice, bot_error, make_bot
+from .bots import BOTS, PARAMETRIC, Bot, apply_choice, bot_error, make_bot
 from .evaluator import Interp
 from .game import Game, GameState, IllegalMove
 from .gamefiles import game_ref, resolve_game
@@ -86,6 +86,13 @@ def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]
         if why:
             raise InputError(f"--seats: {why}")
     return kinds
+
+
+def thinking(kind: str, seconds: float | None) -> str:
+    """A seat's bot with the table's think time: a search bot given no budget searches `seconds` a decision."""
+    if seconds is None or kind != "mcts":
+        return kind
+    return f"mcts:{seconds:g}s"
 
 
 # ------------------------------------------------------------------ entry point
@@ -345,7 +352,9 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     seed = resume.seed if resume else (new_seed() if args.seed is None else args.seed)
     secret = hidden_information(game.rules)  # then the seed stays off the screen until the game is over
     seat = game.rules.seat_name
-    bots: dict[int, Bot] = {i: make_bot(k, bot_seed(seed, i)) for i, k in enumerate(seats) if k != HUMAN}
+    think = getattr(args, "think", None)
+    bots: dict[int, Bot] = {i: make_bot(thinking(k, think), bot_seed(seed, i)) for i, k in enumerate(seats)
+                            if k != HUMAN}
     ref = _save_ref(path)
     saved_variants = [_variant_ref(path, v) for v in variants]
     log_path = getattr(args, "log", None)
@@ -425,7 +434,11 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             d = gs.decision
             assert d is not None
             if p in bots:
-                index = apply_choice(gs, bots[p].choose(gs))
+                if seats[p].partition(":")[0] in PARAMETRIC:  # a search: say so while it runs (on a terminal)
+                    with console.status(f"{escape(seat(p))} is thinking…"):
+                        index = apply_choice(gs, bots[p].choose(gs))
+                else:
+                    index = apply_choice(gs, bots[p].choose(gs))
                 label = next(o.label for o in d.options if o.index == index)
                 console.print(f"[dim]{escape(seat(p))} ({seats[p]}):[/dim] {escape(d.prompt)} -> "
                               f"[bold]{escape(label)}[/bold]")
