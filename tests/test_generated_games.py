@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from orrery.interpreter.decisions import RuleError, RunawayError
@@ -34,13 +34,17 @@ from specgen import specs
 
 SCALE = max(1, int(os.environ.get("ORRERY_FUZZ_SCALE", "1") or 1))
 EXAMPLES = 150 if os.environ.get("CI") else 25
+# Shrinking a failing game takes minutes (every attempt loads, checks, compiles and plays a spec), so by
+# default a failure is reported as found, with its whole spec; ORRERY_SHRINK=1 shrinks it to a small one.
+SHRINK = bool(os.environ.get("ORRERY_SHRINK"))
 MAX_STEPS = 60  # answers per game (every generated game ends on its own within a few turns anyway)
 ERRORS = (RuleError, RunawayError, IllegalMove)
 _COUNTER = itertools.count()
 
 
 def generated_settings() -> settings:
-    return settings(max_examples=EXAMPLES * SCALE, deadline=None, derandomize=True, database=None,
+    phases = list(Phase) if SHRINK else [p for p in Phase if p not in (Phase.shrink, Phase.explain)]
+    return settings(max_examples=EXAMPLES * SCALE, deadline=None, derandomize=True, database=None, phases=phases,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much])
 
@@ -77,10 +81,28 @@ def attempt(fn, *args) -> tuple[Any, tuple[str, str] | None]:
         return None, (type(err).__name__, str(err))
 
 
-def same(a: dict[str, Any], b: dict[str, Any], where: str) -> None:
+def differences(a: Any, b: Any, path: str = "") -> list[str]:
+    """Where two JSON-like values differ (paths with both values), for a readable failure."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [d for k in list(a) + [k for k in b if k not in a]
+                for d in differences(a.get(k, "<missing>"), b.get(k, "<missing>"), f"{path}.{k}")]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")]
+    return [] if a == b else [f"{path or '.'}: compiled {a!r}, interpreted {b!r}"]
+
+
+def same(fast: GameState, ref: GameState, where: str) -> None:
+    """Both positions agree on everything in view(); the message says what differs and where."""
+    a, b = view(fast), view(ref)
     for key in a:
-        assert a[key] == b[key], (f"{where}: {key} differs\n  compiled:    {a[key]!r}\n"
-                                  f"  interpreted: {b[key]!r}")
+        if a[key] != b[key]:
+            detail = ""
+            if key in ("state digest", "position digest"):
+                diffs = differences(fast.view(), ref.view())
+                detail = ("\n  the states differ at:\n    " + "\n    ".join(diffs[:12]) if diffs
+                          else "\n  (view() is the same: RNG state, change stamps or the continuation differ)")
+            raise AssertionError(f"{where}: {key} differs\n  compiled:    {a[key]!r}\n"
+                                 f"  interpreted: {b[key]!r}{detail}\n  spec: {fast.game.spec.path}")
 
 
 def play(fast: GameState, ref: GameState, answers: list[int], first: int = 0) -> list[dict[str, Any]]:
@@ -97,9 +119,8 @@ def play(fast: GameState, ref: GameState, answers: list[int], first: int = 0) ->
         _, err_ref = attempt(ref.apply, index)
         assert err_fast == err_ref, (f"step {step}: errors differ\n  compiled:    {err_fast}\n"
                                      f"  interpreted: {err_ref}")
-        a, b = view(fast), view(ref)
-        same(a, b, f"step {step}")
-        views.append(b)
+        same(fast, ref, f"step {step}")
+        views.append(view(ref))
         if err_ref is not None:
             views.append({"error": err_ref})
             break
@@ -124,7 +145,7 @@ def test_generated_games_play_identically_on_both_engines(text: str, players: in
     assert err_fast == err_ref, f"start: errors differ\n  compiled:    {err_fast}\n  interpreted: {err_ref}"
     if ref is None:
         return
-    same(view(fast), view(ref), "start")
+    same(fast, ref, "start")
     clone_at = min(clone_at, len(answers))
     before = play(fast, ref, answers[:clone_at])
     if before and "error" in before[-1]:
