@@ -76,6 +76,8 @@ class Gen:
         self.action_index = 0  # the action whose effect is being drawn (perform goes to later ones)
         self.emits = False  # some effect emits `ping`
         self.used_end_game = False
+        self.has_fn = False  # the spec declares the function twice(k)
+        self.has_table = False  # the spec declares the table pts
         self.risky = False  # may draw expressions that fail at run time (not in setup: the game would not start)
 
     # ------------------------------------------------------------------ helpers
@@ -123,7 +125,7 @@ class Gen:
         if d <= 0 or self.chance(0.35):
             return self.int_atom(sc)
         k = self.pick(["add", "sub", "mul", "div", "mod", "count", "size", "len", "sum", "minmax", "cond",
-                       "piece", "neg", "abs", "random", "index", "ncells"])
+                       "piece", "neg", "abs", "random", "index", "ncells", "fn", "table"])
         a = lambda: self.int_expr(sc, d - 1)  # noqa: E731
         if k == "add":
             return f"({a()} + {a()})"
@@ -164,6 +166,10 @@ class Gen:
         if k == "random" and self.on("rng"):
             lo = self.num(0, 2)
             return f"random_int({lo}, {lo + self.num(0, 3)})"
+        if k == "fn" and self.has_fn:
+            return f"twice({a()})" if self.chance() else f"twice(k: {a()})"
+        if k == "table" and self.has_table:
+            return f"pts[{a()}]"
         if k == "index":
             xs = self.list_expr(sc, d - 1)
             return f"(if len({xs}) > 0 then {xs}[{self.pick(['0', '-1'])}] else 0)"
@@ -528,6 +534,12 @@ def specs(draw) -> str:
         },
     }
     top = Scope()
+    if g.chance(0.5) and g.on("function"):
+        spec["functions"] = {"twice": {"params": ["k"], "expr": g.int_expr(Scope().add("int", "k"), 2)}}
+        g.has_fn = True
+    if g.chance(0.4) and g.on("table"):
+        spec["tables"] = {"pts": {"values": [0, 1, 3, 6], "default": 0}}
+        g.has_table = True
     # procedures: may choose and emit; no call, perform, settle, end_turn, armed
     proc_caps = frozenset({"board", "choose", "emit", "require", "rng", "end"})
     g.int_atoms_extra = ["n"]
@@ -608,7 +620,31 @@ def specs(draw) -> str:
                                  [f"say {g.text_expr(top)}"] if g.chance(0.3) else []))}
     if g.chance(0.3):
         phase["turn_start"] = effect(g.block(top, frozenset({"rng", "armed"}), 1, (1, 1)))
-    spec["flow"] = {"first_player": 0, "phases": [phase]}
+    if g.chance(0.25) and g.on("free_action"):  # a free action: offered at every step, once a turn
+        actions["tip"] = {"limit": 1, "effect": effect(["g += 1", f"say {g.text_expr(top)}"])}
+        phase["free_actions"] = ["tip"]
+    phases = [phase]
+    if g.chance(0.35) and g.on("second_phase"):  # until_pass: ends when everyone passed (or the game ends)
+        chosen = draw(st.lists(st.sampled_from(names), min_size=0, max_size=len(names), unique=True))
+        extra: dict[str, Any] = {"name": "extra", "turns": g.pick(["once", "until_pass"]),
+                                 "steps": [{"actions": chosen + ["quit"]}], "turn_end": effect(["turns += 1"])}
+        actions["quit"] = {"effect": effect(["pass"])}
+        if g.chance():
+            extra["order"], extra["order_by"] = "by", "-p.score"
+        if g.chance(0.3):
+            extra["when"] = "round % 2 == 1"
+        if g.chance(0.3):
+            extra["on_start"] = effect([f"say {g.text_expr(top)}"])
+        if g.chance(0.3):
+            extra["players"] = "p.score >= 0"
+        phases.append(extra)
+    spec["flow"] = {"first_player": 0, "phases": phases}
+    if g.chance(0.3):
+        spec["flow"]["rotate_first_player"] = True
+    if g.chance(0.3):
+        spec["flow"]["round_start"] = effect([f"say {g.text_expr(top)}"])
+    if g.chance(0.2):
+        spec["flow"]["round_end"] = effect(["g += 1"])
     spec["actions"] = actions
     # triggers
     triggers: dict[str, Any] = {}
@@ -653,6 +689,14 @@ def specs(draw) -> str:
     if not g.used_end_game:
         del end["stop"]
     spec["end"] = end
+    scoring: dict[str, Any] = {}
     if g.chance(0.3):
-        spec["scoring"] = {"final": effect(["for p in players {", f"  p.score += {g.num(0, 2)}", "}"])}
+        scoring["final"] = effect(["for p in players {", f"  p.score += {g.num(0, 2)}", "}"])
+    if g.chance(0.3):
+        scoring["score"] = "p.score + size(p.hand)"
+    if scoring:
+        spec["scoring"] = scoring
+    if g.chance(0.3):
+        spec["ranking"] = {"by": ["p.score", "-p.seat"] if g.chance() else ["p.score"],
+                           "ties": g.pick(["share", "nobody"])}
     return yaml.dump(spec, Dumper=_Dumper, sort_keys=False, width=10_000, allow_unicode=True)
