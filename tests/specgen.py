@@ -8,9 +8,12 @@ guarantee by construction, and random contents drawn from a small grammar of con
   have an `owner` (player) and an int `power`, so every piece has the same attributes.
 - variables: `turns` (the turn counter that ends the game), `g` (a global int), `log` (a global list of
   ints), `armed` (the counter a state trigger consumes), `score` (per player).
-- one phase with 1-2 steps (some optional, some repeating with a max), 1-3 actions `act0..` with 0-2
-  params (`from` a list literal, `range(n)` or `cells(board)` with a `where`; some optional, some with a
-  prompt), sometimes a `condition`, a `cost` or a `limit`.
+- a phase with 1-2 steps (some optional, some repeating with a max, some with a `when`), 1-3 actions
+  `act0..` with 0-2 params (`from` a list literal, `range(n)` or `cells(board)` with a `where`; some
+  optional, some with a prompt), sometimes a `condition`, a `cost` or a `limit`; often a `rest` action;
+  sometimes a free action, a second phase (`until_pass` with a `pass` action, `order: by`, `when`,
+  `players`, `on_start`), round hooks, a rotating first player, a spec function `twice(k)`, a table
+  `pts`, `scoring` and `ranking`.
 - a procedure `proc(n)`, an event trigger on `ping`, a state trigger that consumes `armed`, a state
   trigger `for c in cells(board)` that clears crowded cells (with a random `order`).
 - effects from a grammar of statements (let, assignments, if/elif/else, for .. where .. order by,
