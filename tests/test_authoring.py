@@ -110,15 +110,13 @@ def test_an_error_inside_a_continued_line_is_still_where_it_is():
 
 @pytest.mark.parametrize("command", ["list", "schema"])
 def test_limit_is_not_offered_where_it_means_nothing(command, capsys):
-    with pytest.raises(SystemExit):
-        main([command, "--help"])
+    assert main([command, "--help"]) == 0  # (main returns argparse's exit code)
     assert "--limit" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("command", ["validate", "play", "simulate", "test"])
 def test_limit_is_offered_where_it_applies(command, capsys):
-    with pytest.raises(SystemExit):
-        main([command, "--help"])
+    assert main([command, "--help"]) == 0
     assert "--limit" in capsys.readouterr().out
 
 

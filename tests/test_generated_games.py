@@ -67,7 +67,7 @@ def view(gs: GameState) -> dict[str, Any]:
         "menu": [(o.index, o.label) for o in gs.legal_options()],
         "current player": gs.current_player(),
         "narration": list(gs.narration),
-        "history": [(h.player, h.index, h.label, h.prompt, h.auto) for h in gs.history],
+        "history": [(h.player, h.index, h.label, h.prompt, h.auto) for h in gs.steps],
         "outcome": None if gs.outcome() is None else vars(gs.outcome()),
         "returns": gs.returns(),
     }
