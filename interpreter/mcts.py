@@ -627,7 +627,7 @@ class MctsBot:
             opt = options[rng.below(len(options))]
             played.append((mover, opt.label))
             steps += 1
-            gs.apply(opt.index)
+            gs.apply(opt.index, keep=False)  # a playout's copy: thrown away if an answer fails
         if gs.is_terminal():
             return gs.returns()
         self._bump({"capped": 1})

@@ -155,3 +155,19 @@ def test_the_digest_covers_a_suspended_effects_locals(tmp_path):
     b.apply(1)
     assert a.state.digest() == b.state.digest()  # nothing but the local `last` differs
     assert a.digest() != b.digest()
+
+
+def test_apply_without_keeping_a_copy_plays_the_same_and_still_refuses(tmp_path):
+    from orrery.interpreter.evaluator import Limits
+    from orrery.interpreter.game import IllegalMove
+
+    text = FORCED.replace('      got += y\n', '      got += y\n      require y == 1 else "only one"\n')
+    game = make_game(tmp_path, text, limits=Limits(lookahead=0))  # every option offered unchecked
+    kept, fast = game.new_initial_state(seed=0), game.new_initial_state(seed=0)
+    kept.apply(0)
+    fast.apply(0, keep=False)
+    assert fast.digest() == kept.digest() and fast.steps == kept.steps
+    lost = game.new_initial_state(seed=0)
+    with pytest.raises(IllegalMove, match="only one"):
+        lost.apply(1, keep=False)
+    assert lost.decision is None  # nothing kept to go back to: the state is not to be used again

@@ -180,15 +180,19 @@ class GameState:
 
         self.pos.on_forced = forced
 
-    def apply(self, index: int) -> None:
-        """Answer the pending decision with the option of that index; raise IllegalMove if not allowed."""
+    def apply(self, index: int, keep: bool = True) -> None:
+        """Answer the pending decision with the option of that index; raise IllegalMove if not allowed.
+
+        A refused or failing answer leaves the position as it was.  keep=False skips the copy that takes
+        (about a third of a random playout's time): for a caller that throws the state away when an
+        answer fails, as a search bot's playouts do; the state is then unusable after a failure."""
         d = self.pos.decision
         if d is None:
             raise IllegalMove("the game is over")
         opt = next((o for o in d.options if o.index == index), None)
         if opt is None:
             raise IllegalMove(self.why_not_index(index))
-        self._commit(opt)
+        self._commit(opt, keep)
 
     def apply_label(self, text: str) -> Option:
         """Answer by an option's label or 1-based menu number; raise IllegalMove with the reason."""
@@ -201,19 +205,22 @@ class GameState:
         self._commit(opt)
         return opt
 
-    def _commit(self, opt: Option) -> None:
+    def _commit(self, opt: Option, keep: bool = True) -> None:
         d = self.pos.decision
         assert d is not None
-        saved, nh, nn = self.pos.clone(), len(self.steps), len(self.narration)
+        saved, nh, nn = self.pos.clone() if keep else None, len(self.steps), len(self.narration)
         self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False))
         try:
             self.pos.resume(opt.value)
             self._advance()
         except BaseException as failed:  # refused or broken: the position stays as it was before the answer
-            self.pos = saved
-            self._listen()
-            del self.steps[nh:]
-            del self.narration[nn:]
+            if saved is not None:
+                self.pos = saved
+                self._listen()
+                del self.steps[nh:]
+                del self.narration[nn:]
+            else:
+                self.pos.decision = None  # (no copy was kept: this state is not to be used again)
             if isinstance(failed, RequireFailed):
                 raise IllegalMove(failed.explain()) from None
             raise
