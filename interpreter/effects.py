@@ -473,24 +473,34 @@ def _say(it: "Interp", node: A.Say, env: dict) -> None:
 
 
 def _call_proc(it: "Interp", node: A.CallProc, env: dict) -> None:
+    call_with(it, node, call_args(it, node, env))
+
+
+def call_args(it: "Interp", node: A.CallProc, env: dict) -> dict:
+    """The env a `call NAME(args)` gives the procedure: its arguments evaluated in order."""
     proc = it.r.procedures.get(node.name)
     if proc is None:
         raise RuleError(f"unknown procedure '{node.name}'", node.span)
-    params, body = proc
+    params = proc[0]
     local = {p: it.ev(a, env) for p, a in zip(params, node.args)}
     for k, v in node.kwargs:
         local[k] = it.ev(v, env)
-    call_with(it, node, local)
+    return local
 
 
-def call_with(it: "Interp", node: A.CallProc, local: dict) -> None:
-    """`call NAME(args)` of a known procedure once its arguments are evaluated (the procedure's env)."""
-    body = it.r.procedures[node.name][1]
+def enter_call(it: "Interp", node: A.CallProc) -> None:
+    """A procedure call starts: one loop tick, one level deeper (limit emit_depth)."""
     it.tick(node.span)
     it.call_depth += 1
     if it.call_depth > it.limits.emit_depth:
         raise RunawayError(f"procedure '{node.name}' calls nested more than {it.limits.emit_depth} deep "
                            f"(limit emit_depth); raise it with --limit emit_depth=N", node.span)
+
+
+def call_with(it: "Interp", node: A.CallProc, local: dict) -> None:
+    """`call NAME(args)` of a known procedure once its arguments are evaluated (the procedure's env)."""
+    body = it.r.procedures[node.name][1]
+    enter_call(it, node)
     try:
         it.run(body, local)
     finally:

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from orrery.rulespec import ast as A
 
 from ..decisions import Decision, RequireFailed, RuleError, RunawayError
-from ..effects import EXEC, _clamp, _filter, cascade_scan, check_action, for_items, message_text
+from ..effects import (EXEC, _clamp, _filter, call_args, cascade_scan, check_action, enter_call, for_items,
+                       message_text)
 from ..values import Record
 
 if TYPE_CHECKING:
@@ -288,20 +289,10 @@ class CallFrame:
 
 def _start_call(pos: "Position", node: A.CallProc, env: dict) -> None:
     it = pos.it
-    proc = it.r.procedures.get(node.name)
-    if proc is None:
-        raise RuleError(f"unknown procedure '{node.name}'", node.span)
-    params, body = proc
-    local = {p: it.ev(a, env) for p, a in zip(params, node.args)}
-    for k, v in node.kwargs:
-        local[k] = it.ev(v, env)
-    it.tick(node.span)
-    it.call_depth += 1
-    if it.call_depth > it.limits.emit_depth:
-        raise RunawayError(f"procedure '{node.name}' calls nested more than {it.limits.emit_depth} deep "
-                           f"(limit emit_depth); raise it with --limit emit_depth=N", node.span)
+    local = call_args(it, node, env)
+    enter_call(it, node)
     pos.stack.append(_CALL)
-    run_block(pos, body, local)
+    run_block(pos, it.r.procedures[node.name][1], local)
     return None
 
 
