@@ -54,6 +54,21 @@ class FlowFrame:
         pos.s.cursor.stage = stage
         self.sub = 0
 
+    def _hooks(self, pos: "Position", block: Any, event: str, record: Any) -> bool:
+        """A stage's effect (sub 1), then its event's triggers (sub 2): True while one runs as a frame.
+
+        The stage's own bookkeeping is done before (at sub 0); `record()` makes the event's record, only
+        when a trigger listens."""
+        if self.sub <= 1:
+            self.sub = 2
+            if run_block(pos, block, {}):
+                return True
+        if self.sub == 2:
+            self.sub = 3
+            if event in pos.it.r.event_triggers and emit(pos, event, record()):
+                return True
+        return False
+
     # ------------------------------------------------------------ stages
     def game_start(self, pos: "Position") -> None:
         it, s, r = pos.it, pos.s, pos.it.r
@@ -91,12 +106,8 @@ class FlowFrame:
                 c.first_player = (c.first_player + 1) % s.n
             c.current = c.first_player
             c.phase = 0
-            if run_block(pos, it.r.spec.effect("flow", "round_start"), {}):
-                return None
-        if self.sub == 1:
-            self.sub = 2
-            if "round_start" in it.r.event_triggers and emit(pos, "round_start", Record(round=c.round)):
-                return None
+        if self._hooks(pos, it.r.spec.effect("flow", "round_start"), "round_start", lambda: Record(round=c.round)):
+            return None
         check_ends(it, "immediate")
         self._goto(pos, "phase_start")
         return None
@@ -112,12 +123,8 @@ class FlowFrame:
             c.order = turn_order(it, ph)
             c.pos = 0
             c.passed = set()
-            if run_block(pos, ph.on_start, {}):
-                return None
-        if self.sub == 1:
-            self.sub = 2
-            if "phase_start" in it.r.event_triggers and emit(pos, "phase_start", Record(phase=ph.name)):
-                return None
+        if self._hooks(pos, ph.on_start, "phase_start", lambda: Record(phase=ph.name)):
+            return None
         check_ends(it, "immediate")
         self._goto(pos, "turn_start" if ph.steps else "phase_end")
         return None
@@ -136,12 +143,8 @@ class FlowFrame:
             c.step_count = 0
             c.turn_actions = {}
             c.end_turn = False
-            if run_block(pos, ph.turn_start, {}):
-                return None
-        if self.sub == 1:
-            self.sub = 2
-            if "turn_start" in it.r.event_triggers and emit(pos, "turn_start", Record(player=Player(c.current))):
-                return None
+        if self._hooks(pos, ph.turn_start, "turn_start", lambda: Record(player=Player(c.current))):
+            return None
         check_ends(it, "immediate")
         self._goto(pos, "step")
         return None
@@ -224,14 +227,8 @@ class FlowFrame:
     def turn_end(self, pos: "Position") -> None:
         it, c = pos.it, pos.s.cursor
         ph = it.r.phases[c.phase]
-        if self.sub == 0:
-            self.sub = 1
-            if run_block(pos, ph.turn_end, {}):
-                return None
-        if self.sub == 1:
-            self.sub = 2
-            if "turn_end" in it.r.event_triggers and emit(pos, "turn_end", Record(player=Player(c.current))):
-                return None
+        if self._hooks(pos, ph.turn_end, "turn_end", lambda: Record(player=Player(c.current))):
+            return None
         check_ends(it, "end_of_turn")
         if ph.turns == "once":
             c.pos += 1
@@ -244,14 +241,8 @@ class FlowFrame:
     def phase_end(self, pos: "Position") -> None:
         it, c = pos.it, pos.s.cursor
         ph = it.r.phases[c.phase]
-        if self.sub == 0:
-            self.sub = 1
-            if run_block(pos, ph.on_end, {}):
-                return None
-        if self.sub == 1:
-            self.sub = 2
-            if "phase_end" in it.r.event_triggers and emit(pos, "phase_end", Record(phase=ph.name)):
-                return None
+        if self._hooks(pos, ph.on_end, "phase_end", lambda: Record(phase=ph.name)):
+            return None
         check_ends(it, "end_of_phase")
         self._goto(pos, "phase_next")
         return None
@@ -264,14 +255,8 @@ class FlowFrame:
 
     def round_end(self, pos: "Position") -> None:
         it, c = pos.it, pos.s.cursor
-        if self.sub == 0:
-            self.sub = 1
-            if run_block(pos, it.r.spec.effect("flow", "round_end"), {}):
-                return None
-        if self.sub == 1:
-            self.sub = 2
-            if "round_end" in it.r.event_triggers and emit(pos, "round_end", Record(round=c.round)):
-                return None
+        if self._hooks(pos, it.r.spec.effect("flow", "round_end"), "round_end", lambda: Record(round=c.round)):
+            return None
         check_ends(it, "end_of_round")
         self._goto(pos, "round_start")
         return None
