@@ -127,12 +127,19 @@ def modeline_target(rules: Path) -> Path:
 
 
 def test_new_makes_a_game_that_validates_and_passes_its_scenarios(tmp_path, capsys):
+    from orrery.interpreter.scaffold import CHECKOUT
+
     assert main(["new", "my-race", "--dir", str(tmp_path)]) == 0
     folder = tmp_path / "my-race"
+    # an editable install finds the checkout's schema; an installed package (the README's commands) has no
+    # checkout beside it, and writes a copy of the schema into the folder
+    in_checkout = (CHECKOUT / "docs" / "spec.schema.json").is_file()
     assert {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()} == {
-        "rules.yaml", "variants/sprint.yaml", "scenarios/basics.yaml", "NOTES.md"}
+        "rules.yaml", "variants/sprint.yaml", "scenarios/basics.yaml", "NOTES.md"} | (
+        set() if in_checkout else {"spec.schema.json"})
     target = modeline_target(folder / "rules.yaml")
-    assert target.resolve() == (REPO / "docs" / "spec.schema.json").resolve()
+    expected = REPO / "docs" / "spec.schema.json" if in_checkout else folder / "spec.schema.json"
+    assert target.resolve() == expected.resolve()
     capsys.readouterr()
     assert main(["validate", str(folder)]) == 0
     assert capsys.readouterr().out.count("ok: ") == 3
