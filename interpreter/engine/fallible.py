@@ -18,6 +18,8 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 
+from .suspends import solve_calls
+
 
 class Fallible:
     """Per choice site (AST node id, or (action, parameter index)): (action, can something after it fail)."""
@@ -27,7 +29,7 @@ class Fallible:
         self.procs: dict[str, bool] = {name: False for name in rules.procedures}
         self.events: dict[str, bool] = {}
         self.cascade = False
-        self._solve(rules)
+        solve_calls(self, rules, self.block)
         self.after: dict[Any, tuple[str, bool]] = {}
         tail = self.events.get("action", False) or self.cascade
         for name, action in rules.actions.items():
@@ -36,19 +38,6 @@ class Fallible:
                 later = any(self._param_fails(q) for q in action.params[k + 1:])
                 self.after[(name, k)] = (name, later or effect_fails or tail)
             self._walk(name, action.effect, tail)
-
-    def _solve(self, rules: Any) -> None:
-        """Procedures, events and cascades refer to each other: grow until nothing changes."""
-        while True:
-            before = (dict(self.procs), dict(self.events), self.cascade)
-            for name, (_, body) in rules.procedures.items():
-                self.procs[name] = self.block(body)
-            for event, triggers in rules.event_triggers.items():
-                self.events[event] = any(self.block(t.effect) for t in triggers)
-            self.cascade = (any(self.block(t.effect) for t in rules.state_triggers)
-                            or self.events.get("cascade_end", False))
-            if (self.procs, self.events, self.cascade) == before:
-                return
 
     @staticmethod
     def _param_fails(p: Any) -> bool:

@@ -8,12 +8,28 @@ cascades (`settle`): a call may suspend when the procedure's body may, and so on
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 
 _ENGINE_EVENTS = ("action", "cascade_end", "game_start", "round_start", "round_end", "phase_start", "phase_end",
                   "turn_start", "turn_end")
+
+
+def solve_calls(owner: Any, rules: Any, block: Callable[[A.Block | None], bool]) -> None:
+    """Set `owner.procs` (per procedure), `owner.events` (per event) and `owner.cascade` to `block` of their
+    bodies, growing them until nothing changes: a call, an emit or a settle reads the others (through `owner`,
+    as `block` does while they grow)."""
+    while True:
+        before = (dict(owner.procs), dict(owner.events), owner.cascade)
+        for name, (_, body) in rules.procedures.items():
+            owner.procs[name] = block(body)
+        for event, triggers in rules.event_triggers.items():
+            owner.events[event] = any(block(t.effect) for t in triggers)
+        owner.cascade = (any(block(t.effect) for t in rules.state_triggers)
+                         or owner.events.get("cascade_end", False))
+        if (owner.procs, owner.events, owner.cascade) == before:
+            return
 
 
 class Suspends:
@@ -31,16 +47,7 @@ class Suspends:
     def _solve(self) -> None:
         """Grow the sets until nothing changes (calls, events and cascades refer to each other)."""
         r = self.rules
-        while True:
-            before = (dict(self.procs), dict(self.events), self.cascade)
-            for name, (_, body) in r.procedures.items():
-                self.procs[name] = self._block(body)
-            for event, triggers in r.event_triggers.items():
-                self.events[event] = any(self._block(t.effect) for t in triggers)
-            self.cascade = any(self._block(t.effect) for t in r.state_triggers) or self.events.get(
-                "cascade_end", False)
-            if (self.procs, self.events, self.cascade) == before:
-                break
+        solve_calls(self, r, self._block)
         self.ids = set()
         roots = [body for _, body in r.procedures.values()] + [t.effect for t in r.triggers]
         roots += [a.effect for a in r.actions.values()]
