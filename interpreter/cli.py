@@ -384,6 +384,11 @@ def main(argv: list[str] | None = None) -> int:
             return _internal_error(exc)
         print(located.render(), file=sys.stderr)
         return located.exit_code
+    except OSError as exc:  # a path the OS refuses (too long, no permission…) that no reader caught first
+        if exc.filename is None or os.environ.get("ORRERY_DEBUG"):
+            return _internal_error(exc)
+        print(f"{exc.filename}: cannot be used: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
     except Exception as exc:  # a bug in Orrery, not in the user's input
         return _internal_error(exc)
 

@@ -41,6 +41,16 @@ def file_kind(path: Path, limits: YamlLimits) -> str:
     return "spec"
 
 
+def _not_a_file(path: Path) -> str:
+    """Why `path` is not a readable file ('' when it is); a name the OS refuses is an answer, not a crash."""
+    try:
+        if path.is_file():
+            return ""
+        return "is a directory" if path.is_dir() else "does not exist"
+    except OSError as exc:  # e.g. a name too long for the file system (found by the fuzz test)
+        return f"cannot be opened: {exc.strerror or exc}"
+
+
 def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Finding], str]:
     """All findings for one file (errors and warnings) and its kind; never raises for bad input."""
     limits = limits or YamlLimits()
@@ -53,9 +63,9 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
         if kind == "variant":
             vdoc = load_variant(path, limits)
             base_path = variant_base_path(vdoc)
-            if not base_path.is_file():  # say it in the variant, where the base is named
+            what = _not_a_file(base_path)
+            if what:  # say it in the variant, where the base is named
                 where = vdoc.span(("variant", "base")) if "base" in vdoc.data.get("variant", {}) else vdoc.span()
-                what = "is a directory" if base_path.is_dir() else "does not exist"
                 return [Finding(where, f"the variant's base spec {base_path} {what}")], kind
             base = load_yaml(base_path, limits=limits)
             spec = build_spec(merge(base, [vdoc]), str(base_path))

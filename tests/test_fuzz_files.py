@@ -165,3 +165,21 @@ def test_damaged_files_are_read_or_refused_cleanly(kind, originals, capsys, monk
 def test_the_undamaged_files_work(kind, originals, capsys, monkeypatch):
     path, original = originals[kind]
     assert check(kind, original, path, capsys, monkeypatch) == 0
+
+
+@pytest.mark.parametrize("argv", [
+    ["validate", "{variant}"],  # a base name too long for the file system (found by the fuzz test in CI)
+    ["play", "{long}/rules.yaml"],
+    ["replay", "{long}.log"],
+    ["play", "--resume", "{long}.json"],
+])
+def test_names_the_os_refuses_are_input_errors(argv, tmp_path, capsys, monkeypatch):
+    long = str(tmp_path / ("n" * 300))
+    variant = tmp_path / "game" / "variants" / "v.yaml"
+    variant.parent.mkdir(parents=True)
+    variant.write_text("variant:\n  name: v\n  base: ../rules.ya" + "[" * 300 + "]" * 300 + "ml\nchanges: []\n")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    code = main([a.format(variant=variant, long=long) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "internal error" not in err and ("too long" in err or "cannot" in err), err
