@@ -232,7 +232,7 @@ class _Unsupported(Exception):
 
 def _cascade_limit() -> int:
     """The engine's default cascade limit (the bench runs with the game's limits, the defaults)."""
-    from orrery.interpreter.evaluator import Limits
+    from orrery.interpreter.valueops import Limits
 
     return Limits().cascade
 

@@ -7,16 +7,15 @@ the evaluated arguments.  They are general: grids, graphs, lists, players.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from orrery.rulespec.signatures import FUNCTIONS, Sig
 
-from . import evaluator as _evaluator  # a module object: its helpers are looked up at call time
+from .valueops import check_size, checked_number, list_contains, spend, values_equal
 from .decisions import RuleError
 from .values import CLOCKWISE, DIRS, HEX_DIRS, Cell, PieceRef, Player, ZoneRef, cell_key, parse_cell_label
 
-if TYPE_CHECKING:
-    from .evaluator import Interp
+Interp = Any  # the evaluator's Interp; not imported: the evaluator imports this module
 
 
 @dataclass(frozen=True)
@@ -93,13 +92,13 @@ _HASH_EQUAL = frozenset({Cell, PieceRef, ZoneRef, Player, str, int})
 
 def spend_items(it: "Interp", n: int) -> None:
     """Count n items of work against the loop limit (errors are located at the call)."""
-    _evaluator.spend(it, n, None)
+    spend(it, n, None)
 
 
 def _built(it: "Interp", n: int, what: str = "list") -> None:
     """A built-in is about to build a list (or text) of n items: within `values`, and counted against `loop`."""
-    _evaluator.check_size(it, n, what, None)
-    _evaluator.spend(it, n, None)
+    check_size(it, n, what, None)
+    spend(it, n, None)
 
 
 # ------------------------------------------------------------ collections
@@ -128,7 +127,7 @@ def total(it: "Interp", v: Any) -> int:
     for x in items:
         if isinstance(x, bool) or not isinstance(x, int):
             raise ValueError(f"can only add numbers, got {it.describe(x)}")
-    return _evaluator.checked_number(it, sum(items), None)
+    return checked_number(it, sum(items), None)
 
 
 def _extreme(it: "Interp", pick: Callable, args: tuple, default: Any, has_default: bool) -> Any:
@@ -219,7 +218,7 @@ def unique(it: "Interp", v: Any) -> list[Any]:
         return out
     for x in items:
         _built(it, len(out))  # the comparisons made: unique() is quadratic
-        if not _evaluator.list_contains(out, x):
+        if not list_contains(out, x):
             out.append(x)
     return out
 
@@ -242,7 +241,7 @@ def last(it: "Interp", v: Any) -> Any:
 def index_of(it: "Interp", v: Any, x: Any) -> int:
     """Position or -1."""
     for i, y in enumerate(_items(it, v)):
-        if _evaluator.values_equal(x, y):
+        if values_equal(x, y):
             return i
     return -1
 
@@ -570,7 +569,7 @@ def random_int(it: "Interp", a: int, b: int) -> int:
     """Seeded random integer in [a, b]."""
     if b < a:
         raise ValueError(f"empty range {a}..{b}")
-    _evaluator.checked_number(it, b - a, None)  # the range must be a number within the `digits` limit
+    checked_number(it, b - a, None)  # the range must be a number within the `digits` limit
     return a + it.s.rng.below(b - a + 1)
 
 

@@ -377,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except RecursionError as exc:  # rules nested past Python's stack (only with a raised emit_depth)
-        from .evaluator import stack_overflow
+        from .valueops import stack_overflow
 
         located = stack_overflow(exc, _limits(args)[0])
         if located is None or os.environ.get("ORRERY_DEBUG"):

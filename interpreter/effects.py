@@ -7,12 +7,15 @@ from typing import TYPE_CHECKING, Any, Callable
 from orrery.rulespec import ast as A
 
 from .decisions import GameEnded, RequireFailed, RuleError, RunawayError
-from .state import BOX
+from .values import BOX
 from .values import Cell, PieceRef, Player, Record, ZoneRef
+from .valueops import _SMALL, checked_number, joined, spend
+from .valueops import list_contains as contains
 
 if TYPE_CHECKING:
-    from .evaluator import Interp
     from .rules import ActionInfo
+
+Interp = Any  # the evaluator's Interp; not imported: the evaluator imports this module
 
 
 # ---------------------------------------------------------------- assignment
@@ -22,7 +25,6 @@ def _let(it: "Interp", node: A.Let, env: dict) -> None:
     env[node.name] = it.ev(node.value, env)
 
 
-_SMALL = 1 << 60  # as evaluator._SMALL: smaller numbers are never measured against the `digits` limit
 
 
 def _combine(it: "Interp", op: str, old: Any, new: Any, node: A.Assign) -> Any:
@@ -32,9 +34,6 @@ def _combine(it: "Interp", op: str, old: Any, new: Any, node: A.Assign) -> Any:
         r = old + new if op == "+=" else old - new if op == "-=" else old * new
         if -_SMALL < r < _SMALL:
             return r
-    from .evaluator import checked_number, joined, spend  # local import: evaluator imports this module
-    from .evaluator import list_contains as contains
-
     if op == "+=" and isinstance(old, list):
         return joined(it, old, new if isinstance(new, list) else [new], node.span)
     if op == "-=" and isinstance(old, list):

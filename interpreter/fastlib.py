@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .decisions import GameEnded, RequireFailed, RuleError, RunawayError
-from .evaluator import _EQUAL_ONLY_TO_ITS_KIND, _SMALL, TableRef, _arith, check_nested, list_contains, spend, values_equal
+from .valueops import _EQUAL_ONLY_TO_ITS_KIND, _SMALL, TableRef, _arith, check_nested, list_contains, spend, values_equal
 from .values import Cell, PieceRef, Player, Record, ZoneRef
 
 _PASS_THROUGH = (RequireFailed, GameEnded, RunawayError)

@@ -16,7 +16,7 @@ from orrery.rulespec.errors import Finding
 
 from .decisions import BadAnswer
 from .engine.driver import STATE_FORMAT, TERMINAL, GameState, IllegalMove, Step
-from .evaluator import Limits
+from .valueops import Limits
 from .rules import Rules
 
 MODES = ("compiled", "interpreted")

@@ -12,7 +12,7 @@ from pathlib import Path
 from orrery.rulespec.errors import InputError
 from orrery.rulespec.source import YamlLimits
 
-from .evaluator import MAX_DIGITS, Limits
+from .valueops import MAX_DIGITS, Limits
 from .options import limit_error
 
 LIMIT_NAMES = {

@@ -75,7 +75,8 @@ from typing import Any
 from .decisions import RequireFailed, RuleError, RunawayError
 from .game import GameState, IllegalMove
 from .rng import Rng
-from .state import State, serialize
+from .state import State
+from .values import serialize
 from .values import Cell, ZoneRef
 
 DEFAULT_ITERATIONS = 200

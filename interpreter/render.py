@@ -22,7 +22,7 @@ from rich.text import Text
 from orrery.rulespec.errors import printable
 
 from .evaluator import Interp
-from .state import BOX
+from .values import BOX
 from .values import Cell, PieceRef, Player, ZoneRef, cell_label, column_letters
 
 if TYPE_CHECKING:

@@ -17,6 +17,7 @@ from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, 
 
 from .decisions import RuleError
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
+from .valueops import TableRef
 
 ADJACENCY_DIRS = {
     "orthogonal": ORTHOGONAL,
@@ -212,7 +213,6 @@ def _invariant(spec: GameSpec, name: str, inv: Any) -> tuple[str, A.Expr]:
 
 def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
     """What each spec-level name means: special, var, zone, table, kind, action or end."""
-    from .evaluator import TableRef  # local import: evaluator imports this module
 
     m = rules.spec.model
     names: dict[str, tuple[str, Any]] = {}

@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator
 from .bots import Bot, apply_choice, make_bot
 from .evaluator import Interp
 from .game import Game, GameState
-from .state import serialize
+from .values import serialize
 
 STEP_LIMIT_END = "step_limit"
 

@@ -13,9 +13,10 @@ from typing import Any
 
 from .rng import Rng
 from .rules import Rules
-from .values import Cell, PieceRef, Player, Record, ZoneRef
+from .values import PieceRef, Player
+from .values import serialize as _ser
+from .view import state_view
 
-BOX = ZoneRef("__box__")  # where destroyed pieces and the unused ones rest
 _PLAYERS: dict[int, list[Player]] = {}  # State.players, by player count
 
 
@@ -209,8 +210,6 @@ class State:
     # -- digest and views
     def to_data(self, viewer: int | None = None, hide: bool = False) -> dict[str, Any]:
         """A JSON-able picture of the state; with hide=True, only what `viewer` may see."""
-        from .view import state_view  # local import: view depends on evaluator helpers
-
         return state_view(self, viewer, hide)
 
     def digest(self) -> str:
@@ -227,27 +226,3 @@ class State:
 
 
 _EMPTY: list[int] = []
-
-
-def _ser(v: Any) -> Any:
-    """Serialise runtime values to JSON-able data."""
-    if isinstance(v, Player):
-        return {"player": int(v)}
-    if isinstance(v, PieceRef):
-        return {"piece": v.id}
-    if isinstance(v, Cell):
-        return {"cell": [v.zone, v.owner, list(v.pos) if isinstance(v.pos, tuple) else v.pos]}
-    if isinstance(v, ZoneRef):
-        return {"zone": [v.name, v.owner]}
-    if isinstance(v, Record):
-        return {"record": {k: _ser(x) for k, x in v.items()}}
-    if isinstance(v, dict):
-        return {str(k): _ser(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_ser(x) for x in v]
-    if isinstance(v, (set, frozenset)):
-        return sorted(_ser(x) for x in v)
-    return v
-
-
-serialize = _ser

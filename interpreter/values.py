@@ -138,3 +138,27 @@ ORTHOGONAL = ["N", "E", "S", "W"]
 DIAGONAL = ["NE", "SE", "SW", "NW"]
 # Hex grids use 'odd-r' free axial directions; named so specs read naturally.
 HEX_DIRS: dict[str, tuple[int, int]] = {"E": (1, 0), "W": (-1, 0), "NE": (1, 1), "NW": (0, 1), "SE": (0, -1), "SW": (-1, -1)}
+
+
+BOX = ZoneRef("__box__")  # where destroyed pieces and the unused ones rest
+
+
+def serialize(v: Any) -> Any:
+    """Serialise runtime values to JSON-able data."""
+    if isinstance(v, Player):
+        return {"player": int(v)}
+    if isinstance(v, PieceRef):
+        return {"piece": v.id}
+    if isinstance(v, Cell):
+        return {"cell": [v.zone, v.owner, list(v.pos) if isinstance(v.pos, tuple) else v.pos]}
+    if isinstance(v, ZoneRef):
+        return {"zone": [v.name, v.owner]}
+    if isinstance(v, Record):
+        return {"record": {k: serialize(x) for k, x in v.items()}}
+    if isinstance(v, dict):
+        return {str(k): serialize(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [serialize(x) for x in v]
+    if isinstance(v, (set, frozenset)):
+        return sorted(serialize(x) for x in v)
+    return v

@@ -6,13 +6,12 @@ nobody does (only the count).  Others see an owner-only zone as a count.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .state import BOX, serialize
+from .values import BOX, serialize
 from .values import Cell, ZoneRef
 
-if TYPE_CHECKING:
-    from .state import State
+State = Any  # interpreter.state.State; not imported: the state imports this module for its views
 
 
 def _visible(zone_vis: str, owner: int | None, viewer: int | None, hide: bool) -> bool:

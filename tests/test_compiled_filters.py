@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import make_game, new_state
-from orrery.interpreter.evaluator import Limits
+from orrery.interpreter.valueops import Limits
 from orrery.interpreter.game import Game
 
 # A made-up "signal posts" row: `raise` puts a post on a free spot (a fixed reason); `tune` then asks for a

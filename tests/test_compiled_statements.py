@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import make_game, new_state, run_effect
-from orrery.interpreter.evaluator import Limits
+from orrery.interpreter.valueops import Limits
 from orrery.interpreter.game import Game
 
 # A made-up "seed trays" game: a capped row of trays, a counted kind of marker, planting procedures (one

@@ -206,7 +206,7 @@ end:
 
 @pytest.mark.parametrize("loop", [10, 37, 61, 2_000_000])
 def test_remembered_function_results_keep_loop_limit_errors_identical(tmp_path, loop):
-    from orrery.interpreter.evaluator import Limits
+    from orrery.interpreter.valueops import Limits
     from orrery.interpreter.game import Game
 
     spec = make_game(tmp_path, LAMPS).spec
@@ -339,7 +339,7 @@ def _refusal(gs, index: int) -> str | None:
 def test_remembered_by_clock_keeps_loop_limit_errors_identical(tmp_path, loop):
     """Six answers need a loop limit of 156 on both engines (measured; ticks count per stage and nothing is
     replayed; the step menu works out both actions' parameter menus): the edge is where remembering matters."""
-    from orrery.interpreter.evaluator import Limits
+    from orrery.interpreter.valueops import Limits
     from orrery.interpreter.game import Game
 
     spec = make_game(tmp_path, PEGS).spec

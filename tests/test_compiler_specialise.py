@@ -7,7 +7,8 @@ import pytest
 
 from conftest import make_game, new_state
 from orrery.interpreter import compiler
-from orrery.interpreter.evaluator import Interp, Limits
+from orrery.interpreter.evaluator import Interp
+from orrery.interpreter.valueops import Limits
 from orrery.interpreter.game import Game
 from orrery.rulespec.parser import parse_expr
 

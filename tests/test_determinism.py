@@ -9,7 +9,7 @@ import pytest
 
 from conftest import SPECS, TIC_TAC_TOE, evaluate, labels, load_game, make_game, new_state, playout, var
 from orrery.interpreter.decisions import RunawayError
-from orrery.interpreter.evaluator import Limits
+from orrery.interpreter.valueops import Limits
 from orrery.interpreter.values import ZoneRef
 
 CARDS = SPECS / "draw-discard.yaml"

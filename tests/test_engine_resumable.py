@@ -129,7 +129,7 @@ def test_every_decision_is_in_the_history_forced_ones_marked(tmp_path):
 
 
 def test_a_refused_answer_leaves_the_position_as_it_was(tmp_path):
-    from orrery.interpreter.evaluator import Limits
+    from orrery.interpreter.valueops import Limits
     from orrery.interpreter.game import IllegalMove
 
     text = FORCED.replace('      got += y\n', '      got += y\n      require y == 1 else "only one"\n')
@@ -158,7 +158,7 @@ def test_the_digest_covers_a_suspended_effects_locals(tmp_path):
 
 
 def test_apply_without_keeping_a_copy_plays_the_same_and_still_refuses(tmp_path):
-    from orrery.interpreter.evaluator import Limits
+    from orrery.interpreter.valueops import Limits
     from orrery.interpreter.game import IllegalMove
 
     text = FORCED.replace('      got += y\n', '      got += y\n      require y == 1 else "only one"\n')

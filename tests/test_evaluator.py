@@ -12,7 +12,8 @@ import pytest
 
 from conftest import SAMPLER, evaluate, load_game, new_state, run_effect
 from orrery.interpreter.decisions import RequireFailed, RuleError, RunawayError
-from orrery.interpreter.evaluator import Interp, Limits
+from orrery.interpreter.evaluator import Interp
+from orrery.interpreter.valueops import Limits
 from orrery.interpreter.values import Cell, PieceRef, Player, Record, ZoneRef
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import LimitError

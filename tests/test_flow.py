@@ -16,7 +16,7 @@ from conftest import labels, make_game, new_state, var
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test runs on both engines
 from orrery.interpreter.decisions import RuleError, RunawayError
-from orrery.interpreter.evaluator import Limits
+from orrery.interpreter.valueops import Limits
 from orrery.interpreter.game import TERMINAL, IllegalMove
 from orrery.rulespec.errors import LimitError
 

@@ -38,7 +38,7 @@ from pathlib import Path
 import pytest
 
 from orrery.interpreter.cli import main
-from orrery.interpreter.evaluator import Limits
+from orrery.interpreter.valueops import Limits
 from orrery.interpreter.game import Game, IllegalMove
 from orrery.rulespec.errors import LimitError, OrreryError, SpecError
 from orrery.rulespec.loader import load_spec

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import make_game, new_state
-from orrery.interpreter.evaluator import Interp, Limits
+from orrery.interpreter.evaluator import Interp
+from orrery.interpreter.valueops import Limits
 from orrery.interpreter.game import Game
 from orrery.interpreter.shapes import Shapes, element, is_scalar, join
 from orrery.rulespec.parser import parse_expr

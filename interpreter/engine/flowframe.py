@@ -14,7 +14,7 @@ from ..decisions import Decision, Option, RequireFailed, RuleError, RunawayError
 from ..effects import check_action, param_values
 from ..flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, parameter_menus,
                     step_candidates, turn_order)
-from ..state import BOX
+from ..values import BOX
 from ..values import Player, Record
 from .frames import emit, perform, run_block, settle
 

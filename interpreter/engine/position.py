@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..decisions import Decision, GameEnded
-from ..evaluator import Interp, Limits
+from ..evaluator import Interp
+from ..valueops import Limits
 from ..flow import finish
-from ..state import State, serialize
+from ..state import State
+from ..values import serialize
 from .suspends import suspends_of
 
 
