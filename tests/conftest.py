@@ -18,10 +18,10 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from orrery.interpreter.evaluator import Interp
+from orrery.interpreter.reference.evaluator import Interp
 
-from orrery.interpreter.valueops import Limits
-from orrery.interpreter.game import Game, GameState
+from orrery.interpreter.core.valueops import Limits
+from orrery.interpreter.engine.game import Game, GameState
 from orrery.rulespec.loader import load_spec
 from orrery.rulespec.parser import parse_expr
 

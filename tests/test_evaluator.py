@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 
 from conftest import SAMPLER, evaluate, load_game, new_state, run_effect
-from orrery.interpreter.decisions import RequireFailed, RuleError, RunawayError
-from orrery.interpreter.evaluator import Interp
-from orrery.interpreter.valueops import Limits
-from orrery.interpreter.values import Cell, PieceRef, Player, Record, ZoneRef
+from orrery.interpreter.core.decisions import RequireFailed, RuleError, RunawayError
+from orrery.interpreter.reference.evaluator import Interp
+from orrery.interpreter.core.valueops import Limits
+from orrery.interpreter.core.values import Cell, PieceRef, Player, Record, ZoneRef
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import LimitError
 from orrery.rulespec.parser import parse_expr
@@ -46,7 +46,7 @@ def sq(label):
 
 
 def _pos(label):
-    from orrery.interpreter.values import parse_cell_label
+    from orrery.interpreter.core.values import parse_cell_label
     return parse_cell_label(label)
 
 

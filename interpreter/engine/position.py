@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..decisions import Decision, GameEnded
-from ..evaluator import Interp
-from ..valueops import Limits
-from ..flow import finish
-from ..state import State
-from ..values import serialize
+from ..core.decisions import Decision, GameEnded
+from ..reference.evaluator import Interp
+from ..core.valueops import Limits
+from .flow import finish
+from ..core.state import State
+from ..core.values import serialize
 from .suspends import suspends_of
 
 
@@ -119,7 +119,7 @@ def run_answering(pos: Position, answers: list[int]) -> Decision | None:
         index = queue.pop(0)
         opt = next((o for o in d.options if o.index == index), None)
         if opt is None:
-            from ..decisions import RequireFailed
+            from ..core.decisions import RequireFailed
 
             raise RequireFailed(f"answer {index} is not an option of '{d.prompt}'", d.span)
         pos.resume(opt.value)

@@ -30,7 +30,8 @@ from typing import Any, Callable
 from orrery.rulespec import ast as A
 
 from . import fastlib
-from .effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
+from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
+from .analysis import cheap, env_bound_names, memoisable, placebound
 from .shapes import Shapes, element, is_scalar
 
 # Statements compiled inline; the others call the interpreter's statement function (EXEC).
@@ -358,7 +359,7 @@ class CodeGen:
         if kind == "var":
             return f"it.s.vars.get({self.const(node.id)})"
         if kind == "zone":
-            from .values import ZoneRef
+            from ..core.values import ZoneRef
 
             return self.const(ZoneRef(node.id))
         if kind in ("table", "kind", "action", "end"):
@@ -386,7 +387,7 @@ class CodeGen:
             args = "".join(f"{self.expr(a)}, " for a in node.args)
             kwargs = "".join(f"({self.const(k)}, {self.expr(v)}), " for k, v in node.kwargs)
             return f"CF(it, {self.const(node.func)}, {self.span(node)}, ({args}), ({kwargs}))"
-        from .builtins import REGISTRY
+        from ..reference.builtins import REGISTRY
 
         spec = REGISTRY.get(node.func)
         if spec is None:
@@ -666,147 +667,6 @@ def _pos(node: Any) -> str:
 # ---------------------------------------------------------------- building
 
 
-def env_bound_names(rules: Any) -> set[str]:
-    """Every name that some env may bind at run time (locals, parameters, engine-supplied names)."""
-    names = {"event", "matched_at", "p", "it", "__rule__", "winners", "ended"}
-    spec = rules.spec
-    for root in list(spec.exprs.values()) + list(spec.effects.values()):
-        for n in root.walk():
-            if isinstance(n, (A.Let, A.For, A.Choose)):
-                names.add(n.name if isinstance(n, A.Let) else n.var)
-            elif isinstance(n, (A.Create, A.Draw)) and n.bind:
-                names.add(n.bind)
-            elif isinstance(n, A.CompFor):
-                names.add(n.var)
-    for params, _ in list(rules.functions.values()) + list(rules.procedures.values()):
-        names.update(params)
-    for action in rules.actions.values():
-        names.update(p.name for p in action.params)
-    for trig in rules.triggers:
-        if trig.var:
-            names.add(trig.var)
-    return names
-
-
-IMPURE = {"random_int", "shuffled"}  # built-ins that draw from the game's random numbers
-
-
-def memoisable(rules: Any) -> dict[str, int]:
-    """Spec functions whose result depends only on their arguments and the state: name -> call nesting.
-
-    Excluded: functions that draw random numbers, recursive ones, and those calling either.
-    """
-    calls: dict[str, set[str]] = {}
-    impure: set[str] = set()
-    for name, (_, body) in rules.functions.items():
-        calls[name] = set()
-        for n in body.walk() if body is not None else ():
-            if isinstance(n, A.Call):
-                if n.func in rules.functions:
-                    calls[name].add(n.func)
-                elif n.func in IMPURE:
-                    impure.add(name)
-    depth: dict[str, int] = {}
-
-    def visit(name: str, path: tuple) -> int | None:
-        if name in path or name in impure:
-            return None
-        if name in depth:
-            return depth[name]
-        deepest = 0
-        for callee in calls.get(name, ()):
-            d = visit(callee, path + (name,))
-            if d is None:
-                return None
-            deepest = max(deepest, d)
-        depth[name] = deepest + 1
-        return depth[name]
-
-    for name in calls:
-        visit(name, ())
-    return depth
-
-
-# Built-ins that do a fixed, small amount of work whatever the state holds.
-_CONSTANT_TIME = frozenset({"empty", "top", "bottom", "neighbor", "cell", "owner_of", "next_player", "abs",
-                            "direction", "opposite", "rotate", "in_bounds", "distance", "place_of", "zone_of",
-                            "changed_at"})
-_CHEAP_NODES = 80  # AST nodes, callees' bodies included: below this a lookup costs about as much as the work
-
-
-def cheap(rules: Any) -> set[str]:
-    """Spec functions not worth remembering: no loop, no built-in that walks a list or a place, only cheap
-    callees, and small (their callees' bodies counted).  Remembering costs a key, a dictionary lookup and a
-    store per call; a profile of a line-of-four test (24 such calls per move, none repeated) showed the
-    memo slower than the work.  Not remembering is always safe: it is what the interpreter does."""
-    size: dict[str, int | None] = {}
-
-    def cost(name: str, path: tuple) -> int | None:
-        if name in size:
-            return size[name]
-        if name in path:
-            return None
-        body = rules.functions[name][1]
-        total = 0
-        for n in body.walk() if body is not None else ():
-            total += 1
-            if isinstance(n, (A.Comprehension, A.CompFor)):
-                total = None
-                break
-            if isinstance(n, A.Call):
-                if n.func in rules.functions:
-                    callee = cost(n.func, path + (name,))
-                    if callee is None:
-                        total = None
-                        break
-                    total += callee
-                elif n.func not in _CONSTANT_TIME:
-                    total = None
-                    break
-        size[name] = total if total is not None and total <= _CHEAP_NODES else None
-        return size[name]
-
-    return {name for name in rules.functions if cost(name, ()) is not None}
-
-
-_FIXED_SPECIALS = {"players", "num_players"}  # special names that never change during a game
-
-
-def placebound(rules: Any, memo: dict[str, int]) -> set[str]:
-    """Memoisable functions whose result depends only on their arguments and on what the state's version
-    covers: the pieces (where each one is, its attributes) and the variables (global and per player).
-    They read no special name but `players` and `num_players` (the others follow the turn, which the
-    version does not) and no `passed` of a player.
-
-    The version moves whenever a piece moves or changes and whenever a variable is set, so their
-    results can be remembered in the state, keyed by the version, across menus, end checks and effects.
-    """
-    reads_more: set[str] = set()
-    calls: dict[str, set[str]] = {}
-    for name, (params, body) in rules.functions.items():
-        calls[name] = set()
-        if name not in memo or body is None:
-            reads_more.add(name)
-            continue
-        local = set(params) | {n.var for n in body.walk() if isinstance(n, A.CompFor)}
-        for n in body.walk():
-            if (isinstance(n, A.Name) and n.id not in local and n.id not in _FIXED_SPECIALS
-                    and rules.names.get(n.id, (None,))[0] == "special"):
-                reads_more.add(name)
-            elif isinstance(n, A.Attr) and n.name == "passed":
-                reads_more.add(name)
-            elif isinstance(n, A.Call) and n.func in rules.functions:
-                calls[name].add(n.func)
-    changed = True
-    while changed:  # a function calling one that reads more reads more too
-        changed = False
-        for name, callees in calls.items():
-            if name not in reads_more and callees & reads_more:
-                reads_more.add(name)
-                changed = True
-    return {n for n in memo if n not in reads_more}
-
-
 def _roots(rules: Any) -> tuple[list[A.Expr], list[A.Block], list[Any]]:
     """The AST roots the engine evaluates, in a deterministic order."""
     spec = rules.spec
@@ -912,6 +772,6 @@ def _link(source: str, consts: list[Any]) -> dict[str, Any]:
 
 
 def _unknown_function(name: str, span: Any) -> Any:
-    from .decisions import RuleError
+    from ..core.decisions import RuleError
 
     raise RuleError(f"unknown function '{name}'", span)

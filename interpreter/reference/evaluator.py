@@ -12,11 +12,11 @@ from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 
-from .decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
-from .state import State
-from .values import Cell, PieceRef, Player, Record, ZoneRef
+from ..core.decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
+from ..core.state import State
+from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from .builtins import REGISTRY
-from .valueops import Limits, TableRef, _arith, check_nested, list_contains, values_equal
+from ..core.valueops import Limits, TableRef, _arith, check_nested, list_contains, values_equal
 
 
 class Interp:

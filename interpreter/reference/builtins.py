@@ -11,9 +11,9 @@ from typing import Any, Callable
 
 from orrery.rulespec.signatures import FUNCTIONS, Sig
 
-from .valueops import check_size, checked_number, list_contains, spend, values_equal
-from .decisions import RuleError
-from .values import CLOCKWISE, DIRS, HEX_DIRS, Cell, PieceRef, Player, ZoneRef, cell_key, parse_cell_label
+from ..core.valueops import check_size, checked_number, list_contains, spend, values_equal
+from ..core.decisions import RuleError
+from ..core.values import CLOCKWISE, DIRS, HEX_DIRS, Cell, PieceRef, Player, ZoneRef, cell_key, parse_cell_label
 
 Interp = Any  # the evaluator's Interp; not imported: the evaluator imports this module
 
@@ -362,7 +362,7 @@ def owner_of(it: "Interp", x: Any) -> Any:
 
 
 def _dirs_for(it: "Interp", zone: str, adjacency: str | None) -> list[str]:
-    from .rules import ADJACENCY_DIRS
+    from ..core.rules import ADJACENCY_DIRS
 
     kind = adjacency or it.r.zones[zone].decl.adjacency
     if kind not in ADJACENCY_DIRS:
@@ -412,7 +412,7 @@ def neighbor(it: "Interp", c: Cell, d: str, n: int = 1) -> Cell | None:
 @builtin("dirs")
 def dirs(it: "Interp", adjacency: str = "orthogonal") -> list[str]:
     """Direction names."""
-    from .rules import ADJACENCY_DIRS
+    from ..core.rules import ADJACENCY_DIRS
 
     if adjacency not in ADJACENCY_DIRS:
         raise ValueError(f"unknown adjacency '{adjacency}'")

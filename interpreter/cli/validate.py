@@ -70,8 +70,8 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
             base = load_yaml(base_path, limits=limits)
             spec = build_spec(merge(base, [vdoc]), str(base_path))
         elif kind == "scenario":
-            from orrery.interpreter.game import Game
-            from orrery.interpreter.scenarios import check_scenarios, load_scenarios, scenario_game
+            from ..engine.game import Game
+            from ..files.scenarios import check_scenarios, load_scenarios, scenario_game
 
             scenarios = load_scenarios(path, limits)
             game_path = scenario_game(path, scenarios)

@@ -6,14 +6,14 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from orrery.rulespec import ast as A
 
-from .decisions import GameEnded, RequireFailed, RuleError, RunawayError
-from .values import BOX
-from .values import Cell, PieceRef, Player, Record, ZoneRef
-from .valueops import _SMALL, checked_number, joined, spend
-from .valueops import list_contains as contains
+from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError
+from ..core.values import BOX
+from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
+from ..core.valueops import _SMALL, checked_number, joined, spend
+from ..core.valueops import list_contains as contains
 
 if TYPE_CHECKING:
-    from .rules import ActionInfo
+    from ..core.rules import ActionInfo
 
 Interp = Any  # the evaluator's Interp; not imported: the evaluator imports this module
 

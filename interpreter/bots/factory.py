@@ -7,12 +7,15 @@ game's, so a seed plus the bots' seeds reproduces a simulated game exactly.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+import math
+from typing import Any, Callable, Protocol
 
-from .decisions import RuleError
-from .game import GameState, IllegalMove
-from .mcts import make_mcts
-from .rng import Rng
+from ..core.decisions import RuleError
+from ..engine.game import GameState, IllegalMove
+from .mcts import make_mcts, parse_budget
+from ..core.options import (MAX_BOT_SECONDS, MAX_EXPLORATION, MAX_ITERATIONS, MAX_PLAYOUT, MAX_RAVE,
+                      show_number)
+from ..core.rng import Rng
 
 
 class Bot(Protocol):
@@ -108,6 +111,29 @@ def bot_error(name: str) -> str | None:
         make_bot(name, 0)
     except (KeyError, ValueError) as exc:
         return str(exc.args[0])
-    from .options import bot_bounds_error  # the same bounds for --seats, --bots and a save's seats
-
     return bot_bounds_error(name)
+
+
+def budget_error(params: dict[str, Any]) -> str | None:
+    """Why a bot's parsed parameters (mcts.parse_budget) are out of range, or None."""
+    checks = (("iterations", MAX_ITERATIONS, "iterations"), ("seconds", MAX_BOT_SECONDS, "seconds of thought"),
+              ("playout", MAX_PLAYOUT, "decisions in a playout"), ("c", MAX_EXPLORATION, "exploration (c=)"),
+              ("rave", MAX_RAVE, "RAVE weight (rave=)"))
+    for key, hi, what in checks:
+        value = params.get(key)
+        if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value) and value <= hi):
+            return f"a bot may use at most {show_number(hi)} {what}, not {value}"
+    return None
+
+
+def bot_bounds_error(name: str) -> str | None:
+    """Why the budget of bot `name` (e.g. `mcts:999999999`) is out of range, or None (also for unknown bots)."""
+    base, colon, params = name.partition(":")
+    if not colon or base != "mcts":
+        return None
+    try:
+        parsed = parse_budget(params)
+    except ValueError:
+        return None  # unreadable: make_bot says why
+    why = budget_error(parsed)
+    return f"{why} (in '{name}')" if why else None

@@ -14,7 +14,6 @@ import argparse
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
 
 # Upper bounds of the options: large enough for any real use, small enough that no value can hang,
 # overflow or exhaust memory.
@@ -63,8 +62,8 @@ class Number:
         """What the option takes, as a sentence: `--delay must be a number of seconds between 0 and 60`."""
         what = "a whole number" if self.integer else "a number"
         unit = f" of {self.unit}" if self.unit else ""
-        low = f"more than {_show(self.lo)}" if self.lo_open else f"between {_show(self.lo)}"
-        high = f" and at most {_show(self.hi)}" if self.lo_open else f" and {_show(self.hi)}"
+        low = f"more than {show_number(self.lo)}" if self.lo_open else f"between {show_number(self.lo)}"
+        high = f" and at most {show_number(self.hi)}" if self.lo_open else f" and {show_number(self.hi)}"
         return f"{self.option} must be {what}{unit} {low}{high}"
 
 
@@ -82,7 +81,7 @@ def parse_number(text: str, integer: bool) -> int | float | None:
     return value if math.isfinite(value) else None
 
 
-def _show(x: float) -> str:
+def show_number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
@@ -104,32 +103,5 @@ def limit_error(name: str, value: int) -> str | None:
     return None
 
 
-def budget_error(params: dict[str, Any]) -> str | None:
-    """Why a bot's parsed parameters (mcts.parse_budget) are out of range, or None."""
-    checks = (("iterations", MAX_ITERATIONS, "iterations"), ("seconds", MAX_BOT_SECONDS, "seconds of thought"),
-              ("playout", MAX_PLAYOUT, "decisions in a playout"), ("c", MAX_EXPLORATION, "exploration (c=)"),
-              ("rave", MAX_RAVE, "RAVE weight (rave=)"))
-    for key, hi, what in checks:
-        value = params.get(key)
-        if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value) and value <= hi):
-            return f"a bot may use at most {_show(hi)} {what}, not {value}"
-    return None
-
-
-def bot_bounds_error(name: str) -> str | None:
-    """Why the budget of bot `name` (e.g. `mcts:999999999`) is out of range, or None (also for unknown bots)."""
-    base, colon, params = name.partition(":")
-    if not colon or base != "mcts":
-        return None
-    from .mcts import parse_budget
-
-    try:
-        parsed = parse_budget(params)
-    except ValueError:
-        return None  # unreadable: make_bot says why
-    why = budget_error(parsed)
-    return f"{why} (in '{name}')" if why else None
-
-
 __all__ = ["Number", "parse_number", "SEED", "PLAYERS", "GAMES", "JOBS", "DELAY", "BENCH_SECONDS", "THINK", "limit_error",
-           "budget_error", "bot_bounds_error"]
+           "show_number"]
