@@ -623,12 +623,12 @@ class MctsBot:
         cap = DEFAULT_PLAYOUT if cap is None else cap
 
         while not gs.is_terminal() and steps < cap:
-            options = gs.legal_options()
-            mover = gs.current_player()
-            opt = options[rng.below(len(options))]
-            played.append((mover, opt.label))
+            # uniform over the options that can be completed, found by trying them in a random order
+            # rather than by checking every one (engine.driver.GameState.sample_step)
+            mover, label = gs.sample_step(rng)
+            if label:
+                played.append((mover, label))
             steps += 1
-            gs.apply(opt.index, keep=False)  # a playout's copy: thrown away if an answer fails
         if gs.is_terminal():
             return gs.returns()
         self._bump({"capped": 1})

@@ -54,7 +54,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
         return EXIT_OK
     lines = module.source.count("\n")
     print(f"{game.name}: {len(module.fns)} rule expressions and effects, {len(module.scans)} cascade scans, "
-          f"{lines} lines of Python (spec digest {module.digest[:12]}); --show-source prints them")
+          f"{lines} lines of Python (spec digest {module.digest[:12]}); --source prints them")
     return EXIT_OK
 
 
@@ -70,4 +70,5 @@ def add_commands(add: Any, game_args: Any) -> None:
     sp.add_argument("--json", action="store_true", help="print one JSON object per engine")
     sp = add("compile", cmd_compile, "Compile a game's rules to Python (the fast path) and report it.")
     game_args(sp)
-    sp.add_argument("--show-source", action="store_true", help="print the generated Python source")
+    sp.add_argument("--source", "--show-source", dest="show_source", action="store_true",
+                    help="print the generated Python source")

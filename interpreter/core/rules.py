@@ -275,7 +275,7 @@ class Rules:
         self.state_triggers = [t for t in self.triggers if not t.on]
         self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
         self.ends = {n: self._end(n) for n in m.end}
-        self.ends_at: dict[str, list] = {}  # timing -> the ends checked then (flow.check_ends fills it)
+        self.ends_at: dict[str, tuple] = {}  # timing -> (the ends checked then, whether they read the flow)
         self.step_menus: dict[tuple, list[str]] = {}  # a step's action names in menu order (flow.step_candidates)
         self.ranking = [spec.expr("ranking", "by", i) for i in range(len(m.ranking.by or []))]
         self.heuristic = spec.expr("bots", "heuristic")

@@ -260,6 +260,76 @@ class GameState:
             self.narration.extend(msgs)
             self.pos.s.msgs = []
 
+    # ------------------------------------------------------------- sampled playouts
+    def sample_step(self, rng: Any) -> tuple[int, str]:
+        """Answer the pending decision with a random option that can be completed: (mover, its label).
+
+        For search playouts.  Instead of checking every option by look-ahead, the options are tried in a
+        random order, depth-first through the menus met inside the same action, and the first branch that
+        completes the action is played: the option taken is uniform over the viable ones, as a random
+        choice among `legal_options()` is, at a fraction of the look-ahead runs.  The menus met afterwards
+        are not filtered (the next sample_step does that), so `legal_options()` may then hold dead ends:
+        drive a sampled state with sample_step only.  Its `steps` list the sampled answers, not the choices
+        that had one possible value.  A failure leaves the state unusable (as keep=False)."""
+        pos, limits = self.pos, self.game.limits
+        d = pos.decision
+        if d is None:
+            raise IllegalMove("the game is over")
+        self.lookahead_used = 0
+        pos.on_forced = None  # a sampled state lists the sampled answers only (see the docstring)
+        for _ in range(limits.auto):
+            path = self._sample(pos, d, rng, None if d.kind == "action" else d.action)
+            if path is not None:
+                q, first = path
+                self.pos = q
+                self._narrate()
+                return d.player, first.label
+            if d.kind != "action":
+                raise RequireFailed(f"no option of '{d.prompt}' can be completed", d.span)
+            pos.resume(NOTHING_VIABLE)  # nobody can complete any action: the step is skipped, as in play
+            d = pos.run()
+            self._narrate()
+            if d is None:
+                return TERMINAL, ""
+        raise RunawayError(f"{limits.auto} step menus in a row had no action that can be completed (limit auto)",
+                           self.game.spec.span("end"))
+
+    def _sample(self, pos: Position, d: Decision, rng: Any, scope: str | None,
+                top: bool = True) -> tuple[Position, Option] | None:
+        """A position reached by a random completable branch from decision `d` (and its first option), or None.
+
+        Below the top, the last option is tried on `pos` itself: a failure there fails the caller's branch,
+        whose copy is thrown away.  The top keeps `pos` intact (a step menu with no completable action is
+        skipped from it).  Past the `lookahead` budget, branches are taken without looking further."""
+        options = list(d.options)
+        check = self._needs_lookahead(d)
+        actions = self.game.rules.actions
+        while options:
+            opt = options.pop(rng.below(len(options)))
+            q = pos.clone() if check and (options or top) else pos
+            mark = len(self.steps)
+            self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False))
+            self.lookahead_used += 1
+            q.resume(opt.value)
+            try:
+                nxt = q.run()
+            except RequireFailed:
+                del self.steps[mark:]
+                if q is pos:
+                    return None
+                continue
+            inner = opt.value if d.kind == "action" and opt.value in actions else scope
+            if (nxt is None or nxt.kind == "action" or inner is None or nxt.action != inner or not check
+                    or self.lookahead_used > self.game.limits.lookahead):
+                return q, opt
+            found = self._sample(q, nxt, rng, inner, top=False)
+            if found is not None:
+                return found[0], opt
+            del self.steps[mark:]
+            if q is pos:
+                return None
+        return None
+
     # ------------------------------------------------------------- look-ahead
     def _needs_lookahead(self, decision: Decision) -> bool:
         rules = self.game.rules

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from orrery.rulespec import ast as A
+
 from ..core.decisions import GameEnded, Option, RequireFailed, RuleError
 from ..reference.effects import param_values
 from ..reference.evaluator import Interp
@@ -105,20 +107,26 @@ _TIMINGS = {"immediate": ("immediate",), "end_of_turn": ("immediate", "end_of_tu
 
 def check_ends(it: Interp, timing: str) -> None:
     """Raise GameEnded for the first end condition (in spec order) that applies now and holds."""
-    ends = it.r.ends_at.get(timing)
-    if ends is None:  # the ends each timing checks, in spec order (worked out once per spec)
+    at = it.r.ends_at.get(timing)
+    if at is None:  # the ends each timing checks, in spec order, and whether they read the flow (once per spec)
         allowed = _TIMINGS[timing]
-        ends = it.r.ends_at[timing] = [e for e in it.r.ends.values() if e.when is not None and e.check in allowed]
+        ends = [e for e in it.r.ends.values() if e.when is not None and e.check in allowed]
+        at = it.r.ends_at[timing] = (ends, any(reads_flow(it.r, e.when) for e in ends))
+    ends, flow_read = at
     if not ends:
         return
     s = it.s
     # An end condition found false is not checked again until something it can read has changed: the
-    # state's version moves on every change of a place, piece or variable; the cursor, the cascade count
-    # and the RNG (a condition may draw) are in the key too.  The flow checks at every stage, most often
-    # with nothing changed since the last check.
-    c = s.cursor
-    key = (s.version, c.current, c.round, c.turn, c.phase, c.first_player, tuple(sorted(c.passed)), s.cascade,
-           s.rng.state)
+    # state's version moves on every change of a place, piece or variable; the cascade count and the
+    # RNG (a condition may draw) are in the key too, and the cursor when a condition reads the flow
+    # (`current`, `round`, `passed`...).  The flow checks at every stage, most often with nothing
+    # changed since the last check.
+    if flow_read:
+        c = s.cursor
+        key: tuple = (s.version, s.cascade, s.rng.state, c.current, c.round, c.turn, c.phase, c.first_player,
+                      tuple(sorted(c.passed)))
+    else:
+        key = (s.version, s.cascade, s.rng.state)
     memo = s.derived.get(_ENDS_FALSE)
     if memo is None or memo[0] != key:
         memo = s.derived[_ENDS_FALSE] = (key, set())
@@ -130,13 +138,37 @@ def check_ends(it: Interp, timing: str) -> None:
                 continue
             if it.truth(end.when, {}):
                 raise GameEnded(end.name)
-            if s.rng.state == key[-1]:  # (a condition that drew must be drawn again next time)
+            if s.rng.state == key[2]:  # (a condition that drew must be drawn again next time)
                 known_false.add(end.name)
     finally:
         it.memo = saved
 
 
-_ENDS_FALSE = ("__ends_false__",)  # State.derived key: (what the checks could read, the ends found false)
+_ENDS_FALSE = ("__ends_false__",)
+_FIXED_SPECIALS = frozenset({"players", "num_players"})  # special names that never change during a game
+
+
+def reads_flow(rules: Any, expr: Any) -> bool:
+    """Whether an expression can read the flow's cursor: a special name that follows the turn (`current`,
+    `round`, `turn`, `phase`...), a player's `passed`, or a function that does.  Anything else it reads
+    is a place, a piece, a variable, the cascade count or the RNG, which the end checks' key covers."""
+    seen: set[str] = set()
+    todo: list[tuple[Any, tuple]] = [(expr, ())]
+    while todo:
+        node, params = todo.pop()
+        if node is None:
+            return True  # (a function without a body: assume the worst)
+        local = set(params) | {n.var for n in node.walk() if isinstance(n, A.CompFor)}
+        for n in node.walk():
+            if isinstance(n, A.Name) and n.id not in local and n.id not in _FIXED_SPECIALS \
+                    and rules.names.get(n.id, (None,))[0] == "special":
+                return True
+            if isinstance(n, A.Attr) and n.name == "passed":
+                return True
+            if isinstance(n, A.Call) and n.func in rules.functions and n.func not in seen:
+                seen.add(n.func)
+                todo.append((rules.functions[n.func][1], tuple(rules.functions[n.func][0])))
+    return False  # State.derived key: (what the checks could read, the ends found false)
 
 
 def finish(it: Interp, name: str) -> None:
