@@ -94,6 +94,7 @@ JOBS = Number("--jobs", 1, MAX_JOBS, unit="processes")
 DELAY = Number("--delay", 0, MAX_DELAY, integer=False, unit="seconds")
 BENCH_SECONDS = Number("--seconds", 0, MAX_BENCH_SECONDS, integer=False, unit="seconds", lo_open=True)
 THINK = Number("--think", 0, MAX_THINK, integer=False, unit="seconds", lo_open=True)
+ROUNDS = Number("--rounds", 1, 100, unit="rounds")  # orrery bench --report: medians of this many
 
 
 def limit_error(name: str, value: int) -> str | None:
@@ -131,5 +132,5 @@ def bot_bounds_error(name: str) -> str | None:
     return f"{why} (in '{name}')" if why else None
 
 
-__all__ = ["Number", "parse_number", "SEED", "PLAYERS", "GAMES", "JOBS", "DELAY", "BENCH_SECONDS", "THINK", "limit_error",
+__all__ = ["Number", "parse_number", "SEED", "PLAYERS", "GAMES", "JOBS", "DELAY", "BENCH_SECONDS", "THINK", "ROUNDS", "limit_error",
            "budget_error", "bot_bounds_error"]
