@@ -24,6 +24,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return bench_report(args)
     if not args.game:
         raise InputError("bench: give GAME, or --report for every figure of every bundled game")
+    if args.json_file or args.games:
+        raise InputError("bench: --json-file and --games go with --report")
     modes = ["compiled", "interpreted"] if args.mode == "both" else [args.mode]
     results: list[dict[str, Any]] = []
     for mode in modes:
@@ -65,7 +67,18 @@ def bench_report(args: argparse.Namespace) -> int:
                   memory_seconds=min(1.0, args.seconds))
     report = run_report(st, None if args.json else lambda msg: print(f"... {msg}", file=sys.stderr, flush=True))
     print(json.dumps(report, indent=2, sort_keys=True) if args.json else render(report), end="\n" if args.json else "")
+    if args.json_file:
+        write_json(args.json_file, report)
     return EXIT_OK
+
+
+def write_json(path: str, data: Any) -> None:
+    """Write `data` as JSON to `path`; an input error naming the file when it cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2, sort_keys=True)
+    except OSError as err:
+        raise InputError(f"--json-file {path}: {err.strerror or err}") from None
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -95,6 +108,7 @@ def add_commands(add: Any, game_args: Any) -> None:
                     "references, cascades, MCTS, memory, the thinking bot, the decision chain, each with its target")
     sp.add_argument("--games", nargs="+", metavar="G", help="with --report: these bundled games only")
     sp.add_argument("--rounds", type=ROUNDS, default=1, help="with --report: the median of this many rounds (default 1)")
+    sp.add_argument("--json-file", metavar="FILE", help="with --report: also write the report as JSON to FILE")
     sp.add_argument("--think", type=THINK, default=0.2, help="with --report: the thinking bot's budget a decision "
                     "(default 0.2 s)")
     sp.add_argument("--mode", choices=["compiled", "interpreted", "both"], default="both",
