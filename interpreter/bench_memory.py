@@ -74,12 +74,13 @@ def tree_nodes(root: Any) -> int:
     return count
 
 
-def mcts_bytes(game: Game, iterations: int | None = 200, seconds: float | None = None,
-               seed: int = 1) -> dict[str, float]:
+def mcts_bytes(game: Game, iterations: int | None = 200, seconds: float | None = None, seed: int = 1,
+               playout: int | None = None) -> dict[str, float]:
     """Memory of the tree one MCTS search from the start position builds (budget: iterations and/or seconds,
-    whichever ends first): held and peak, per 10,000 nodes."""
+    whichever ends first; `playout` caps its playouts, which changes how fast nodes come, not what they hold):
+    held and peak, per 10,000 nodes."""
     gs = game.new_initial_state(seed=seed)
-    bot = MctsBot(seed, iterations=iterations, seconds=seconds, reuse=True)
+    bot = MctsBot(seed, iterations=iterations, seconds=seconds, playout=playout, reuse=True)
     held, peak, _ = traced_bytes(lambda: bot.choose(gs))
     nodes = tree_nodes(bot._root) if bot._root is not None else 1
     return {"iterations": bot.stats.get("iterations", 0), "nodes": nodes,
@@ -88,10 +89,10 @@ def mcts_bytes(game: Game, iterations: int | None = 200, seconds: float | None =
 
 
 def memory_report(game: Game, seed: int = 1, clones: int = 200, iterations: int | None = 200,
-                  seconds: float | None = None) -> dict[str, Any]:
+                  seconds: float | None = None, playout: int | None = None) -> dict[str, Any]:
     """Bytes per cloned mid-game position and per 10,000 MCTS nodes for one game."""
     gs = random_position(game, seed)
     out: dict[str, Any] = {"game": game.name, "mode": game.mode, "decisions_played": len(gs.history()),
                            "clone_bytes": clone_bytes(gs, clones)}
-    out["mcts"] = mcts_bytes(game, iterations, seconds, seed)
+    out["mcts"] = mcts_bytes(game, iterations, seconds, seed, playout)
     return out

@@ -17,6 +17,7 @@ import os
 import platform
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -57,7 +58,7 @@ class Settings:
     games: list[str] = field(default_factory=list)  # default: every bundled game
     think_budget: float = 0.2  # seconds a decision of the thinking bot
     think_decisions: int = 20  # decisions of one bot-against-bot game per game
-    memory_seconds: float = 1.0  # the MCTS search whose tree is measured
+    memory_seconds: float = 2.0  # the MCTS search whose tree is measured (playouts of 1 decision: more nodes)
     clones: int = 200
     cascade_positions: int = 30
     chain_k: int = CHAIN_K
@@ -85,19 +86,25 @@ def benchmark_module(name: str) -> ModuleType | None:
 # ------------------------------------------------------------------ figures
 
 
-def median_rate(run: Callable[[int], float], rounds: int) -> float:
-    """The median of `run(round)` over the rounds."""
-    return statistics.median(run(r) for r in range(rounds))
+def interleaved(runs: dict[str, Callable[[int], float]], rounds: int) -> dict[str, float]:
+    """The median of each `run(round)`, the rounds interleaved (every run once a round), so that a busy spell
+    of the machine slows every figure alike."""
+    seen: dict[str, list[float]] = {k: [] for k in runs}
+    for r in range(rounds):
+        for k, run in runs.items():
+            seen[k].append(run(r))
+    return {k: round(statistics.median(v), 2) for k, v in seen.items()}
 
 
 def playout_figures(name: str, st: Settings) -> dict[str, Any]:
     """Random playouts/s on both engines and with the hand-written reference, with their ratios."""
     engines = {mode: load_game(name, mode=mode) for mode in ("compiled", "interpreted")}
-    rates = {mode: median_rate(lambda r, g=g: bench_playouts(g, st.seconds, seed=1 + 1000 * r)["playouts_per_s"],
-                               st.rounds) for mode, g in engines.items()}
+    runs = {mode: (lambda r, g=g: bench_playouts(g, st.seconds, seed=1 + 1000 * r)["playouts_per_s"])
+            for mode, g in engines.items()}
     ref = benchmark_module(REFERENCES[name]) if name in REFERENCES else None
     if ref is not None:
-        rates["reference"] = round(median_rate(lambda r: ref.bench(st.seconds, 1 + r), st.rounds), 1)
+        runs["reference"] = lambda r: ref.bench(st.seconds, 1 + r)
+    rates = interleaved(runs, st.rounds)
     out: dict[str, Any] = {"playouts_per_s": rates,
                            "compiled_vs_interpreted": round(rates["compiled"] / rates["interpreted"], 3)}
     if "reference" in rates:
@@ -114,14 +121,16 @@ def cascade_figures(name: str, engines: dict[str, Game], st: Settings) -> dict[s
     positions = capture_positions(engines["interpreted"], games=60, seed=5, limit=st.cascade_positions)
     if not positions:
         return {"positions": 0}
-    rates = {mode: median_rate(lambda r, g=g: bench_cascades(g, positions, st.seconds)["resolutions_per_s"],
-                               st.rounds) for mode, g in engines.items()}
-    out: dict[str, Any] = {"positions": len(positions), "resolutions_per_s": rates,
-                           "compiled_vs_interpreted": round(rates["compiled"] / rates["interpreted"], 3)}
+    runs = {mode: (lambda r, g=g: bench_cascades(g, positions, st.seconds)["resolutions_per_s"])
+            for mode, g in engines.items()}
     ref = benchmark_module(CASCADE_REFERENCES[name]) if name in CASCADE_REFERENCES else None
     converted = [p for p in (ref.convert(s) for s in positions) if p is not None] if ref else []
     if converted:
-        rates["reference"] = round(median_rate(lambda r: ref.bench(converted, st.seconds), st.rounds), 1)
+        runs["reference"] = lambda r: ref.bench(converted, st.seconds)
+    rates = interleaved(runs, st.rounds)
+    out: dict[str, Any] = {"positions": len(positions), "resolutions_per_s": rates,
+                           "compiled_vs_interpreted": round(rates["compiled"] / rates["interpreted"], 3)}
+    if converted:
         out["compiled_vs_reference"] = round(rates["compiled"] / rates["reference"], 4)
         out["reference_positions"] = len(converted)
     return out
@@ -161,8 +170,6 @@ def chain_figures(st: Settings) -> dict[str, Any] | None:
     chain = benchmark_module("chain_cost")
     if chain is None:
         return None
-    import tempfile
-
     out: dict[str, Any] = {"k": st.chain_k}
     ks = (1, st.chain_k)
     with tempfile.TemporaryDirectory(prefix="orrery-chain-") as tmp:
@@ -170,8 +177,9 @@ def chain_figures(st: Settings) -> dict[str, Any] | None:
             games = {k: chain.load_chain(k, mode, Path(tmp)) for k in ks}
             for k in ks:  # warm up: the first game of a spec fills its caches
                 chain.measure(games[k], k, 0.0, 1)
-            us = [median_rate(lambda r, k=k: chain.measure(games[k], k, st.seconds, 1 + r)["per_decision_us"],
-                              st.rounds) for k in ks]
+            runs = {str(k): (lambda r, k=k: chain.measure(games[k], k, st.seconds, 1 + r)["per_decision_us"])
+                    for k in ks}
+            us = list(interleaved(runs, st.rounds).values())
             out[mode] = {"per_decision_us_k1": us[0], f"per_decision_us_k{st.chain_k}": us[1],
                          "ratio": round(us[1] / us[0], 2)}
     return out
@@ -188,7 +196,7 @@ def game_figures(name: str, st: Settings, say: Progress) -> dict[str, Any]:
     say(f"{name}: mcts")
     row["mcts"] = mcts_rate(game, st.seconds)
     say(f"{name}: memory")
-    row["memory"] = memory_report(game, clones=st.clones, iterations=None, seconds=st.memory_seconds)
+    row["memory"] = memory_report(game, clones=st.clones, iterations=None, seconds=st.memory_seconds, playout=1)
     say(f"{name}: thinking bot")
     row["think"] = think_times(game, st.think_budget, st.think_decisions)
     return row
