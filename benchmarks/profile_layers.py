@@ -53,12 +53,12 @@ LAYERS = [
 JOBS = [
     ("end checks (check_ends)", ("interpreter/flow.py", "check_ends")),
     ("step menus (_step_menu, parameter menus included)", ("engine/flowframe.py", "_step_menu")),
-    ("parameter menus (parameter_menus)", ("interpreter/flow.py", "parameter_menus")),
+    ("parameter values (param_values, with their filters)", ("interpreter/effects.py", "param_values")),
     ("labels (Interp.label)", ("interpreter/evaluator.py", "label")),
     ("position clone (Position.clone)", ("engine/position.py", "clone")),
     ("state clone (State.clone)", ("interpreter/state.py", "clone")),
     ("look-ahead (GameState._viable)", ("engine/driver.py", "_viable")),
-    ("cascades (settle)", ("engine/frames.py", "settle")),
+    ("cascade scans (SettleFrame._scan)", ("engine/frames.py", "_scan")),
     ("answers (GameState._commit)", ("engine/driver.py", "_commit")),
 ]
 
