@@ -64,7 +64,7 @@ def bench_report(args: argparse.Namespace) -> int:
         raise InputError("bench --report measures the bundled games as they are: leave out --variant, --players, "
                          "--mode and --limit")
     st = Settings(seconds=args.seconds, rounds=args.rounds, games=games, think_budget=args.think,
-                  memory_seconds=min(1.0, args.seconds))
+                  memory_seconds=args.seconds)
     report = run_report(st, None if args.json else lambda msg: print(f"... {msg}", file=sys.stderr, flush=True))
     print(json.dumps(report, indent=2, sort_keys=True) if args.json else render(report), end="\n" if args.json else "")
     if args.json_file:
