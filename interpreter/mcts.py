@@ -60,6 +60,11 @@ blended mean among the well-explored ones (at least half the visits of the most
 visited); when every move is proven lost, the most visited one (it held out
 longest: a fallible opponent may still miss the win).
 
+A time budget (`mcts:Ts`, the table's `--think`) counts from the start of `choose`, the look for a
+decisive move included; the clock is read before every move the search makes, and the search stops
+when the longest step seen so far in this decision would overrun the budget (the iteration under way
+is dropped).  A decision overruns its budget by at most one step of the engine.
+
 Deterministic: all randomness comes from the bot's seed (an iteration budget
 reproduces exactly; a time budget depends on the machine).
 """
