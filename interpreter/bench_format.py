@@ -19,8 +19,8 @@ def header(r: dict[str, Any]) -> list[str]:
     st, m = r["settings"], r["machine"]
     load = ("" if m["load_average_1min"] is None else
             f", load average {m['load_average_1min']:.2f} at the start, {m['load_average_end']:.2f} at the end")
-    return [f"# orrery bench --report --seconds {st['seconds']:g} --rounds {st['rounds']} --think {st['think_budget']:g}"
-            f"  (Python {m['python']}, {m['cpus']} cpus{load}; {r['seconds']:.0f} s)"]
+    return [f"# orrery bench --report --seconds {st['seconds']:g} --rounds {st['rounds']} "
+            f"--think {st['think_budget']:g}  (Python {m['python']}, {m['cpus']} cpus{load}; {r['seconds']:.0f} s)"]
 
 
 def playouts(r: dict[str, Any]) -> list[str]:

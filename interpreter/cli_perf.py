@@ -107,7 +107,8 @@ def add_commands(add: Any, game_args: Any) -> None:
     sp.add_argument("--report", action="store_true", help="every figure in one run: both engines, the hand-written "
                     "references, cascades, MCTS, memory, the thinking bot, the decision chain, each with its target")
     sp.add_argument("--games", nargs="+", metavar="G", help="with --report: these bundled games only")
-    sp.add_argument("--rounds", type=ROUNDS, default=1, help="with --report: the median of this many rounds (default 1)")
+    sp.add_argument("--rounds", type=ROUNDS, default=1,
+                    help="with --report: the median of this many rounds (default 1)")
     sp.add_argument("--json-file", metavar="FILE", help="with --report: also write the report as JSON to FILE")
     sp.add_argument("--think", type=THINK, default=0.2, help="with --report: the thinking bot's budget a decision "
                     "(default 0.2 s)")
