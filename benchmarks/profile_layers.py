@@ -28,35 +28,35 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from orrery.interpreter.bots import RandomBot  # noqa: E402
-from orrery.interpreter.game import load_game  # noqa: E402
-from orrery.interpreter.simulate import bot_seed, play_game  # noqa: E402
+from orrery.interpreter.bots.factory import RandomBot  # noqa: E402
+from orrery.interpreter.engine.game import load_game  # noqa: E402
+from orrery.interpreter.bots.simulate import bot_seed, play_game  # noqa: E402
 
 # layer -> path fragments of its files (the first match wins; compiled code has no file)
 LAYERS = [
     ("compiled expressions (generated code)", ("<orrery-compiled",)),
-    ("fastlib helpers", ("interpreter/fastlib.py",)),
-    ("flow frame (stage machine, end checks, menus)", ("engine/flowframe.py", "interpreter/flow.py")),
+    ("fastlib helpers", ("interpreter/compiler/fastlib.py",)),
+    ("flow frame (stage machine, end checks, menus)", ("engine/flowframe.py", "interpreter/engine/flow.py")),
     ("frames (effect frames, choose, settle)", ("engine/frames.py", "engine/position.py", "engine/suspends.py")),
     ("driver (apply, look-ahead, history)", ("engine/driver.py", "engine/fallible.py")),
-    ("evaluator (tree-walker, built-ins, labels)", ("interpreter/evaluator.py", "interpreter/builtins.py",
-                                                    "interpreter/shapes.py")),
-    ("effects (statements, parameter menus)", ("interpreter/effects.py", "interpreter/atomic.py")),
-    ("state (places, pieces, clone)", ("interpreter/state.py", "interpreter/values.py", "interpreter/rng.py")),
-    ("decisions and options", ("interpreter/decisions.py",)),
-    ("rules tables", ("interpreter/rules.py",)),
-    ("bots and simulate (the benchmark's own loop)", ("interpreter/bots.py", "interpreter/simulate.py")),
+    ("evaluator (tree-walker, built-ins, labels)", ("interpreter/reference/evaluator.py", "interpreter/reference/builtins.py",
+                                                    "interpreter/compiler/shapes.py")),
+    ("effects (statements, parameter menus)", ("interpreter/reference/effects.py", "interpreter/files/atomic.py")),
+    ("state (places, pieces, clone)", ("interpreter/core/state.py", "interpreter/core/values.py", "interpreter/core/rng.py")),
+    ("decisions and options", ("interpreter/core/decisions.py",)),
+    ("rules tables", ("interpreter/core/rules.py",)),
+    ("bots and simulate (the benchmark's own loop)", ("interpreter/bots/factory.py", "interpreter/bots/simulate.py")),
     ("Python built-ins (list, dict, isinstance, ...)", ("~",)),
 ]
 
 # job -> (file fragment, function name): cumulative time, overlapping
 JOBS = [
-    ("end checks (check_ends)", ("interpreter/flow.py", "check_ends")),
+    ("end checks (check_ends)", ("interpreter/engine/flow.py", "check_ends")),
     ("step menus (_step_menu, parameter menus included)", ("engine/flowframe.py", "_step_menu")),
-    ("parameter values (param_values, with their filters)", ("interpreter/effects.py", "param_values")),
-    ("labels (Interp.label)", ("interpreter/evaluator.py", "label")),
+    ("parameter values (param_values, with their filters)", ("interpreter/reference/effects.py", "param_values")),
+    ("labels (Interp.label)", ("interpreter/reference/evaluator.py", "label")),
     ("position clone (Position.clone)", ("engine/position.py", "clone")),
-    ("state clone (State.clone)", ("interpreter/state.py", "clone")),
+    ("state clone (State.clone)", ("interpreter/core/state.py", "clone")),
     ("look-ahead (GameState._viable)", ("engine/driver.py", "_viable")),
     ("cascade scans (SettleFrame._scan)", ("engine/frames.py", "_scan")),
     ("answers (GameState._commit)", ("engine/driver.py", "_commit")),

@@ -1,4 +1,4 @@
-"""`orrery bench --report` (interpreter/bench_report.py) and the memory figures (interpreter/bench_memory.py).
+"""`orrery bench --report` (interpreter/cli/bench_report.py) and the memory figures (interpreter/cli/bench_memory.py).
 
 Structure and sanity only (every field of every game, positive figures, targets judged): speed itself is
 measured by the command and written down in docs/performance.md, never asserted here.
@@ -11,12 +11,12 @@ import tracemalloc
 
 import pytest
 
-from orrery.interpreter.bench_format import render
-from orrery.interpreter.bench_memory import memory_report, random_position, traced_bytes
-from orrery.interpreter.bench_report import MCTS_TARGETS, REFERENCES, Settings, run_report
-from orrery.interpreter.cli import main
-from orrery.interpreter.game import load_game
-from orrery.interpreter.gamefiles import bundled_games
+from orrery.interpreter.cli.bench_format import render
+from orrery.interpreter.cli.bench_memory import memory_report, random_position, traced_bytes
+from orrery.interpreter.cli.bench_report import MCTS_TARGETS, REFERENCES, Settings, run_report
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.engine.game import load_game
+from orrery.interpreter.engine.gamefiles import bundled_games
 
 TINY = Settings(seconds=0.01, think_budget=0.01, think_decisions=2, memory_seconds=0.01, clones=3,
                 cascade_positions=2, chain_k=4)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from orrery.interpreter.engine.driver import GameState
-from orrery.interpreter.game import Game
-from orrery.interpreter.mcts import MctsBot
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.bots.mcts import MctsBot
 
 from conftest import REPO, SPECS
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from orrery.rulespec.errors import InputError
 
-from .options import BENCH_SECONDS, PLAYERS, ROUNDS, SEED, THINK
+from ..core.options import BENCH_SECONDS, PLAYERS, ROUNDS, SEED, THINK
 
 EXIT_OK = 0
 
@@ -54,7 +54,7 @@ def bench_report(args: argparse.Namespace) -> int:
 
     from .bench_format import render
     from .bench_report import Settings, run_report
-    from .gamefiles import bundled_games
+    from ..engine.gamefiles import bundled_games
 
     games = ([args.game] if args.game else []) + (args.games or [])
     unknown = [g for g in games if g not in bundled_games()]

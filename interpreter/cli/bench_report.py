@@ -27,9 +27,9 @@ from typing import Any, Callable
 from .bench import bench_cascades, bench_playouts, capture_positions
 from .bench_memory import memory_report
 from .bench_think import think_times
-from .game import Game, load_game
-from .gamefiles import bundled_games
-from .mcts import MctsBot
+from ..engine.game import Game, load_game
+from ..engine.gamefiles import bundled_games
+from ..bots.mcts import MctsBot
 
 GAME_ORDER = ["tic-tac-toe", "connect-four", "breakthrough", "reversi", "bubble-singularity", "bubblee-pop",
               "burbuja"]

@@ -13,8 +13,8 @@ import random
 import tracemalloc
 from typing import Any, Callable
 
-from .game import Game, GameState
-from .mcts import MctsBot
+from ..engine.game import Game, GameState
+from ..bots.mcts import MctsBot
 
 PER_NODES = 10_000
 

@@ -11,10 +11,10 @@ import statistics
 import time
 from typing import Any
 
-from .bots import make_bot
-from .game import Game
+from ..bots.factory import make_bot
+from ..engine.game import Game
 from .play import thinking
-from .simulate import bot_seed
+from ..bots.simulate import bot_seed
 
 
 def think_times(game: Game, budget: float, decisions: int = 30, seed: int = 1,
