@@ -60,6 +60,11 @@ blended mean among the well-explored ones (at least half the visits of the most
 visited); when every move is proven lost, the most visited one (it held out
 longest: a fallible opponent may still miss the win).
 
+A time budget (`mcts:Ts`, the table's `--think`) counts from the start of `choose`, the look for a
+decisive move included; the clock is read before every move the search makes, and the search stops
+when the longest step seen so far in this decision would overrun the budget (the iteration under way
+is dropped).  A decision overruns its budget by at most one step of the engine.
+
 Deterministic: all randomness comes from the bot's seed (an iteration budget
 reproduces exactly; a time budget depends on the machine).
 """
@@ -87,6 +92,10 @@ WORLD_TRIES = 3  # permutations tried before giving up on re-dealing the hidden 
 DECISIVE_CHECKS = 2  # other worlds in which a move that wins at once must win too (hidden information)
 
 _SEARCH_ERRORS = (IllegalMove, RuleError, RequireFailed, RunawayError)
+
+
+class _OutOfTime(Exception):
+    """The time budget would run out before one more step of the search: the iteration is dropped."""
 
 
 # ------------------------------------------------------------------ determinisation
@@ -290,7 +299,7 @@ class MctsBot:
 
     def __init__(self, seed: int = 0, budget: str | None = None, *, iterations: int | None = None,
                  seconds: float | None = None, playout: int | None = None, c: float = DEFAULT_C,
-                 rave: float = DEFAULT_RAVE, reuse: bool = True):
+                 rave: float = DEFAULT_RAVE, reuse: bool = True, clock: Any = time.perf_counter):
         opts = parse_budget(budget)
         self.iterations = opts.get("iterations", iterations)
         self.seconds = opts.get("seconds", seconds)
@@ -305,6 +314,10 @@ class MctsBot:
         self._root: _Node | None = None
         self._trail: list[tuple[int, int]] = []  # the real decisions (player, index) up to the root
         self._exact = False
+        self.clock = clock  # the time source of a time budget (a test injects its own)
+        self._deadline: float | None = None
+        self._last_tick = 0.0
+        self._step_cost = 0.0  # the longest time between two clock checks in this search
 
     # -- entry point
     def choose(self, gs: GameState) -> int:
@@ -312,6 +325,7 @@ class MctsBot:
         legal = gs.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        self._start_clock()
         me = gs.current_player()
         target = gs.view(me)
         probe: dict[str, int] = {}
@@ -329,27 +343,57 @@ class MctsBot:
         if not self._budgeted:
             self.iterations = gs.bot_iterations() or DEFAULT_ITERATIONS
             self._budgeted = True
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while root.proven is None:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+            try:
+                self._tick()
+                if exact:
+                    self._iterate_exact(root)
+                else:
+                    if world is None:
+                        world = determinise(gs, me, self.rng, target, self.stats)
+                    self._iterate_general(root, world, [])
+                    world = None
+            except _OutOfTime:
+                self._bump({"timeout": 1})
                 break
-            if exact:
-                self._iterate_exact(root)
-            else:
-                if world is None:
-                    world = determinise(gs, me, self.rng, target, self.stats)
-                self._iterate_general(root, world, [])
-                world = None
             done += 1
         self._bump({"iterations": done, "searches": 1, **({"proven": 1} if root.proven is not None else {})})
         return self._best(root, legal, me)
 
+    def _start_clock(self) -> None:
+        """Start the time budget of one decision (the look for a decisive move counts too)."""
+        self._step_cost = 0.0
+        self._deadline = None
+        if self.seconds is not None:
+            self._last_tick = self.clock()
+            self._deadline = self._last_tick + self.seconds
+
+    def _tick(self) -> None:
+        """Before one more step of the search: raise _OutOfTime if the longest step so far would overrun the
+        budget.  Called before every move the search makes, so a decision overruns by less than one step."""
+        if self._deadline is None:
+            return
+        now = self.clock()
+        self._step_cost = max(self._step_cost, now - self._last_tick)
+        self._last_tick = now
+        if now + self._step_cost >= self._deadline:
+            raise _OutOfTime()
+
     def _decisive(self, gs: GameState, me: int, world: GameState, target: dict[str, Any]) -> int | None:
         """With hidden information: a move that ends the game with the bot winning in this world and in
-        DECISIVE_CHECKS more, freshly dealt ones (a win that does not hang on what is hidden), or None."""
+        DECISIVE_CHECKS more, freshly dealt ones (a win that does not hang on what is hidden), or None
+        (also when the time budget runs out before every move was tried)."""
+        try:
+            return self._find_decisive(gs, me, world, target)
+        except _OutOfTime:
+            self._bump({"timeout": 1})
+            return None
+
+    def _find_decisive(self, gs: GameState, me: int, world: GameState, target: dict[str, Any]) -> int | None:
+        """The search of `_decisive`; raises _OutOfTime when the budget runs out."""
         for opt in world.legal_options():
             if not self._wins(world, opt.index, me):
                 continue
@@ -361,8 +405,9 @@ class MctsBot:
                 return opt.index
         return None
 
-    @staticmethod
-    def _wins(world: GameState, index: int, me: int) -> bool:
+    def _wins(self, world: GameState, index: int, me: int) -> bool:
+        """Whether playing `index` in `world` ends the game with `me` winning."""
+        self._tick()
         g = world.clone()
         try:
             g.apply(index)
@@ -447,6 +492,7 @@ class MctsBot:
         assert node.gs is not None
         for opt in node.gs.legal_options():
             if opt.index not in node.children:
+                self._tick()
                 self._child(node, opt)
         node.expanded = True
         self._prove(node, node.gs.current_player())
@@ -493,6 +539,7 @@ class MctsBot:
                 child = node.children[a]
                 path.append((child, mover))
                 if child.gs is None and child.proven is None:
+                    self._tick()
                     g = self._fresh(cached)
                     g.apply(a)
                     result = self._descend_general(child, g, path, played)
@@ -538,6 +585,8 @@ class MctsBot:
         """UCB1 over availability; the mean blends in the AMAF mean (RAVE) while visits are few."""
         best, best_score = items[0][0], -math.inf
         for a, ch in items:
+            if not ch.visits:  # made by an iteration the time budget cut short: not tried yet
+                return a
             q = (self._mean(ch) + 1.0) / 2.0
             score = q + self.c * math.sqrt(math.log(max(ch.avail, 1)) / ch.visits)
             if score > best_score:
@@ -572,12 +621,14 @@ class MctsBot:
                     child, gs = self._judge_all(node, gs, untried, mover)
                 else:
                     opt = untried[rng.below(len(untried))]
+                    self._tick()
                     child = node.children[opt.index] = _Node(opt.label)
                     child.avail = 1
                     gs.apply(opt.index)
                 path.append((child, mover))
                 break
             a = self._ucb([(a, node.children[a]) for a in legal])
+            self._tick()
             gs.apply(a)
             node = node.children[a]
             path.append((node, mover))
@@ -593,6 +644,7 @@ class MctsBot:
         """
         best: tuple[float, _Node, GameState] | None = None
         for opt in untried:
+            self._tick()
             g = gs.clone()
             try:
                 g.apply(opt.index)
@@ -623,6 +675,7 @@ class MctsBot:
         cap = DEFAULT_PLAYOUT if cap is None else cap
 
         while not gs.is_terminal() and steps < cap:
+            self._tick()
             # uniform over the options that can be completed, found by trying them in a random order
             # rather than by checking every one (engine.driver.GameState.sample_step)
             mover, label = gs.sample_step(rng)

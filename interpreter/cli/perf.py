@@ -8,7 +8,7 @@ from typing import Any
 
 from orrery.rulespec.errors import InputError
 
-from ..core.options import BENCH_SECONDS, PLAYERS, SEED
+from ..core.options import BENCH_SECONDS, PLAYERS, ROUNDS, SEED, THINK
 
 EXIT_OK = 0
 
@@ -20,6 +20,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.seconds <= 0:
         raise InputError(f"--seconds must be positive, not {args.seconds}")
+    if args.report:
+        return bench_report(args)
+    if not args.game:
+        raise InputError("bench: give GAME, or --report for every figure of every bundled game")
+    if args.json_file or args.games:
+        raise InputError("bench: --json-file and --games go with --report")
     modes = ["compiled", "interpreted"] if args.mode == "both" else [args.mode]
     results: list[dict[str, Any]] = []
     for mode in modes:
@@ -42,6 +48,39 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def bench_report(args: argparse.Namespace) -> int:
+    """`orrery bench --report [GAME ...]`: every figure of issue 17 for the bundled games, with its target."""
+    import sys
+
+    from .bench_format import render
+    from .bench_report import Settings, run_report
+    from ..engine.gamefiles import bundled_games
+
+    games = ([args.game] if args.game else []) + (args.games or [])
+    unknown = [g for g in games if g not in bundled_games()]
+    if unknown:
+        raise InputError(f"bench --report: {', '.join(unknown)} is not a bundled game (see orrery list)")
+    if args.variant or args.players is not None or args.mode != "both" or getattr(args, "limit", None):
+        raise InputError("bench --report measures the bundled games as they are: leave out --variant, --players, "
+                         "--mode and --limit")
+    st = Settings(seconds=args.seconds, rounds=args.rounds, games=games, think_budget=args.think,
+                  memory_seconds=args.seconds)
+    report = run_report(st, None if args.json else lambda msg: print(f"... {msg}", file=sys.stderr, flush=True))
+    print(json.dumps(report, indent=2, sort_keys=True) if args.json else render(report), end="\n" if args.json else "")
+    if args.json_file:
+        write_json(args.json_file, report)
+    return EXIT_OK
+
+
+def write_json(path: str, data: Any) -> None:
+    """Write `data` as JSON to `path`; an input error naming the file when it cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2, sort_keys=True)
+    except OSError as err:
+        raise InputError(f"--json-file {path}: {err.strerror or err}") from None
+
+
 def cmd_compile(args: argparse.Namespace) -> int:
     """Compile a game's rules to Python and report (or show) the generated source."""
     args.mode_override = "compiled"
@@ -60,8 +99,19 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 def add_commands(add: Any, game_args: Any) -> None:
     """Register `bench` and `compile` on the CLI's subcommand parser."""
-    sp = add("bench", cmd_bench, "Measure random playouts per second (the machinery of simulate --bots random).")
-    game_args(sp)
+    sp = add("bench", cmd_bench, "Measure random playouts per second (the machinery of simulate --bots random); "
+             "--report: every figure of issue 17 for the bundled games.")
+    sp.add_argument("game", metavar="GAME", nargs="?", help="a bundled game's name (see orrery list) or a path to "
+                    "rules.yaml (with --report: one bundled game; default every one)")
+    sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")
+    sp.add_argument("--report", action="store_true", help="every figure in one run: both engines, the hand-written "
+                    "references, cascades, MCTS, memory, the thinking bot, the decision chain, each with its target")
+    sp.add_argument("--games", nargs="+", metavar="G", help="with --report: these bundled games only")
+    sp.add_argument("--rounds", type=ROUNDS, default=1,
+                    help="with --report: the median of this many rounds (default 1)")
+    sp.add_argument("--json-file", metavar="FILE", help="with --report: also write the report as JSON to FILE")
+    sp.add_argument("--think", type=THINK, default=0.2, help="with --report: the thinking bot's budget a decision "
+                    "(default 0.2 s)")
     sp.add_argument("--mode", choices=["compiled", "interpreted", "both"], default="both",
                     help="which engine to measure (default: both, with their ratio)")
     sp.add_argument("--seconds", type=BENCH_SECONDS, default=3.0, help="how long to run each engine (default 3)")

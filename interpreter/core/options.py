@@ -93,6 +93,7 @@ JOBS = Number("--jobs", 1, MAX_JOBS, unit="processes")
 DELAY = Number("--delay", 0, MAX_DELAY, integer=False, unit="seconds")
 BENCH_SECONDS = Number("--seconds", 0, MAX_BENCH_SECONDS, integer=False, unit="seconds", lo_open=True)
 THINK = Number("--think", 0, MAX_THINK, integer=False, unit="seconds", lo_open=True)
+ROUNDS = Number("--rounds", 1, 100, unit="rounds")  # orrery bench --report: medians of this many
 
 
 def limit_error(name: str, value: int) -> str | None:
@@ -103,5 +104,5 @@ def limit_error(name: str, value: int) -> str | None:
     return None
 
 
-__all__ = ["Number", "parse_number", "SEED", "PLAYERS", "GAMES", "JOBS", "DELAY", "BENCH_SECONDS", "THINK", "limit_error",
-           "show_number"]
+__all__ = ["Number", "parse_number", "SEED", "PLAYERS", "GAMES", "JOBS", "DELAY", "BENCH_SECONDS", "THINK", "ROUNDS",
+           "limit_error", "show_number"]

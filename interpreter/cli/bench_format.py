@@ -1,0 +1,105 @@
+"""The text of `orrery bench --report`: the figures of bench_report.run_report as tables, then the targets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _num(x: Any, digits: int = 2) -> str:
+    """A figure for a table: thousands separated, '-' when missing."""
+    if x is None:
+        return "-"
+    if isinstance(x, float) and abs(x) < 100:
+        return f"{x:,.{digits}f}"
+    return f"{x:,.0f}"
+
+
+def header(r: dict[str, Any]) -> list[str]:
+    """The command line's settings and the machine."""
+    st, m = r["settings"], r["machine"]
+    load = ("" if m["load_average_1min"] is None else
+            f", load average {m['load_average_1min']:.2f} at the start, {m['load_average_end']:.2f} at the end")
+    return [f"# orrery bench --report --seconds {st['seconds']:g} --rounds {st['rounds']} "
+            f"--think {st['think_budget']:g}  (Python {m['python']}, {m['cpus']} cpus{load}; {r['seconds']:.0f} s)"]
+
+
+def playouts(r: dict[str, Any]) -> list[str]:
+    """Random playouts per second, both engines and hand-written."""
+    out = ["", "Random playouts per second:",
+           f"{'game':20} {'interpreted':>11} {'compiled':>10} {'x interp':>9} {'hand-written':>13} {'x hand':>7}"
+           f" {'x Ludii*':>9}"]
+    for g in r["games"]:
+        m = g["playouts_per_s"]
+        out.append(f"{g['game']:20} {_num(m['interpreted']):>11} {_num(m['compiled']):>10} "
+                   f"{_num(g['compiled_vs_interpreted']):>9} {_num(m.get('reference')):>13} "
+                   f"{_num(g.get('compiled_vs_reference'), 4):>7} {_num(g.get('compiled_vs_ludii_quoted'), 4):>9}")
+    return out
+
+
+def cascades(r: dict[str, Any]) -> list[str]:
+    """Cascade resolutions per second on captured positions."""
+    out = []
+    for g in r["games"]:
+        c = g.get("cascades")
+        if c and c["positions"]:
+            m = c["resolutions_per_s"]
+            out.append(f"cascades {g['game']}: {c['positions']} positions, interpreted {_num(m['interpreted'])}/s, "
+                       f"compiled {_num(m['compiled'])}/s (x{_num(c['compiled_vs_interpreted'])})"
+                       + (f", hand-written {_num(m['reference'])}/s (x{_num(c['compiled_vs_reference'], 4)})"
+                          if "reference" in m else ""))
+    return [""] + out if out else []
+
+
+def singles(r: dict[str, Any]) -> list[str]:
+    """Bubble Singularity with 4 players and the decision chain."""
+    b = r["bubble_singularity_4p"]
+    out = ["", f"bubble-singularity, 4 players: {_num(b['games_per_s'])} random games/s ({b['games']} games)"
+           + (f"; x 37,000 / {_num(b['c4_reference_per_s'])} (hand-written connect four, this run) = "
+              f"{_num(b['normalised_games_per_s'])}" if "normalised_games_per_s" in b else "")]
+    ch = r["chain"]
+    if ch is None:
+        out.append("decision chain: benchmarks/chain_cost.py not found (not a checkout)")
+        return out
+    k = ch["k"]
+    for mode in ("compiled", "interpreted"):
+        c = ch[mode]
+        out.append(f"chain of {k} decisions in one effect, {mode}: {_num(c[f'per_decision_us_k{k}'], 1)} us a "
+                   f"decision against {_num(c['per_decision_us_k1'], 1)} us for a chain of 1: x{_num(c['ratio'])}")
+    return out
+
+
+def search(r: dict[str, Any]) -> list[str]:
+    """MCTS iterations per second, memory, and the thinking bot's decision times."""
+    out = ["", "Search and memory (compiled engine):",
+           f"{'game':20} {'MCTS it/s':>10} {'B/position':>11} {'B/GameState':>12} {'MB/10k nodes':>13} "
+           f"{'peak MB/10k':>12} {'nodes':>6} {'think max s':>12} {'/ budget':>9} {'over':>5}"]
+    for g in r["games"]:
+        mem, t = g["memory"], g["think"]
+        out.append(f"{g['game']:20} {_num(g['mcts']['iterations_per_s'], 1):>10} "
+                   f"{_num(mem['clone_bytes']['position']):>11} {_num(mem['clone_bytes']['game_state']):>12} "
+                   f"{_num(mem['mcts']['bytes_per_10k_nodes'] / 1e6, 1):>13} "
+                   f"{_num(mem['mcts']['peak_bytes_per_10k_nodes'] / 1e6, 1):>12} {mem['mcts']['nodes']:>6} "
+                   f"{t['max_s']:>12.3f} {t['max_over_budget']:>9.2f} {t['over_budget']:>2}/{t['decisions']:<2}")
+    out.append("B/position: bytes per clone of a mid-game position (state + frames); B/GameState: with its history; "
+               "MB/10k nodes: memory an MCTS tree holds (peak: during the search), per 10,000 nodes; think: the "
+               "thinking bot's slowest decision (first decisions of a bot-against-bot game), over its budget")
+    return out
+
+
+def targets(r: dict[str, Any]) -> list[str]:
+    """Each target of issue 17, met or missed."""
+    out = ["", "Targets (issue 17):"]
+    for t in r["targets"]:
+        state = {True: "met   ", False: "MISSED", None: "n/a   "}[t["met"]]
+        fig = "-" if t["figure"] is None else f"{t['figure']:,.4g}"
+        out.append(f"  {state} {t['target']}: {fig} (target {t['goal']})")
+    met = sum(1 for t in r["targets"] if t["met"])
+    out.append(f"  {met} of {len(r['targets'])} met")
+    return out
+
+
+def render(r: dict[str, Any]) -> str:
+    """The whole report as text."""
+    lines = header(r) + playouts(r) + cascades(r) + singles(r) + search(r) + targets(r)
+    lines.append("* Ludii: the figures quoted in issue 6, measured on another 2-core machine.")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,261 @@
+"""`orrery bench --report` and `benchmarks/run`: every figure of issue 17, from one run, with its target.
+
+For each bundled game: random playouts per second on both engines and with the hand-written reference
+in the checkout's `benchmarks/` folder (where one exists), cascade resolutions per second, MCTS
+iterations per second from the start position, memory (bench_memory) and the thinking bot's slowest
+decision against its budget (bench_think); then Bubble Singularity with 4 players normalised by the
+hand-written connect four measured in the same run, and the cost of a chain of decisions inside one
+effect (benchmarks/chain_cost.py).  Ratios are taken within the run: the machine's speed moves more
+between runs than the ratios do.  The hand-written references and the chain game sit in the checkout,
+outside the installed package: without them their figures are left out (reported as missing).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+from .bench import bench_cascades, bench_playouts, capture_positions
+from .bench_memory import memory_report
+from .bench_think import think_times
+from ..engine.game import Game, load_game
+from ..engine.gamefiles import bundled_games
+from ..bots.mcts import MctsBot
+
+GAME_ORDER = ["tic-tac-toe", "connect-four", "breakthrough", "reversi", "bubble-singularity", "bubblee-pop",
+              "burbuja"]
+REFERENCES = {"tic-tac-toe": "ref_tic_tac_toe", "connect-four": "ref_connect_four",
+              "breakthrough": "ref_breakthrough", "reversi": "ref_reversi"}
+CASCADE_REFERENCES = {"bubble-singularity": "ref_pop_cascade"}
+# Figures quoted in issue 6 (random playouts/s, another 2-core machine): Ludii.
+LUDII = {"tic-tac-toe": 186_000, "connect-four": 38_500, "breakthrough": 2_910, "reversi": 1_260}
+# Issue 17's targets.
+VS_REFERENCE = {"connect-four": 0.3, "reversi": 0.3, "breakthrough": 0.25, "tic-tac-toe": 0.1}
+VS_INTERPRETER = 10.0
+BUBBLE_GAMES_PER_S = 50.0
+C4_REFERENCE_NORM = 37_000.0  # "on a machine where the hand-written connect four does ~37,000 playouts/s"
+CHAIN_K, CHAIN_MAX = 128, 1.5
+MCTS_TARGETS = {"connect-four": 7_000, "burbuja": 500, "bubble-singularity": 100}
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Settings:
+    """How long each figure runs; the defaults take a few minutes on a 2-core machine."""
+
+    seconds: float = 2.0  # per playout, cascade, chain and MCTS figure
+    rounds: int = 1  # playout and cascade figures: the median of this many rounds
+    games: list[str] = field(default_factory=list)  # default: every bundled game
+    think_budget: float = 0.2  # seconds a decision of the thinking bot
+    think_decisions: int = 20  # decisions of one bot-against-bot game per game
+    memory_seconds: float = 2.0  # the MCTS search whose tree is measured (playouts of 1 decision: more nodes)
+    clones: int = 200
+    cascade_positions: int = 30
+    chain_k: int = CHAIN_K
+
+
+# ------------------------------------------------------------------ the checkout's benchmarks/ folder
+
+
+def checkout_root() -> Path | None:
+    """The checkout holding `benchmarks/` beside the engine, or None (an installed package has none)."""
+    root = Path(__file__).resolve().parents[1]
+    return root if (root / "benchmarks" / "ref_connect_four.py").is_file() else None
+
+
+def benchmark_module(name: str) -> ModuleType | None:
+    """`benchmarks.<name>` from the checkout, or None outside one."""
+    root = checkout_root()
+    if root is None:
+        return None
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    return importlib.import_module(f"benchmarks.{name}")
+
+
+# ------------------------------------------------------------------ figures
+
+
+def interleaved(runs: dict[str, Callable[[int], float]], rounds: int) -> dict[str, float]:
+    """The median of each `run(round)`, the rounds interleaved (every run once a round), so that a busy spell
+    of the machine slows every figure alike."""
+    seen: dict[str, list[float]] = {k: [] for k in runs}
+    for r in range(rounds):
+        for k, run in runs.items():
+            seen[k].append(run(r))
+    return {k: round(statistics.median(v), 2) for k, v in seen.items()}
+
+
+def playout_figures(name: str, st: Settings) -> dict[str, Any]:
+    """Random playouts/s on both engines and with the hand-written reference, with their ratios."""
+    engines = {mode: load_game(name, mode=mode) for mode in ("compiled", "interpreted")}
+    runs = {mode: (lambda r, g=g: bench_playouts(g, st.seconds, seed=1 + 1000 * r)["playouts_per_s"])
+            for mode, g in engines.items()}
+    ref = benchmark_module(REFERENCES[name]) if name in REFERENCES else None
+    if ref is not None:
+        runs["reference"] = lambda r: ref.bench(st.seconds, 1 + r)
+    rates = interleaved(runs, st.rounds)
+    out: dict[str, Any] = {"playouts_per_s": rates,
+                           "compiled_vs_interpreted": round(rates["compiled"] / rates["interpreted"], 3)}
+    if "reference" in rates:
+        out["compiled_vs_reference"] = round(rates["compiled"] / rates["reference"], 4)
+    if name in LUDII:
+        out["compiled_vs_ludii_quoted"] = round(rates["compiled"] / LUDII[name], 4)
+    if engines["compiled"].rules.state_triggers:
+        out["cascades"] = cascade_figures(name, engines, st)
+    return out
+
+
+def cascade_figures(name: str, engines: dict[str, Game], st: Settings) -> dict[str, Any]:
+    """Cascade resolutions/s on captured positions, both engines and the hand-written reference if any."""
+    positions = capture_positions(engines["interpreted"], games=60, seed=5, limit=st.cascade_positions)
+    if not positions:
+        return {"positions": 0}
+    runs = {mode: (lambda r, g=g: bench_cascades(g, positions, st.seconds)["resolutions_per_s"])
+            for mode, g in engines.items()}
+    ref = benchmark_module(CASCADE_REFERENCES[name]) if name in CASCADE_REFERENCES else None
+    converted = [p for p in (ref.convert(s) for s in positions) if p is not None] if ref else []
+    if converted:
+        runs["reference"] = lambda r: ref.bench(converted, st.seconds)
+    rates = interleaved(runs, st.rounds)
+    out: dict[str, Any] = {"positions": len(positions), "resolutions_per_s": rates,
+                           "compiled_vs_interpreted": round(rates["compiled"] / rates["interpreted"], 3)}
+    if converted:
+        out["compiled_vs_reference"] = round(rates["compiled"] / rates["reference"], 4)
+        out["reference_positions"] = len(converted)
+    return out
+
+
+def mcts_rate(game: Game, seconds: float, seed: int = 1) -> dict[str, Any]:
+    """MCTS iterations per second from the start position: searches of 1, 2, 4, ... iterations (a fresh bot
+    each) until one takes at least half of `seconds`; the last one's iterations over its time."""
+    gs = game.new_initial_state(seed=seed)
+    n = 1
+    while True:
+        bot = MctsBot(seed, iterations=n, reuse=False)
+        start = time.perf_counter()
+        bot.choose(gs)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds / 2 or bot.stats.get("proven"):
+            break
+        n *= 2
+    done = bot.stats.get("iterations", 0)
+    return {"iterations": done, "seconds": round(elapsed, 3), "iterations_per_s": round(done / elapsed, 1),
+            "proven": bool(bot.stats.get("proven"))}
+
+
+def bubble_four(st: Settings, c4_reference: float | None) -> dict[str, Any]:
+    """Bubble Singularity with 4 players: random games/s, and that rate scaled to a 37,000/s connect four."""
+    game = load_game("bubble-singularity", mode="compiled")
+    res = bench_playouts(game, st.seconds, players=4, seed=1)
+    out = {"players": 4, "games_per_s": res["playouts_per_s"], "games": res["playouts"]}
+    if c4_reference:
+        out["normalised_games_per_s"] = round(res["playouts_per_s"] * C4_REFERENCE_NORM / c4_reference, 3)
+        out["c4_reference_per_s"] = c4_reference
+    return out
+
+
+def chain_figures(st: Settings) -> dict[str, Any] | None:
+    """Cost per decision of a chain of k decisions inside one effect over a chain of 1 (benchmarks/chain_cost.py)."""
+    chain = benchmark_module("chain_cost")
+    if chain is None:
+        return None
+    out: dict[str, Any] = {"k": st.chain_k}
+    ks = (1, st.chain_k)
+    with tempfile.TemporaryDirectory(prefix="orrery-chain-") as tmp:
+        for mode in ("compiled", "interpreted"):
+            games = {k: chain.load_chain(k, mode, Path(tmp)) for k in ks}
+            for k in ks:  # warm up: the first game of a spec fills its caches
+                chain.measure(games[k], k, 0.0, 1)
+            runs = {str(k): (lambda r, k=k: chain.measure(games[k], k, st.seconds, 1 + r)["per_decision_us"])
+                    for k in ks}
+            us = list(interleaved(runs, st.rounds).values())
+            out[mode] = {"per_decision_us_k1": us[0], f"per_decision_us_k{st.chain_k}": us[1],
+                         "ratio": round(us[1] / us[0], 2)}
+    return out
+
+
+# ------------------------------------------------------------------ the report
+
+
+def game_figures(name: str, st: Settings, say: Progress) -> dict[str, Any]:
+    """Every per-game figure of one bundled game."""
+    say(f"{name}: playouts")
+    row: dict[str, Any] = {"game": name, **playout_figures(name, st)}
+    game = load_game(name, mode="compiled")
+    say(f"{name}: mcts")
+    row["mcts"] = mcts_rate(game, st.seconds)
+    say(f"{name}: memory")
+    row["memory"] = memory_report(game, clones=st.clones, iterations=None, seconds=st.memory_seconds, playout=1)
+    say(f"{name}: thinking bot")
+    row["think"] = think_times(game, st.think_budget, st.think_decisions)
+    return row
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return {"python": platform.python_version(), "machine": platform.machine(), "system": platform.system(),
+            "cpus": os.cpu_count(), "load_average_1min": load}
+
+
+def run_report(st: Settings | None = None, say: Progress | None = None) -> dict[str, Any]:
+    """Measure every figure of issue 17 in one run and check each against its target."""
+    st = st or Settings()
+    say = say or (lambda _msg: None)
+    names = st.games or [g for g in GAME_ORDER if g in bundled_games()] + \
+        [g for g in bundled_games() if g not in GAME_ORDER]
+    started = time.perf_counter()
+    games = [game_figures(n, st, say) for n in names]
+    c4 = next((g["playouts_per_s"].get("reference") for g in games if g["game"] == "connect-four"), None)
+    if c4 is None and (ref := benchmark_module("ref_connect_four")) is not None:
+        c4 = round(ref.bench(st.seconds, 1), 1)
+    say("bubble-singularity, 4 players")
+    report: dict[str, Any] = {"settings": asdict(st), "machine": machine(), "games": games,
+                              "bubble_singularity_4p": bubble_four(st, c4)}
+    say("decision chain")
+    report["chain"] = chain_figures(st)
+    report["targets"] = targets(report)
+    report["machine"]["load_average_end"] = machine()["load_average_1min"]
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    return report
+
+
+# ------------------------------------------------------------------ targets
+
+
+def target(what: str, figure: float | None, goal: float, at_most: bool = False) -> dict[str, Any]:
+    """One target: the figure, the goal, and whether it is met (None: not measured)."""
+    met = None if figure is None else (figure <= goal if at_most else figure >= goal)
+    return {"target": what, "figure": figure, "goal": f"{'<=' if at_most else '>='} {goal:g}", "met": met}
+
+
+def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue 17's targets, in its order, each with the figure of this run."""
+    rows = {g["game"]: g for g in report["games"]}
+    out = [target(f"{n}: compiled / hand-written playouts", rows[n].get("compiled_vs_reference"), goal)
+           for n, goal in VS_REFERENCE.items() if n in rows]
+    out += [target(f"{n}: compiled / interpreted playouts", g["compiled_vs_interpreted"], VS_INTERPRETER)
+            for n, g in rows.items()]
+    b4 = report["bubble_singularity_4p"]
+    out.append(target("bubble-singularity 4 players: games/s normalised to a 37,000/s hand-written connect four",
+                      b4.get("normalised_games_per_s"), BUBBLE_GAMES_PER_S))
+    chain = report["chain"] or {}
+    for mode in ("compiled", "interpreted"):
+        out.append(target(f"chain of {chain.get('k', CHAIN_K)} decisions, per decision / a chain of 1 ({mode})",
+                          chain.get(mode, {}).get("ratio"), CHAIN_MAX, at_most=True))
+    out += [target(f"{n}: MCTS iterations/s from the start", rows[n]["mcts"]["iterations_per_s"], goal)
+            for n, goal in MCTS_TARGETS.items() if n in rows]
+    out += [target(f"{n}: thinking bot's slowest decision / its budget", g["think"]["max_over_budget"], 1.0,
+                   at_most=True) for n, g in rows.items()]
+    return out
