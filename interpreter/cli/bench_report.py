@@ -69,7 +69,7 @@ class Settings:
 
 def checkout_root() -> Path | None:
     """The checkout holding `benchmarks/` beside the engine, or None (an installed package has none)."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]  # interpreter/cli/ -> the checkout
     return root if (root / "benchmarks" / "ref_connect_four.py").is_file() else None
 
 

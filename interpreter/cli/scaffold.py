@@ -16,7 +16,7 @@ from orrery.rulespec.errors import InputError
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # models.GameMeta.name: the name used on the command line
 SCHEMA_FILE = "spec.schema.json"
-CHECKOUT = Path(__file__).resolve().parent.parent  # a checkout (editable install) has docs/ here; a wheel has not
+CHECKOUT = Path(__file__).resolve().parents[2]  # interpreter/cli/ -> a checkout (editable install) has docs/ here; a wheel has not
 
 RULES = """\
 # yaml-language-server: $schema={schema}
