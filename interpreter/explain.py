@@ -163,10 +163,10 @@ def _header(c: _Ctx) -> list[str]:
     """Title, players, source and variants."""
     g, p = c.model.game, c.model.game.players
     players = f"{p.min}" + (f"–{p.max}" if p.max != p.min else "")
-    line = f"A game for {players} players" + (f" (default {p.default})" if p.default else "")
+    line = f"A game for {players} player{'' if players == '1' else 's'}" + (f" (default {p.default})" if p.default else "")
     line += f"; seats: {_join(list(g.seat_names))}." if g.seat_names else "."
+    line += f" Source: {_stop(g.source)}" if g.source else ""
     out = [f"# {g.title or g.name}", "", line]
-    out += [f"Source: {_said(g.source)}"] if g.source else []
     out += [f"Variants applied: {', '.join(c.spec.variants)}."] if c.spec.variants else []
     return out
 
@@ -200,7 +200,8 @@ def _lower_first(text: str) -> str:
     """A sentence continued inside another: first letter lower case unless it starts a name."""
     first = text.split(" ", 1)[0]
     return text[:1].lower() + text[1:] if first in ("A", "An", "The", "Every", "Each", "All", "No", "Neither",
-                                                    "Nobody", "One", "Both", "Any") else text
+                                                    "Nobody", "One", "Both", "Any", "There", "Some", "It", "Its",
+                                                    "Their", "Only", "When", "If", "Nothing") else text
 
 
 def _step_words(c: _Ctx, st: Any) -> str:
@@ -302,17 +303,20 @@ def _zone_kind(z: Any) -> str:
 def _setup(c: _Ctx) -> list[str]:
     """Where pieces start, then the setup effect in words."""
     out = ["## Setup"]
-    starts = [f"the {words(n)} pieces in {c.value('components', 'pieces', n, 'start')}"
-              for n, k in c.model.components.pieces.items() if k.start]
+    by_place: dict[str, list[str]] = {}
+    for n, k in c.model.components.pieces.items():
+        if k.start:
+            by_place.setdefault(c.value("components", "pieces", n, "start") or "", []).append(words(n))
+    starts = [f"the {_join(kinds)} pieces in {place}" for place, kinds in by_place.items()]
     unlimited = [words(n) for n, k in c.model.components.pieces.items() if k.unlimited]
     if starts:
         out += ["", f"Put {_join(starts)}."]
     if unlimited:
         out += ["", f"There is no fixed number of {_join(unlimited)} pieces: they are made as needed."]
     lines = c.effect("setup", current="the first player")
-    out += (["", "Then:"] + lines) if lines else []
+    out += lines
     if not starts and not lines:
-        out += ["", "Nothing to do: play starts with an empty table."]
+        out += ["", "Nothing else to prepare."]
     return out
 
 
@@ -333,22 +337,23 @@ def _phase(c: _Ctx, i: int, ph: PhaseDecl, titled: bool) -> list[str]:
     """One phase: when, turn order, the steps of a turn, free actions, phase effects."""
     p = ("flow", "phases", i)
     out = ["", f"### {words(ph.name).capitalize()}"] if titled else []
-    out.append("")
-    if ph.description:
-        out.append(_stop(ph.description))
+    intro = [_stop(ph.description)] if ph.description else []
     when = c.cond(*p, "when", current="the first player")
-    if when:
-        out.append(f"This phase is played only if {when}.")
+    intro += [f"This phase is played only if {when}."] if when else []
     hooks = (("on_start", "At the start of the phase"), ("turn_start", "At the start of each turn"),
              ("turn_end", "At the end of each turn"), ("on_end", "At the end of the phase"))
-    for key, head in hooks[:2]:
-        out += _hook(c, p + (key,), head)
+    starts = [line for key, head in hooks[:2] for line in _hook(c, p + (key,), head)]
+    if starts:
+        out += ([" ".join(intro)] if intro else []) + starts
+        intro = []
     if ph.steps:
         order = turn_order_words(c.spec, ph, i)
         turns = "each player takes one turn" if ph.turns == "once" else "players keep taking turns until all have passed"
         players = c.cond(*p, "players", current="the current player")
-        out.append(f"Turns go {order}; {turns}" + (f" (only players p for whom {players})" if players else "") + ".")
-        out.append("On your turn:")
+        intro.append(f"Turns go {order}; {turns}" + (f" (only players p for whom {players})" if players else "")
+                     + ". On your turn:")
+        out.append(" ".join(intro))
+        intro = []
         for j, st in enumerate(ph.steps):
             notes = [w for w, on in (("optional", st.optional), ("repeat as often as you like", st.repeat)) if on]
             if st.repeat and st.max:
@@ -357,11 +362,13 @@ def _phase(c: _Ctx, i: int, ph: PhaseDecl, titled: bool) -> list[str]:
             notes += [f"only if {swhen}"] if swhen else []
             acts = _join([c.ph.actions.get(a, words(a)) for a in st.actions], "or")
             name = f"{words(st.name).capitalize()}: " if st.name and words(st.name) != acts else ""
-            out.append(f"{j + 1}. {name}{acts}" + (f" ({'; '.join(notes)})" if notes else "") + ".")
+            step = name + acts[:1].upper() + acts[1:] if not name else name + acts
+            out.append(f"{j + 1}. {step}" + (f" ({'; '.join(notes)})" if notes else "") + ".")
         if ph.free_actions:
             out.append(f"At any step you may also: {_join([c.ph.actions.get(a, words(a)) for a in ph.free_actions])}.")
     else:
-        out.append("Nobody takes turns in this phase: it happens by itself.")
+        out.append(" ".join(intro + ["Nobody takes turns in this phase: it happens by itself."]))
+        intro = []
     for key, head in hooks[2:]:
         out += _hook(c, p + (key,), head)
     return out
@@ -382,9 +389,16 @@ def _flow(c: _Ctx) -> list[str]:
     m = c.model
     f = m.flow
     first = _get(c.data, "flow", "first_player")
-    out = ["## Playing a round", "",
+    out = ["## Playing a round",
            f"{_player_expr(c.spec, c.ph, ('flow', 'first_player'), 0 if first is None else first)} goes first"
            + ("; the first player passes clockwise after each round." if f.rotate_first_player else ".")]
+    if len(f.phases) == 1 and not _get(c.data, "flow", "round_start"):  # one phase: one paragraph
+        phase = _phase(c, 0, f.phases[0], titled=False)
+        if phase and phase[0] and not phase[0].startswith(("-", "1.", "At ")):
+            out[-1] += " " + phase.pop(0)
+        out += phase
+        end = _hook(c, ("flow", "round_end"), "At the end of each round")
+        return _tidy(out + ([""] + end if end else []))
     if len(f.phases) > 1:
         out.append(f"Each round has {_plural(len(f.phases), 'phase')}: {_join([words(ph.name) for ph in f.phases])}.")
     start = _hook(c, ("flow", "round_start"), "At the start of each round")
@@ -416,10 +430,10 @@ def _actions(c: _Ctx) -> list[str]:
     for name, a in c.model.actions.items():
         title = a.label or words(name)
         out += ["", f"### {title[:1].upper() + title[1:]}", ""]
-        if a.description:
+        if a.rule:  # the rulebook's own words; else the author's description
+            out.append(f"> {_said(a.rule)}")
+        elif a.description:
             out.append(_stop(a.description))
-        if a.rule:
-            out += ([""] if a.description else []) + [f"> {_said(a.rule)}"]
         items = []
         cond = c.cond("actions", name, "condition")
         if cond:  # the author's reason, when given, says it best
@@ -460,10 +474,10 @@ def _triggers(c: _Ctx) -> list[str]:
             order = c.value("triggers", name, "order", current="the current player")
             head += f" (one at a time, smallest {order} first)" if order else ""
         out += ["", f"### {words(name).capitalize()}", ""]
-        if t.description:
-            out.append(_stop(t.description))
         if t.rule:
-            out += ["", f"> {_said(t.rule)}"]
+            out.append(f"> {_said(t.rule)}")
+        elif t.description:
+            out.append(_stop(t.description))
         effect = c.budgeted(("triggers", name, "effect"), bool(t.rule or t.description), current="the current player")
         out += [f"{head}:"] + effect if effect else [f"{head}, as described above."]
     return _tidy(out)
@@ -508,10 +522,14 @@ def _scoring(c: _Ctx) -> list[str]:
     out = ["## Scoring", ""]
     has_score = "score" in m.components.tracks or "score" in m.variables
     score = c.value("scoring", "score", current="the player p")
-    if score:
+    e = c.spec.expr("scoring", "score")
+    plain = isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id == "p"
+    if plain:
+        out.append(f"A player's score is their {words(e.name)}.")
+    elif score:
         out.append(f"A player p's score is {score}.")
     elif has_score:
-        out.append("A player's score is their score counter.")
+        out.append("Each player keeps a score.")
     else:
         out.append("No score is kept.")
     used = _score_names(c)
@@ -520,7 +538,7 @@ def _scoring(c: _Ctx) -> list[str]:
             out += [""] + _lookup_table(name, t)
     final = c.effect("scoring", "final", current="the current player")
     out += ["", "At the end of the game:", ""] + final if final else []
-    keys = [c.value("ranking", "by", i) for i in range(len(m.ranking.by or []))]
+    keys = [_rank_key(c, i) for i in range(len(m.ranking.by or []))]
     if not keys and (score or has_score):
         keys = ["the score"]
     ties = "tied players share the win" if m.ranking.ties == "share" else "a tie means nobody wins"
@@ -529,13 +547,21 @@ def _scoring(c: _Ctx) -> list[str]:
     return out
 
 
+def _rank_key(c: _Ctx, i: int) -> str:
+    """A ranking key in words: `p.score` reads `score`."""
+    e = c.spec.expr("ranking", "by", i)
+    if isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id == "p":
+        return words(e.name)
+    return c.value("ranking", "by", i) or ""
+
+
 def _end(c: _Ctx) -> list[str]:
     """Each end condition: the author's words, then when it holds and who wins, in one item."""
-    out = ["## End of the game", "", "The game ends when any of these happens:"]
+    out = ["## End of the game"]
     for name, e in c.model.end.items():
         when = c.cond("end", name, "when", current="the current player")
         check = f", checked {_CHECK_WORDS[e.check]}" if when else ""
-        cond = f"when {when}{check}" if when else f"only when an effect ends the game this way ({words(name)})"
+        cond = f"when {when}{check}" if when else "when the rules above end the game this way"
         winners_e = c.spec.expr("end", name, "winners")
         if winners_e is None:
             winners = "the ranking decides"
@@ -555,31 +581,31 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _glossary(c: _Ctx) -> list[str]:
-    """Functions and procedures the rules name: the author's description, else a short phrase."""
+def _glossary(c: _Ctx, above: str) -> list[str]:
+    """The functions and procedures the text above names: the author's description, else a short phrase."""
     m = c.model
     out: list[str] = []
     for name, f in m.functions.items():
+        if f"{name}(" not in above:
+            continue
         if f.description:
-            out.append(f"- `{name}({', '.join(f.params)})`: {_stop(f.description)}")
+            text = _stop(f.description)
+        else:
+            phrase = c.value("functions", name, "expr", current="the current player") or ""
+            text = phrase + "." if len(phrase) <= 140 and phrase.count("`") <= 2 else \
+                f"`{code(c.spec.expr('functions', name, 'expr'))}`"
+        out.append(f"- `{name}({', '.join(f.params)})`: {text}")
     for name, p in m.procedures.items():
+        if f"“{words(name)}”" not in above:
+            continue
         lines = c.effect("procedures", name, "effect", current="the current player")
         text = _stop(p.description) if p.description else (
             lines[0][2:] if len(lines) == 1 else f"{_plural(len(lines), 'step')} (see the spec).")
         out.append(f"- “{words(name)}” ({', '.join(p.params)}): {text}")
-    others = [f"`{n}`" for n, f in m.functions.items() if not f.description]
-    others += [f"the {words(n)} table" for n in m.tables if n not in _score_names(c)]
-    if others:
-        out.append(f"- Also defined (phrased in place above where short, else quoted): {', '.join(others)}.")
-    return ["## Glossary", "", "Names used above, as the spec defines them:"] + out if out else []
-
-
-def _invariants(c: _Ctx) -> list[str]:
-    """Conditions that always hold (checked by `simulate --check`)."""
-    if not c.model.invariants:
-        return []
-    names = [words(n) for n in c.model.invariants]
-    return ["## Invariants", "", f"These always hold (`orrery simulate --check` checks them): {'; '.join(names)}."]
+    if m.invariants:
+        out.append("- Always true (`orrery simulate --check` checks these invariants): "
+                   f"{'; '.join(words(n) for n in m.invariants)}.")
+    return ["## Glossary", "Names used above, as the spec defines them:"] + out if out else []
 
 
 def _bot_hints(c: _Ctx) -> list[str]:
@@ -637,20 +663,22 @@ def _assumptions(c: _Ctx) -> list[str]:
            + (" (those a variant reads otherwise, or that the rulebook lacks):" if rest else ":")]
     out += [_assumption_item(i, s) for i, s in full]
     if rest:
-        out += ["", f"Also clarified ({len(rest)}; the spec's `assumptions:` give each passage and reading): "
-                    f"{', '.join(rest)}."]
+        out += [f"- Also clarified ({len(rest)}; the spec's `assumptions:` give each passage and reading): "
+                f"{', '.join(rest)}."]
     return out
 
 
 SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Scoring",
-            "End of the game", "Glossary", "Invariants", "Hints for search bots", "Assumptions")
+            "End of the game", "Glossary", "Hints for search bots", "Assumptions")
 
 
 def explain_text(spec: GameSpec) -> str:
     """A rules summary of a spec that reads like a rulebook, in a rulebook's order, as Markdown."""
     c = _Ctx(spec)
     sections = [_header(c), _overview(c), _components(c), _setup(c), _flow(c), _actions(c), _triggers(c),
-                _scoring(c), _end(c), _glossary(c), _invariants(c), _bot_hints(c), _assumptions(c)]
+                _scoring(c), _end(c)]
+    above = "\n".join("\n".join(s) for s in sections)
+    sections += [_glossary(c, above), _bot_hints(c), _assumptions(c)]
     text = "\n\n".join("\n".join(s) for s in sections if s) + "\n"
     return re.sub(r"^(#{1,6} [^\n]*)\n\n", r"\1\n", text, flags=re.M)  # no blank line under a title
 

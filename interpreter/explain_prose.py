@@ -24,7 +24,7 @@ _COUNT_COMPARE = {">=": "at least", "<=": "at most", ">": "more than", "<": "few
 _PRECEDENCE = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4,
                "not in": 4, "+": 5, "-": 5, "*": 6, "//": 6, "%": 6}
 _ARITH = {"+": "+", "-": "−", "*": "×", "//": "÷", "%": "mod"}
-MAX_INLINE = 110
+MAX_INLINE = 130
 MAX_INLINE_DEPTH = 3  # a spec function's body is phrased in place of a call at most this deep
 MAX_INLINE_PHRASE = 100  # ... and only when its phrase is at most this long  # a one-statement body longer than this goes on its own line
 
@@ -173,6 +173,8 @@ class Phraser:
             return self.zones[e.id]
         if e.id in self.tables:
             return "the " + words(e.id) + " table"
+        if e.id in self.spec.model.variables:
+            return words(e.id)
         return e.id
 
     def _x_Attr(self, e: A.Attr) -> str:
@@ -237,6 +239,18 @@ class Phraser:
             return self._inline(e)
         fn = getattr(self, "_call_" + e.func, None)
         return None if fn is None else fn(e.args, dict(e.kwargs))
+
+    def unfold(self, e: A.Node) -> A.Node:
+        """A call of an undescribed spec function as its body with the arguments put in; else e itself."""
+        for _ in range(MAX_INLINE_DEPTH):
+            if not (isinstance(e, A.Call) and e.func in self.spec.model.functions):
+                return e
+            decl = self.spec.model.functions[e.func]
+            body = self.spec.expr("functions", e.func, "expr")
+            if decl.description or body is None or e.kwargs or len(e.args) != len(decl.params):
+                return e
+            e = substitute(body, dict(zip(decl.params, e.args)))
+        return e
 
     def _inline(self, e: A.Call, as_cond: bool = False) -> str | None:
         """A call of a spec's own undescribed function, phrased as its body with the arguments put in.
@@ -405,6 +419,8 @@ class Phraser:
     def _call_cell(self, args, kw) -> str | None:
         if len(args) == 2 and isinstance(args[1], A.Literal):
             return f"cell {args[1].value} of {self.expr(args[0])}"
+        if len(args) == 2:
+            return f"the cell labelled {self.expr(args[1])} of {self.expr(args[0])}"
         if len(args) == 3:
             return f"the cell at ({self.expr(args[1])}, {self.expr(args[2])}) of {self.expr(args[0])}"
         return None
@@ -464,6 +480,7 @@ class Phraser:
 
     def plural(self, e: A.Node, one: bool = False) -> str:
         """A collection as a plural noun phrase: `cells(board)` -> `cells of the board` (singular if one)."""
+        e = self.unfold(e)
         if isinstance(e, A.Call) and e.func == "unique" and len(e.args) == 1 and e.func not in self.spec.model.functions:
             return self._distinct(e.args[0])
         if isinstance(e, A.Comprehension) and len(e.clauses) == 1 and isinstance(e.elt, A.Name) \
@@ -479,6 +496,11 @@ class Phraser:
     def each(self, var: str, it: A.Node, cond: A.Node | None = None, *, article: str = "each",
              plural: bool = False) -> str:
         """`each empty cell c of the board`, `each player p`, or `each x in <list>` with its filter."""
+        it = self.unfold(it)
+        if isinstance(it, A.Comprehension) and len(it.clauses) == 1 and isinstance(it.elt, A.Name) \
+                and it.elt.id == it.clauses[0].var == var and cond is None:
+            inner = it.clauses[0]
+            return self.each(var, inner.iter, inner.cond, article=article, plural=plural)
         noun = self._noun(it)
         adjective = ""
         if cond is not None and isinstance(cond, A.Call) and cond.func == "empty" and len(cond.args) == 1 \
@@ -555,6 +577,8 @@ class Phraser:
                 and left.func not in self.spec.model.functions and e.op in _COUNT_COMPARE):
             return None
         n = right.value if isinstance(right, A.Literal) and isinstance(right.value, int) else None
+        if n is None:
+            return None
         arg = left.args[0]
         if left.func == "size":
             where = self.expr(arg)
@@ -565,9 +589,9 @@ class Phraser:
             return f"{where} holds {_COUNT_COMPARE[e.op]} {self.expr(right)} pieces"
         what = self.plural(arg, one=n == 1 and e.op in ("==", "<=", ">="))
         if n == 0 and e.op in ("==", "<="):
-            return f"there are no {what}"
+            return f"{what} is empty" if what.startswith("`") else f"there are no {what}"
         if (n == 0 and e.op in (">", "!=")) or (n == 1 and e.op == ">="):
-            return f"there is at least one of the {what}" if what.startswith("`") else f"there are some {what}"
+            return f"{what} is not empty" if what.startswith("`") else f"there are some {what}"
         verb = "is" if n == 1 and e.op in ("==", "<=", ">=") else "are"
         return f"there {verb} {_COUNT_COMPARE[e.op]} {self.expr(right)} {what}"
 
@@ -683,8 +707,7 @@ class Phraser:
         return f"announce the event “{words(s.event)}”{args}"
 
     def _s_EndGame(self, s: A.EndGame) -> str:
-        why = self.ends.get(s.name)
-        return f"the game ends ({why.strip().rstrip('.') if why else words(s.name)})"
+        return f"the game ends: {words(s.name)}"
 
     def _s_Settle(self, s: A.Settle) -> str:
         return "resolve the automatic rules now, until none applies"
