@@ -327,9 +327,9 @@ def turn_order_words(spec: GameSpec, ph: PhaseDecl, i: int) -> str:
     frm = "the first player" if start is None else _player_expr(spec, c.ph, ("flow", "phases", i, "start"), start)
     if ph.order == "by":
         key = c.value("flow", "phases", i, "order_by", current="the current player")
-        return f"by {key} for each player p, smallest first"
+        return f"in order of {key}, smallest first"
     if ph.order == "snake":
-        return f"snake order (clockwise, then back) from {frm}"
+        return f"in snake order (clockwise, then back) from {frm}"
     return f"{ph.order} from {frm}"
 
 
@@ -479,7 +479,10 @@ def _triggers(c: _Ctx) -> list[str]:
         elif t.description:
             out.append(_stop(t.description))
         effect = c.budgeted(("triggers", name, "effect"), bool(t.rule or t.description), current="the current player")
-        out += [f"{head}:"] + effect if effect else [f"{head}, as described above."]
+        if effect is None:
+            out.append(f"{head}, as described above.")
+        else:
+            out += [f"{head}:"] + effect if effect else [f"{head}, nothing changes in the game (it is only announced)."]
     return _tidy(out)
 
 

@@ -195,7 +195,13 @@ class Phraser:
         if isinstance(e.obj, A.Name) and e.obj.id == "players" and isinstance(e.index, A.Literal) \
                 and isinstance(e.index.value, int):
             return f"the player in seat {e.index.value + 1}"
-        return None
+        obj = self.expr(e.obj)
+        if obj.startswith("`"):
+            return None
+        if isinstance(e.index, A.Literal) and isinstance(e.index.value, int) and not isinstance(e.index.value, bool):
+            n = e.index.value
+            return f"item {n + 1} of {obj}" if n >= 0 else "the last item of " + obj if n == -1 else None
+        return f"the item of {obj} at index {self.expr(e.index)}"
 
     def _x_Unary(self, e: A.Unary) -> str | None:
         return self.cond(e) if e.op == "not" else f"−{self.expr(e.operand)}"
@@ -637,9 +643,16 @@ class Phraser:
                 value = self.items(s.value)
             return f"add {value} to {target}"
         if s.op == "-=":
-            numeric = isinstance(s.value, A.Literal) or isinstance(s.value, A.Binary) and s.value.op in _ARITH
+            numeric = isinstance(s.value, A.Literal) or isinstance(s.value, A.Binary) and s.value.op in _ARITH \
+                or self._numeric(s.target)
             return f"{'subtract' if numeric else 'take'} {value} {'from' if numeric else 'out of'} {target}"
         return f"multiply {target} by {value}"
+
+    def _numeric(self, target: A.Node) -> bool:
+        """Whether an assignment target is a track or a number variable (so `-=` subtracts)."""
+        name = target.name if isinstance(target, A.Attr) else target.id if isinstance(target, A.Name) else None
+        var = self.spec.model.variables.get(name or "")
+        return name in self.spec.model.components.tracks or var is not None and var.type == "int"
 
     def _s_If(self, s: A.If):
         cond, body = s.branches[0]
