@@ -271,12 +271,12 @@ def _components(c: _Ctx) -> list[str]:
                   else f"at most {t.max}" if t.min is None else f"{t.min} to {t.max}")
         start = c.value("components", "tracks", name, "start") or "0"
         rows.append([words(name), "each player" if t.per_player else "shared", start,
-                     _join([bounds, _stop(t.description or "")], ";")])
+                     "; ".join(x for x in (bounds, _stop(t.description or "")) if x)])
     for name, v in m.variables.items():
         start = c.value("variables", name, "start") or "—"
         hidden = {"public": "", "owner": "seen only by its owner", "hidden": "hidden"}[v.visibility]
         rows.append([words(name), "each player" if v.per_player else "shared", start,
-                     _join([hidden, _stop(v.description or "")], ";")])
+                     "; ".join(x for x in (hidden, _stop(v.description or "")) if x)])
     if rows:
         out += ["", "### Counters and records"] + _table(["name", "kept by", "starts at", "details"], rows)
     return out
@@ -471,8 +471,10 @@ def _triggers(c: _Ctx) -> list[str]:
             head = "Whenever " + (c.cond("triggers", name, "when", current="the current player") or "true")
             if isinstance(binder, A.Binary) and binder.op == "in" and isinstance(binder.left, A.Name):
                 head += f", for {c.ph.each(binder.left.id, binder.right)}"
-            order = c.value("triggers", name, "order", current="the current player")
-            head += f" (one at a time, smallest {order} first)" if order else ""
+            order_e = c.spec.expr("triggers", name, "order")
+            keys = order_e.items if isinstance(order_e, A.ListLit) else (order_e,) if order_e is not None else ()
+            order = _join([c.ph.speaking_of("the current player").expr(k) for k in keys], "then")
+            head += f" (one at a time, in order of {order}, smallest first)" if order else ""
         out += ["", f"### {words(name).capitalize()}", ""]
         if t.rule:
             out.append(f"> {_said(t.rule)}")
@@ -528,7 +530,7 @@ def _scoring(c: _Ctx) -> list[str]:
     e = c.spec.expr("scoring", "score")
     plain = isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id == "p"
     if plain:
-        out.append(f"A player's score is their {words(e.name)}.")
+        out.append("Each player keeps a score." if e.name == "score" else f"A player's score is their {words(e.name)}.")
     elif score:
         out.append(f"A player p's score is {score}.")
     elif has_score:

@@ -15,6 +15,7 @@ FORMATS = ("text", "markdown", "html")
 _HEADER = re.compile(r"^(#{1,6}) (.*)$")
 _INLINE_CODE = re.compile(r"`([^`\n]*)`")
 _UNDERLINE = {1: "=", 2: "-"}
+_BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
 _RULE_ROW = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
 
 _PAGE = """\
@@ -73,7 +74,7 @@ def as_text(markdown: str) -> str:
                 out.append(_UNDERLINE[level] * len(title))
             continue
         is_code = in_code or line.startswith("        ") and not line.lstrip().startswith(("- ", "> "))
-        out.append(line if is_code else _INLINE_CODE.sub(r"\1", line))  # an indented block is quoted as written
+        out.append(line if is_code else _BOLD.sub(r"\1", _INLINE_CODE.sub(r"\1", line)))  # indented: as written
     if table:
         out += _text_table(table)
     return "\n".join(out) + "\n"

@@ -193,10 +193,12 @@ class Phraser:
         if isinstance(e.obj, A.Name) and e.obj.id in self.tables:
             return f"the {words(e.obj.id)} entry for {self.expr(e.index)}"
         if isinstance(e.obj, A.Name) and e.obj.id == "players" and isinstance(e.index, A.Literal) \
-                and isinstance(e.index.value, int):
-            return f"the player in seat {e.index.value + 1}"
+                and isinstance(e.index.value, int) and e.index.value >= 0:
+            names = self.spec.model.game.seat_names or []
+            n = e.index.value
+            return f"{names[n]} (seat {n + 1})" if n < len(names) else f"the player in seat {n + 1}"
         obj = self.expr(e.obj)
-        if obj.startswith("`"):
+        if obj.startswith("`") or not isinstance(e.obj, (A.Name, A.Attr)):
             return None
         if isinstance(e.index, A.Literal) and isinstance(e.index.value, int) and not isinstance(e.index.value, bool):
             n = e.index.value
@@ -331,7 +333,7 @@ class Phraser:
     def _call_pieces(self, args, kw) -> str | None:
         kind = kw.get("kind")
         noun = (words(kind.value) + "s") if isinstance(kind, A.Literal) and isinstance(kind.value, str) else "pieces"
-        return f"the {noun} in {self.expr(args[0])}" if len(args) == 1 else None
+        return f"the {noun} {self._in(args[0])} {self.expr(args[0])}" if len(args) == 1 else None
 
     def _call_empty(self, args, kw) -> str:
         return f"{self.expr(args[0])} is empty"
@@ -471,7 +473,7 @@ class Phraser:
         if e.func == "pieces" and len(a) == 1:
             kind = dict(e.kwargs).get("kind")
             noun = words(kind.value) if isinstance(kind, A.Literal) and isinstance(kind.value, str) else "piece"
-            return noun, "in " + self.expr(a[0])
+            return noun, self._in(a[0]) + " " + self.expr(a[0])
         if e.func == "adjacent" and len(a) == 1:
             return "cell", "next to " + self.expr(a[0])
         if e.func == "lines" and len(a) == 2:
@@ -483,6 +485,11 @@ class Phraser:
         if e.func == "range":
             return "number", self.expr(e)[len("the numbers "):]
         return None
+
+    def _in(self, place: A.Node) -> str:
+        """`on` for a grid zone (pieces on the board), else `in`."""
+        z = self.spec.model.components.zones.get(place.id) if isinstance(place, A.Name) else None
+        return "on" if z is not None and z.type == "grid" else "in"
 
     def plural(self, e: A.Node, one: bool = False) -> str:
         """A collection as a plural noun phrase: `cells(board)` -> `cells of the board` (singular if one)."""

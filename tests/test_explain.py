@@ -280,7 +280,7 @@ def test_triggers_scoring_end_and_notes(market: str) -> None:
     trig = section(market, "Automatic rules")
     assert "### Thanks\nWhen the event “bought” happens, nothing changes in the game (it is only announced)." in trig
     assert ("> A full row scatters at once.\nWhenever there are exactly 5 cells c of the square where c's y is r and "
-            "c is not empty, for each number r below 4 (one at a time, smallest r first)") in trig
+            "c is not empty, for each number r below 4 (one at a time, in order of r, smallest first)") in trig
     scoring = section(market, "Scoring")
     assert "A player's score is their gold." in scoring
     assert "Players are ranked by gold then by bid, largest first; a tie means nobody wins." in scoring
@@ -414,7 +414,7 @@ PHRASES = [
     ("cond", "x == none", "x is nothing"),
     ("cond", "richest(current)", "for every player q, your gold is at least q's gold"),  # a spec function, inlined
     ("expr", "prices[current.bid]", "the prices entry for your bid"),
-    ("expr", "players[1]", "the player in seat 2"),
+    ("expr", "players[1]", "Basil (seat 2)"),
     ("expr", "if season > 2 then 5 else 2", "5 if season is more than 2, otherwise 2"),
     ("expr", "sum(p.gold for p in players)", "the total of p's gold over each player p"),
     ("expr", "max(p.gold for p in players)", "the largest of p's gold over each player p"),

@@ -42,6 +42,7 @@ def test_text_has_underlined_titles_and_no_markup(capsys):
 def test_text_tables_align_and_keep_escaped_pipes():
     md = "| a | long header |\n|---|---|\n| `x \\| y` | 1 |\n\nafter\n"
     assert as_text(md).splitlines() == ["a      long header", "-----  -----------", "x | y  1", "", "after"]
+    assert as_text("- **Bold** name and `code`\n").splitlines() == ["- Bold name and code"]
 
 
 class _Tags(HTMLParser):
