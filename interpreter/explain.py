@@ -185,7 +185,7 @@ def _overview(c: _Ctx) -> list[str]:
     elif m.flow.phases:
         how.append(f"Each round has {_plural(len(m.flow.phases), 'phase')}: "
                    f"{_join([words(ph.name) for ph in m.flow.phases])}.")
-    ends = [_said(e.description).rstrip(".") for e in m.end.values() if e.description]
+    ends = [_said(e.description).split("; ")[0].rstrip(".") for e in m.end.values() if e.description]
     if ends:
         how.append(f"The game ends when {_join([_lower_first(x) for x in ends], 'or when')}.")
     return out + ([""] + [" ".join(how)] if how else [])

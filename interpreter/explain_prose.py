@@ -158,7 +158,10 @@ class Phraser:
         if e is None:
             return "nothing"
         fn: Callable[[Any], str | None] | None = getattr(self, "_x_" + type(e).__name__, None)
-        text = fn(e) if fn else None
+        try:
+            text = fn(e) if fn else None
+        except (IndexError, KeyError, TypeError, AttributeError):  # an unusual argument list: quoted instead
+            text = None
         return text if text is not None else quoted(e)
 
     def _x_Literal(self, e: A.Literal) -> str:
@@ -635,7 +638,7 @@ class Phraser:
         if len(inner) == 1 and len(head) + len(inner[0]) < MAX_INLINE:
             return [f"{pad}- {_sentence(_cap(head) + ', ' + _lower(inner[0].strip()[2:]))}"]
         if not inner:
-            return [f"{pad}- {_sentence(head)} (nothing happens)."]
+            return [f"{pad}- {_sentence(_cap(head) + ', nothing happens')}"]
         return [f"{pad}- {_cap(head)}:"] + inner
 
     def _s_Let(self, s: A.Let) -> str:
