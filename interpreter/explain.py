@@ -475,16 +475,16 @@ def _triggers(c: _Ctx) -> list[str]:
             keys = order_e.items if isinstance(order_e, A.ListLit) else (order_e,) if order_e is not None else ()
             order = _join([c.ph.speaking_of("the current player").expr(k) for k in keys], "then")
             head += f" (one at a time, in order of {order}, smallest first)" if order else ""
-        out += ["", f"### {words(name).capitalize()}", ""]
-        if t.rule:
-            out.append(f"> {_said(t.rule)}")
-        elif t.description:
-            out.append(_stop(t.description))
+        out += ["", f"### {words(name).capitalize()}"]
+        out += [_stop(t.description)] if t.description else []  # the author's account, then the passage
+        out += [f"> {_said(t.rule)}"] if t.rule else []
         effect = c.budgeted(("triggers", name, "effect"), bool(t.rule or t.description), current="the current player")
         if effect is None:
-            out.append(f"{head}, as described above.")
+            out.append(f"- {head}, as described above.")
+        elif effect:
+            out += [f"- {head}:"] + ["  " + line for line in effect]
         else:
-            out += [f"{head}:"] + effect if effect else [f"{head}, nothing changes in the game (it is only announced)."]
+            out.append(f"- {head}, nothing changes in the game (it is only announced).")
     return _tidy(out)
 
 

@@ -278,9 +278,14 @@ def test_a_long_effect_the_author_described_is_left_to_their_words(tmp_path: Pat
 
 def test_triggers_scoring_end_and_notes(market: str) -> None:
     trig = section(market, "Automatic rules")
-    assert "### Thanks\nWhen the event “bought” happens, nothing changes in the game (it is only announced)." in trig
-    assert ("> A full row scatters at once.\nWhenever there are exactly 5 cells c of the square where c's y is r and "
-            "c is not empty, for each number r below 4 (one at a time, in order of r, smallest first)") in trig
+    assert "### Thanks\n- When the event “bought” happens, nothing changes in the game (it is only announced)." in trig
+    assert ("### Crowded\nA full row scatters.\n> A full row scatters at once.\n- Whenever there are exactly 5 cells c "
+            "of the square where c's y is r and c is not empty, for each number r below 4 (one at a time, in order of "
+            "r, smallest first)") in trig
+    from orrery.interpreter.explain_format import as_html
+
+    page = as_html(market, "t")  # the quotation holds the passage only, not the line after it
+    assert "<blockquote>\n<p>A full row scatters at once.</p>\n</blockquote>\n<ul>\n<li>Whenever there are" in page
     scoring = section(market, "Scoring")
     assert "A player's score is their gold." in scoring
     assert "Players are ranked by gold then by bid, largest first; a tie means nobody wins." in scoring
