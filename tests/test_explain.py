@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from orrery.interpreter.explain import SECTIONS, compact_value, explain_diff, explain_text
-from orrery.interpreter.explain_prose import Phraser, code
+from orrery.interpreter.cli.explain import SECTIONS, compact_value, explain_diff, explain_text
+from orrery.interpreter.cli.explain_prose import Phraser, code
 from orrery.rulespec.loader import load_spec
 from orrery.rulespec.parser import parse_block, parse_expr
 
@@ -282,7 +282,7 @@ def test_triggers_scoring_end_and_notes(market: str) -> None:
     assert ("### Crowded\nA full row scatters.\n> A full row scatters at once.\n- Whenever there are exactly 5 cells c "
             "of the square where c's y is r and c is not empty, for each number r below 4 (one at a time, in order of "
             "r, smallest first)") in trig
-    from orrery.interpreter.explain_format import as_html
+    from orrery.interpreter.cli.explain_format import as_html
 
     page = as_html(market, "t")  # the quotation holds the passage only, not the line after it
     assert "<blockquote>\n<p>A full row scatters at once.</p>\n</blockquote>\n<ul>\n<li>Whenever there are" in page
@@ -384,7 +384,7 @@ def test_every_bundled_game_reads_as_prose_in_rulebook_order(game: str) -> None:
 
 def test_bubble_singularity_is_about_a_third_of_what_it_was() -> None:
     """Issue 18: at most about 200 lines as plain text (it was 616), and it still has its rulebook content."""
-    from orrery.interpreter.explain_format import as_text
+    from orrery.interpreter.cli.explain_format import as_text
 
     text = explain_text(load_spec(ROOT / "games" / "bubble-singularity" / "rules.yaml", check=False))
     assert len(as_text(text).splitlines()) <= 200

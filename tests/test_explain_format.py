@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from orrery.interpreter.cli import main
-from orrery.interpreter.explain_format import as_html, as_text
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.cli.explain_format import as_html, as_text
 
 TTT = REPO / "games" / "tic-tac-toe" / "rules.yaml"
 
@@ -126,7 +126,7 @@ class _Structure(HTMLParser):
 
 @pytest.mark.parametrize("game", sorted(p.parent.name for p in (REPO / "games").glob("*/rules.yaml")))
 def test_every_game_as_html_has_its_sections_in_order_and_whole_tables(capsys, game):
-    from orrery.interpreter.explain import SECTIONS
+    from orrery.interpreter.cli.explain import SECTIONS
 
     page = explain(capsys, game, "--format", "html")
     s = _Structure()
