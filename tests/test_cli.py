@@ -93,7 +93,7 @@ def test_schema_matches_committed_copy(capsys):
 def test_explain_reads_like_rules(capsys):
     code, out, _ = run(capsys, "explain", "tic-tac-toe")
     assert code == 0
-    assert "place" in out.lower() and "three_in_a_row" in out
+    assert "place" in out.lower() and "Three in a row" in out and "Put a new mark (owner: you) in square." in out
 
 
 def test_simulate_is_deterministic_and_ends_by_spec(capsys):

@@ -1,24 +1,34 @@
-"""Readable rules summaries from a spec (`explain_text`) and the changes its variants make (`explain_diff`).
+"""Rules summaries that read like a rulebook (`explain_text`) and the changes its variants make (`explain_diff`).
 
-Written as Markdown (`#` headers, lists, code); `explain_format.py` renders it as plain text, Markdown or HTML.
-Conditions and effects are quoted as written in the spec; `--diff` shows every value whole.
+`explain_text` writes Markdown in a rulebook's order: overview, components, setup, a round, actions,
+automatic rules, scoring, end of the game, then the glossary and the notes (invariants, bot hints,
+assumptions). Conditions and effects are phrased in words by `explain_prose.Phraser`; the author's own
+text (descriptions, labels, rulebook passages, `why`) is used wherever the spec has it.
+`explain_format.py` renders the Markdown as plain text, Markdown or HTML. `--diff` shows every value whole.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import yaml
 
+from orrery.rulespec import ast as A
 from orrery.rulespec.loader import GameSpec
-from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec, ZoneDecl
+from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
+
+from .explain_prose import Phraser, code, words
 
 INDENT = "    "
 MAX_LINE = 100  # a value longer than this on one line is shown as a block (never cut: --diff is complete)
+EFFECT_BUDGET = 5  # generated lines shown for an effect the author also describes in words
+INSTANCE_TABLE = 40
+MAX_ASSUMPTIONS = 12  # more than this: plain clarifications are listed by id only  # instances with a text longer than this are listed as a table (a card list)
 
 _CHECK_WORDS = {
-    "immediate": "immediately after anything happens",
+    "immediate": "as soon as it holds",
     "end_of_turn": "at the end of each turn",
     "end_of_phase": "at the end of each phase",
     "end_of_round": "at the end of each round",
@@ -50,28 +60,45 @@ def _get(data: Any, *path: Any) -> Any:
     return data
 
 
-def _code(value: Any) -> str:
-    """An expression inline in backticks (multi-line text collapsed onto one line)."""
-    return "`" + " ".join(source_text(value).split()) + "`"
-
-
-def _block(value: Any, depth: int = 1) -> list[str]:
-    """Effect text as an indented block (a Markdown code block)."""
-    pad = INDENT * depth
-    return [pad + line if line.strip() else "" for line in source_text(value).splitlines()]
-
-
 def _plural(n: int, word: str) -> str:
     """`1 piece`, `3 pieces`."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _join(items: list[str], last: str = "and") -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    items = [i for i in items if i]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1] if items else ""
+
+
+def _cell(text: Any) -> str:
+    """Text for a Markdown table cell (one line, pipes escaped)."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
+    """A Markdown table."""
+    out = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    return out + ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+
+
+def _said(text: str | None) -> str:
+    """Author text as one paragraph (stripped, whitespace collapsed)."""
+    return " ".join((text or "").split())
+
+
+def _stop(text: str) -> str:
+    """Author text ending in a full stop."""
+    text = _said(text)
+    return text if not text or text.endswith((".", "!", "?", ")", "”", '"')) else text + "."
+
+
 def _attr_text(name: str, decl: AttrDecl | list | str) -> str:
     """`name (type)` or `name: a/b/c` for an attribute declaration."""
     if isinstance(decl, str):
-        return f"{name} ({decl})"
+        return f"{words(name)} ({decl})"
     values = decl if isinstance(decl, list) else decl.values
-    out = f"{name}: {'/'.join(map(str, values))}" if values else f"{name} ({decl.type})"
+    out = f"{words(name)}: {'/'.join(map(str, values))}" if values else f"{words(name)} ({decl.type})"
     default = None if isinstance(decl, list) else decl.default
     return out if default is None else f"{out}, default {default}"
 
@@ -93,61 +120,119 @@ def _seat(spec: Spec, p: int) -> str:
     return f"{names[p]} (seat {p + 1})" if names and 0 <= p < len(names) else f"seat {p + 1}"
 
 
-def _player_expr(spec: Spec, raw: Any) -> str:
-    """A first-player value in words: a seat for a number, else the expression."""
+def _player_expr(spec: GameSpec, ph: Phraser, path: tuple, raw: Any) -> str:
+    """A first-player value in words: a seat for a number, else the phrase."""
     text = source_text(raw)
-    return _seat(spec, int(text)) if text.isdigit() else _code(raw)
+    if text.isdigit():
+        return _seat(spec.model, int(text))
+    e = spec.expr(*path)
+    return ph.expr(e) if e is not None else f"`{text}`"
+
+
+class _Ctx:
+    """What every section needs: the spec, its merged data and a phraser."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec, self.model, self.data = spec, spec.model, spec.merged.data
+        self.ph = Phraser(spec)
+
+    def cond(self, *path: Any, current: str = "you") -> str | None:
+        """The condition at a data path in words, or None when there is none."""
+        e = self.spec.expr(*path)
+        return None if e is None else self.ph.speaking_of(current).cond(e)
+
+    def value(self, *path: Any, current: str = "you") -> str | None:
+        """The value at a data path in words, or None when there is none."""
+        e = self.spec.expr(*path)
+        return None if e is None else self.ph.speaking_of(current).expr(e)
+
+    def effect(self, *path: Any, current: str = "you", depth: int = 0) -> list[str]:
+        """The effect at a data path as Markdown list items."""
+        return self.ph.speaking_of(current).block(self.spec.effect(*path), depth)
+
+    def budgeted(self, path: tuple, authored: bool, current: str = "you") -> list[str] | None:
+        """An effect in words; None when the author described it and the words would take over EFFECT_BUDGET lines."""
+        lines = self.effect(*path, current=current)
+        return None if authored and len(lines) > EFFECT_BUDGET else lines
 
 
 # ------------------------------------------------------------------ sections
 
 
-def _header(spec: GameSpec) -> list[str]:
-    """Title, players, source, spec file and variants."""
-    g, p = spec.model.game, spec.model.game.players
-    line = f"Players: {p.min}" + (f"-{p.max}" if p.max != p.min else "")
-    line += f" (default {p.default})" if p.default else ""
-    line += f"; seats: {', '.join(g.seat_names)}" if g.seat_names else ""
-    out = [f"# {g.title or g.name}", "", line] + ([f"Source: {g.source}"] if g.source else [])
-    out.append(f"Spec: {spec.path} (game '{g.name}', version {g.version})")
-    out += [f"Variants applied: {', '.join(spec.variants)}"] if spec.variants else []
-    return out + (["", g.description.strip()] if g.description else [])
-
-
-def _zone_text(name: str, z: ZoneDecl) -> str:
-    """One zone: shape, ownership, visibility, capacity, cell attributes."""
-    if z.type == "grid":
-        shape = "unbounded grid" if z.unbounded else f"{z.width}×{z.height} grid"
-        shape += f", {z.adjacency} adjacency" + (", wrapping edges" if z.wrap else "")
-    elif z.type == "graph":
-        shape = (f"{'directed ' if z.directed else ''}graph of {_plural(len(z.nodes or []), 'node')} and "
-                 f"{_plural(len(z.edges or []), 'edge')}")
-    else:
-        shape = z.type
-    parts = [shape, "one per player" if z.per_player else None,
-             {"public": "visible to all", "owner": "seen only by its owner", "hidden": "hidden from everyone"}
-             [z.visibility],
-             f"holds at most {z.capacity}" if z.capacity is not None else None]
-    out = f"- {z.label or name}: " + ", ".join(x for x in parts if x)
-    if z.cell_attributes:
-        out += "; cell attributes: " + ", ".join(_attr_text(k, v) for k, v in z.cell_attributes.items())
-    if z.description:
-        out += f". {z.description.strip()}"
+def _header(c: _Ctx) -> list[str]:
+    """Title, players, source and variants."""
+    g, p = c.model.game, c.model.game.players
+    players = f"{p.min}" + (f"–{p.max}" if p.max != p.min else "")
+    line = f"A game for {players} player{'' if players == '1' else 's'}" + (f" (default {p.default})" if p.default else "")
+    line += f"; seats: {_join(list(g.seat_names))}." if g.seat_names else "."
+    line += f" Source: {_stop(g.source)}" if g.source else ""
+    out = [f"# {g.title or g.name}", "", line]
+    out += [f"Variants applied: {', '.join(c.spec.variants)}."] if c.spec.variants else []
     return out
 
 
+def _overview(c: _Ctx) -> list[str]:
+    """What the game is about, how a turn goes and how it ends, in a few lines."""
+    m = c.model
+    out = ["## Overview"]
+    if m.game.description:
+        out += ["", _stop(m.game.description)]
+    turn = [ph for ph in m.flow.phases if ph.steps]
+    how = []
+    if len(turn) == 1:
+        steps = [_step_words(c, st) for st in turn[0].steps]
+        how.append(f"Players take turns{_order_words(turn[0].order)}. On your turn: {_join(steps, 'then')}.")
+    elif m.flow.phases:
+        how.append(f"Each round has {_plural(len(m.flow.phases), 'phase')}: "
+                   f"{_join([words(ph.name) for ph in m.flow.phases])}.")
+    ends = [_said(e.description).split("; ")[0].rstrip(".") for e in m.end.values() if e.description]
+    if ends:
+        how.append(f"The game ends when {_join([_lower_first(x) for x in ends], 'or when')}.")
+    return out + ([""] + [" ".join(how)] if how else [])
+
+
+def _order_words(order: str) -> str:
+    """` clockwise`, ` in snake order`: the turn order after `take turns`."""
+    return {"by": " in an order set by the rules", "snake": " in snake order"}.get(order, f" {order}")
+
+
+def _lower_first(text: str) -> str:
+    """A sentence continued inside another: first letter lower case unless it starts a name."""
+    first = text.split(" ", 1)[0]
+    return text[:1].lower() + text[1:] if first in ("A", "An", "The", "Every", "Each", "All", "No", "Neither",
+                                                    "Nobody", "One", "Both", "Any", "There", "Some", "It", "Its",
+                                                    "Their", "Only", "When", "If", "Nothing") else text
+
+
+def _step_words(c: _Ctx, st: Any) -> str:
+    """A step of a turn: its name or actions, `(optional)` when it may be skipped."""
+    acts = [c.ph.actions.get(a, words(a)) for a in st.actions]
+    text = words(st.name) if st.name else _join(acts, "or")
+    return text + (" (optional)" if st.optional else "") + (" (repeatable)" if st.repeat else "")
+
+
+def _instances(name: str, k: PieceKind) -> list[str]:
+    """Explicit pieces: a table when they carry text (a card list), else one line."""
+    insts = k.instances or []
+    longs = {key for i in insts for key, v in i.items() if isinstance(v, str) and len(v) > INSTANCE_TABLE}
+    if longs:
+        keys = [key for key in dict.fromkeys(key for i in insts for key in i) if key not in ("count", *longs)]
+        rows = [[_value_text(i.get(key, "")) for key in keys] + [" ".join(str(i.get(key, "")) for key in longs)]
+                for i in insts]
+        return ["", f"### The {words(name)} pieces"] + _table([words(key) for key in keys] + ["text"], rows)
+    parts = [_instance_text(i, k.count) for i in insts]
+    if all(p.split(" ×")[0].isdigit() for p in parts):
+        return []  # numbers only (e.g. one piece per seat): the count says it all
+    return ["", f"The {words(name)} pieces: {'; '.join(parts)}."]
+
+
 def _instance_text(inst: dict[str, Any], default_count: int) -> str:
-    """One explicit piece, as a card reads: its name, its short attributes in brackets, its text."""
+    """One explicit piece: its name, or its attribute values; `×n` for copies."""
     n = int(inst.get("count", default_count))
     fields = {k: v for k, v in inst.items() if k != "count"}
     name = fields.pop("name", None)
-    long = {k: v for k, v in fields.items() if isinstance(v, str) and len(v) > 40}
-    short = [_value_text(v) for k, v in fields.items() if k not in long]
-    text = str(name) if name is not None else " ".join(short)
-    if name is not None and short:
-        text += f" ({', '.join(short)})"
-    if long:
-        text += ": " + " ".join(str(v) for v in long.values())
+    short = [_value_text(v) for v in fields.values()]
+    text = str(name) + (f" ({', '.join(short)})" if short else "") if name is not None else " ".join(short)
     return f"{text} ×{n}" if n != 1 else text
 
 
@@ -158,273 +243,384 @@ def _value_text(v: Any) -> str:
     return str(v)
 
 
-def _components(spec: GameSpec) -> list[str]:
-    """Pieces, zones, tracks and variables."""
-    m, data = spec.model, spec.merged.data
-    c = m.components
+def _components(c: _Ctx) -> list[str]:
+    """Pieces, zones, tracks and variables, as tables."""
+    m = c.model
+    comp = m.components
     out = ["## Components"]
-    if c.pieces:
-        out += ["", "### Pieces"]
-        for name, k in c.pieces.items():
+    if comp.pieces:
+        rows = []
+        for name, k in comp.pieces.items():
             n = piece_count(k)
-            line = f"- {name}: " + ("made as needed" if n is None else _plural(n, "piece"))
-            if k.attributes:
-                line += "; attributes: " + ", ".join(_attr_text(a, d) for a, d in k.attributes.items())
-            start = _get(data, "components", "pieces", name, "start")
-            line += f"; start in {_code(start)}" if start is not None else ""
-            if k.description:
-                line += f". {k.description.strip()}"
-            out.append(line)
-            if k.instances:  # one line per piece, like a card list in a rulebook
-                out += [f"  - {_instance_text(i, k.count)}" for i in k.instances[:40]]
-                if len(k.instances) > 40:
-                    out.append(f"  - ... and {len(k.instances) - 40} more")
-    if c.zones:
-        out += ["", "### Zones"] + [_zone_text(n, z) for n, z in c.zones.items()]
-    if c.tracks:
-        out += ["", "### Tracks"]
-        for name, t in c.tracks.items():
-            bounds = ("no bounds" if t.min is None and t.max is None else f"at least {t.min}" if t.max is None
-                      else f"at most {t.max}" if t.min is None else f"from {t.min} to {t.max}")
-            start = source_text(_get(data, "components", "tracks", name, "start")) or "0"
-            line = f"- {name}: {'per player' if t.per_player else 'shared'}, starts at {start}, {bounds}"
-            out.append(line + (f". {t.description.strip()}" if t.description else ""))
-    if m.variables:
-        out += ["", "### Variables"]
-        for name, v in m.variables.items():
-            start = _get(data, "variables", name, "start")
-            line = f"- {name}: {'per player' if v.per_player else 'shared'} {v.type}"
-            line += f", starts as {_code(start)}" if start is not None else ""
-            line += {"public": "", "owner": ", seen only by its owner", "hidden": ", hidden"}[v.visibility]
-            out.append(line + (f". {v.description.strip()}" if v.description else ""))
+            details = [_stop(k.description)] if k.description else []
+            if k.attributes and not k.instances:
+                details.append("Attributes: " + ", ".join(_attr_text(a, d) for a, d in k.attributes.items()) + ".")
+            rows.append([words(name), "as many as needed" if n is None else n, " ".join(details)])
+        out += ["### Pieces"] + _table(["piece", "count", "details"], rows)
+        for name, k in comp.pieces.items():
+            if k.instances:
+                out += _instances(name, k)
+    if comp.zones:
+        rows = []
+        for name, z in comp.zones.items():
+            rows.append([c.ph.zones[name].removeprefix("the "), _zone_kind(z), _stop(z.description or "")])
+        out += ["", "### Places"] + _table(["place", "kind", "details"], rows)
+    rows = []
+    for name, t in comp.tracks.items():
+        bounds = ("" if t.min is None and t.max is None else f"at least {t.min}" if t.max is None
+                  else f"at most {t.max}" if t.min is None else f"{t.min} to {t.max}")
+        start = c.value("components", "tracks", name, "start") or "0"
+        rows.append([words(name), "each player" if t.per_player else "shared", start,
+                     "; ".join(x for x in (bounds, _stop(t.description or "")) if x)])
+    for name, v in m.variables.items():
+        start = c.value("variables", name, "start") or "—"
+        hidden = {"public": "", "owner": "seen only by its owner", "hidden": "hidden"}[v.visibility]
+        rows.append([words(name), "each player" if v.per_player else "shared", start,
+                     "; ".join(x for x in (hidden, _stop(v.description or "")) if x)])
+    if rows:
+        out += ["", "### Counters and records"] + _table(["name", "kept by", "starts at", "details"], rows)
     return out
 
 
-def _definitions(spec: GameSpec) -> list[str]:
-    """Tables, functions and procedures the rules refer to."""
-    m, data = spec.model, spec.merged.data
-    if not (m.tables or m.functions or m.procedures):
-        return []
-    out = ["## Definitions"]
-    for name, t in m.tables.items():
-        vals = t.values if isinstance(t.values, list) else ", ".join(f"{k}: {v}" for k, v in t.values.items())
-        out.append(f"- table {name}: {vals}" + (f". {t.description.strip()}" if t.description else ""))
-    for name, f in m.functions.items():
-        line = f"- {name}({', '.join(f.params)}) = {_code(_get(data, 'functions', name, 'expr'))}"
-        out.append(line + (f". {f.description.strip()}" if f.description else ""))
-    for name, p in m.procedures.items():
-        out.append(f"- procedure {name}({', '.join(p.params)})" + (f": {p.description.strip()}" if p.description
-                                                                     else ":"))
-        out += _block(_get(data, "procedures", name, "effect"), 2)
-    return out
+def _zone_kind(z: Any) -> str:
+    """A zone's shape, ownership and visibility in a few words."""
+    if z.type == "grid":
+        shape = "grid without edges" if z.unbounded else f"{z.width}×{z.height} grid"
+        shape += f", {z.adjacency} adjacency" + (", wrapping" if z.wrap else "")
+    elif z.type == "graph":
+        shape = (f"{'directed ' if z.directed else ''}graph of {_plural(len(z.nodes or []), 'node')}, "
+                 f"{_plural(len(z.edges or []), 'edge')}")
+    else:
+        shape = z.type
+    parts = [shape, "one per player" if z.per_player else None,
+             {"public": None, "owner": "seen by its owner", "hidden": "hidden"}[z.visibility],
+             f"holds at most {z.capacity}" if z.capacity is not None else None]
+    if z.cell_attributes:
+        parts.append("cells have " + ", ".join(_attr_text(k, v) for k, v in z.cell_attributes.items()))
+    return ", ".join(p for p in parts if p)
 
 
-def _setup(spec: GameSpec) -> list[str]:
-    """Where pieces start and the setup effect."""
+def _setup(c: _Ctx) -> list[str]:
+    """Where pieces start, then the setup effect in words."""
     out = ["## Setup"]
-    starts = [(n, k.start) for n, k in spec.model.components.pieces.items() if k.start]
-    for name, where in starts:
-        out.append(f"- Put every {name} in {_code(where)}.")
-    text = _get(spec.merged.data, "setup")
-    if text:
-        out += ["", "Then:", ""] + _block(text)
-    elif not starts:
-        out.append("Nothing to do before play starts.")
+    by_place: dict[str, list[str]] = {}
+    for n, k in c.model.components.pieces.items():
+        if k.start:
+            by_place.setdefault(c.value("components", "pieces", n, "start") or "", []).append(words(n))
+    starts = [f"the {_join(kinds)} pieces in {place}" for place, kinds in by_place.items()]
+    unlimited = [words(n) for n, k in c.model.components.pieces.items() if k.unlimited]
+    if starts:
+        out += ["", f"Put {_join(starts)}."]
+    if unlimited:
+        out += ["", f"There is no fixed number of {_join(unlimited)} pieces: they are made as needed."]
+    lines = c.effect("setup", current="the first player")
+    out += lines
+    if not starts and not lines:
+        out += ["", "Nothing else to prepare."]
     return out
 
 
 def turn_order_words(spec: GameSpec, ph: PhaseDecl, i: int) -> str:
     """A phase's turn order in words, e.g. `clockwise from the first player`."""
+    c = _Ctx(spec)
     start = _get(spec.merged.data, "flow", "phases", i, "start")
-    frm = "the first player" if start is None else _player_expr(spec.model, start)
+    frm = "the first player" if start is None else _player_expr(spec, c.ph, ("flow", "phases", i, "start"), start)
     if ph.order == "by":
-        key = _get(spec.merged.data, "flow", "phases", i, "order_by")
-        return f"by {_code(key)} for each player p (smallest first)"
+        key = c.value("flow", "phases", i, "order_by", current="the current player")
+        return f"in order of {key}, smallest first"
     if ph.order == "snake":
-        return f"snake (clockwise then back) from {frm}"
+        return f"in snake order (clockwise, then back) from {frm}"
     return f"{ph.order} from {frm}"
 
 
-def _phase(spec: GameSpec, i: int, ph: PhaseDecl) -> list[str]:
-    """One phase: when, turn order, turns, steps, free actions, phase effects."""
-    data = spec.merged.data
+def _phase(c: _Ctx, i: int, ph: PhaseDecl, titled: bool) -> list[str]:
+    """One phase: when, turn order, the steps of a turn, free actions, phase effects."""
     p = ("flow", "phases", i)
-    out = [f"### Phase {i + 1}: {ph.name}"]
-    if ph.description:
-        out.append(ph.description.strip())
-    if _get(data, *p, "when") is not None:
-        out.append(f"- Only when {_code(_get(data, *p, 'when'))}; otherwise the phase is skipped.")
+    out = ["", f"### {words(ph.name).capitalize()}"] if titled else []
+    intro = [_stop(ph.description)] if ph.description else []
+    when = c.cond(*p, "when", current="the first player")
+    intro += [f"This phase is played only if {when}."] if when else []
+    hooks = (("on_start", "At the start of the phase"), ("turn_start", "At the start of each turn"),
+             ("turn_end", "At the end of each turn"), ("on_end", "At the end of the phase"))
+    starts = [line for key, head in hooks[:2] for line in _hook(c, p + (key,), head)]
+    if starts:
+        out += ([" ".join(intro)] if intro else []) + starts
+        intro = []
     if ph.steps:
-        out.append(f"- Turn order: {turn_order_words(spec, ph, i)}.")
-        out.append("- Each player takes one turn (once each)." if ph.turns == "once"
-                   else "- Players keep taking turns until everyone has passed.")
-        if _get(data, *p, "players") is not None:
-            out.append(f"- Only players p with {_code(_get(data, *p, 'players'))} take turns.")
-        out.append("- On a turn:")
+        order = turn_order_words(c.spec, ph, i)
+        turns = "each player takes one turn" if ph.turns == "once" else "players keep taking turns until all have passed"
+        players = c.cond(*p, "players", current="the current player")
+        intro.append(f"Turns go {order}; {turns}" + (f" (only players p for whom {players})" if players else "")
+                     + ". On your turn:")
+        out.append(" ".join(intro))
+        intro = []
         for j, st in enumerate(ph.steps):
-            notes = [w for w, on in (("optional", st.optional), ("repeat as often as wanted", st.repeat)) if on]
+            notes = [w for w, on in (("optional", st.optional), ("repeat as often as you like", st.repeat)) if on]
             if st.repeat and st.max:
-                notes[-1] = f"repeat up to {st.max} times"
-            when = _get(data, *p, "steps", j, "when")
-            if when is not None:
-                notes.append(f"only when {_code(when)}")
-            name = st.name or f"step {j + 1}"
-            acts = " or ".join(st.actions)
-            out.append(f"  {j + 1}. {name}: {acts}" + (f" ({'; '.join(notes)})" if notes else ""))
+                notes[-1] = f"up to {_plural(st.max, 'time')}"
+            swhen = c.cond(*p, "steps", j, "when")
+            notes += [f"only if {swhen}"] if swhen else []
+            acts = _join([c.ph.actions.get(a, words(a)) for a in st.actions], "or")
+            name = f"{words(st.name).capitalize()}: " if st.name and words(st.name) != acts else ""
+            step = name + acts[:1].upper() + acts[1:] if not name else name + acts
+            out.append(f"{j + 1}. {step}" + (f" ({'; '.join(notes)})" if notes else "") + ".")
         if ph.free_actions:
-            out.append(f"- Free actions at any step: {', '.join(ph.free_actions)}.")
+            out.append(f"At any step you may also: {_join([c.ph.actions.get(a, words(a)) for a in ph.free_actions])}.")
     else:
-        out.append("- No turns: the phase's effects run automatically.")
-    for key, words in (("on_start", "At the start of the phase"), ("turn_start", "At the start of each turn"),
-                       ("turn_end", "At the end of each turn"), ("on_end", "At the end of the phase")):
-        text = _get(data, *p, key)
-        if text:
-            out += [f"- {words}:"] + _block(text, 2)
+        out.append(" ".join(intro + ["Nobody takes turns in this phase: it happens by itself."]))
+        intro = []
+    for key, head in hooks[2:]:
+        out += _hook(c, p + (key,), head)
     return out
 
 
-def _flow(spec: GameSpec) -> list[str]:
-    """First player, rounds and their phases."""
-    m, data = spec.model, spec.merged.data
+def _hook(c: _Ctx, path: tuple, head: str) -> list[str]:
+    """A phase or round effect under its heading (nothing when absent)."""
+    lines = c.effect(*path, current="the current player" if "turn" in path[-1] else "the first player")
+    if not lines:
+        return []
+    if len(lines) == 1:
+        return [f"{head}, {lines[0][2:][:1].lower()}{lines[0][3:]}"]
+    return [f"{head}:"] + lines + [""]
+
+
+def _flow(c: _Ctx) -> list[str]:
+    """First player, then the round and its phases."""
+    m = c.model
     f = m.flow
-    first = _get(data, "flow", "first_player")
-    out = ["## Flow", "", f"The game is played in rounds. The first player is "
-           f"{_player_expr(m, 0 if first is None else first)}"
-           + ("; it passes clockwise after each round." if f.rotate_first_player else ".")]
-    names = ", ".join(ph.name for ph in f.phases)
-    out.append(f"Each round has {_plural(len(f.phases), 'phase')}: {names}.")
-    if _get(data, "flow", "round_start"):
-        out += ["", "At the start of each round:"] + _block(_get(data, "flow", "round_start"))
+    first = _get(c.data, "flow", "first_player")
+    out = ["## Playing a round",
+           f"{_player_expr(c.spec, c.ph, ('flow', 'first_player'), 0 if first is None else first)} goes first"
+           + ("; the first player passes clockwise after each round." if f.rotate_first_player else ".")]
+    if len(f.phases) == 1 and not _get(c.data, "flow", "round_start"):  # one phase: one paragraph
+        phase = _phase(c, 0, f.phases[0], titled=False)
+        if phase and phase[0] and not phase[0].startswith(("-", "1.", "At ")):
+            out[-1] += " " + phase.pop(0)
+        out += phase
+        end = _hook(c, ("flow", "round_end"), "At the end of each round")
+        return _tidy(out + ([""] + end if end else []))
+    if len(f.phases) > 1:
+        out.append(f"Each round has {_plural(len(f.phases), 'phase')}: {_join([words(ph.name) for ph in f.phases])}.")
+    start = _hook(c, ("flow", "round_start"), "At the start of each round")
+    out += [""] + start if start else []
     for i, ph in enumerate(f.phases):
-        out += [""] + _phase(spec, i, ph)
-    if _get(data, "flow", "round_end"):
-        out += ["", "At the end of each round:"] + _block(_get(data, "flow", "round_end"))
+        out += _phase(c, i, ph, titled=len(f.phases) > 1)
+    end = _hook(c, ("flow", "round_end"), "At the end of each round")
+    out += [""] + end if end else []
+    return _tidy(out)
+
+
+def _tidy(lines: list[str]) -> list[str]:
+    """No doubled or trailing blank lines."""
+    out: list[str] = []
+    for line in lines:
+        if line == "" and (not out or out[-1] == ""):
+            continue
+        out.append(line)
+    while out and out[-1] == "":
+        out.pop()
     return out
 
 
-def _actions(spec: GameSpec) -> list[str]:
-    """Each action: passage, condition, cost, parameters, limit, effect."""
-    data = spec.merged.data
+def _actions(c: _Ctx) -> list[str]:
+    """Each action: its passage or description, when it is allowed, what you choose, what happens."""
     out = ["## Actions"]
-    if not spec.model.actions:
-        return out + ["None."]
-    for name, a in spec.model.actions.items():
-        title = f"### {name}" + (f" (\"{a.label}\")" if a.label and a.label != name else "")
-        out += ["", title]
-        if a.description:
-            out.append(a.description.strip())
-        if a.rule:
-            out.append(f"Rulebook: \"{a.rule.strip()}\"")
-        cond = _get(data, "actions", name, "condition")
-        if cond is not None:
-            out.append(f"- Allowed only if {_code(cond)}" + (f" (otherwise: {a.why})" if a.why else ""))
-        for var, amount in (_get(data, "actions", name, "cost") or {}).items():
-            out.append(f"- Costs {_code(amount)} {var}")
+    if not c.model.actions:
+        return out + ["", "There are no actions."]
+    for name, a in c.model.actions.items():
+        title = a.label or words(name)
+        out += ["", f"### {title[:1].upper() + title[1:]}", ""]
+        if a.rule:  # the rulebook's own words; else the author's description
+            out.append(f"> {_said(a.rule)}")
+        elif a.description:
+            out.append(_stop(a.description))
+        items = []
+        cond = c.cond("actions", name, "condition")
+        if cond:  # the author's reason, when given, says it best
+            items.append(f"- Allowed only if {cond}." if not a.why else f"- Not allowed otherwise: {_stop(a.why)}")
+        for var, _ in (_get(c.data, "actions", name, "cost") or {}).items():
+            items.append(f"- It costs {c.value('actions', name, 'cost', var)} {words(var)}.")
         for pname, pd in a.params.items():
-            line = f"- Choose {pname} from {_code(_get(data, 'actions', name, 'params', pname, 'from'))}"
-            where = _get(data, "actions", name, "params", pname, "where")
-            if where is not None:
-                line += f" where {_code(where)}"
-            extra = [x for x in ("optional" if pd.optional else None, f"otherwise: {pd.why}" if pd.why else None,
-                                 f"asked as \"{pd.prompt}\"" if pd.prompt else None) if x]
-            out.append(line + (f" ({'; '.join(extra)})" if extra else ""))
+            dom = c.spec.expr("actions", name, "params", pname, "from")
+            where = c.spec.expr("actions", name, "params", pname, "where")
+            choice = c.ph.speaking_of("you").stmt(A.Choose(dom.span, pname, dom, where, None, None, pd.optional, None))
+            line = choice[0] if choice else f"- You choose {pname}."
+            extra = [f"otherwise: {_said(pd.why)}" if pd.why else None, f"“{_said(pd.prompt)}”" if pd.prompt else None]
+            extra = [x for x in extra if x]
+            items.append(line.rstrip(".") + (f" ({'; '.join(extra)})" if extra else "") + ".")
         if a.limit:
-            out.append(f"- At most {_plural(a.limit, 'time')} per turn")
-        effect = _get(data, "actions", name, "effect")
-        out += ["- Effect:"] + _block(effect, 2) if source_text(effect) else ["- No effect."]
-    return out
+            items.append(f"- At most {_plural(a.limit, 'time')} per turn.")
+        effect = c.budgeted(("actions", name, "effect"), bool(a.rule or a.description))
+        items += ["- Nothing else happens."] if effect == [] else effect or []
+        out += items
+    return _tidy(out)
 
 
-def _triggers(spec: GameSpec) -> list[str]:
-    """Event and state triggers."""
-    data = spec.merged.data
-    if not spec.model.triggers:
+def _triggers(c: _Ctx) -> list[str]:
+    """Event and state triggers: what sets them off, then what happens."""
+    if not c.model.triggers:
         return []
-    out = ["## Triggers"]
-    for name, t in spec.model.triggers.items():
+    out = ["## Automatic rules", "These happen by themselves, whenever their moment comes."]
+    for name, t in c.model.triggers.items():
         if t.on:
-            head = f"on {t.on}"
-            when = _get(data, "triggers", name, "when")
-            head += f" if {_code(when)}" if when is not None else ""
+            head = f"When the event “{words(t.on)}” happens"
+            when = c.cond("triggers", name, "when", current="the current player")
+            head += f" and {when}" if when else ""
         else:
-            head = f"whenever {_code(_get(data, 'triggers', name, 'when') or 'true')}"
-            binder = _get(data, "triggers", name, "for")
-            if binder is not None:
-                head += f" for each {_code(binder)}"
-            order = _get(data, "triggers", name, "order")
-            if order is not None:
-                head += f" ordered by {_code(order)} (smallest first)"
-        out += ["", f"- {name}: {head}" + (f". {t.description.strip()}" if t.description else "")]
-        if t.rule:
-            out.append(f"  Rulebook: \"{t.rule.strip()}\"")
-        out += _block(_get(data, "triggers", name, "effect"), 2)
-    return out
+            binder = c.spec.expr("triggers", name, "for")
+            head = "Whenever " + (c.cond("triggers", name, "when", current="the current player") or "true")
+            if isinstance(binder, A.Binary) and binder.op == "in" and isinstance(binder.left, A.Name):
+                head += f", for {c.ph.each(binder.left.id, binder.right)}"
+            order_e = c.spec.expr("triggers", name, "order")
+            keys = order_e.items if isinstance(order_e, A.ListLit) else (order_e,) if order_e is not None else ()
+            order = _join([c.ph.speaking_of("the current player").expr(k) for k in keys], "then")
+            head += f" (one at a time, in order of {order}, smallest first)" if order else ""
+        out += ["", f"### {words(name).capitalize()}"]
+        out += [_stop(t.description)] if t.description else []  # the author's account, then the passage
+        out += [f"> {_said(t.rule)}"] if t.rule else []
+        effect = c.budgeted(("triggers", name, "effect"), bool(t.rule or t.description), current="the current player")
+        if effect is None:
+            out.append(f"- {head}, as described above.")
+        elif effect:
+            out += [f"- {head}:"] + ["  " + line for line in effect]
+        else:
+            out.append(f"- {head}, nothing changes in the game (it is only announced).")
+    return _tidy(out)
 
 
-def _scoring(spec: GameSpec) -> list[str]:
-    """The score, final scoring and the ranking."""
-    m, data = spec.model, spec.merged.data
-    score = _get(data, "scoring", "score") or m.scoring.score
+def _score_names(c: _Ctx) -> set[str]:
+    """Names the score depends on: the score expressions, values added to the score, the functions they call."""
+    m = c.model
+    score = c.spec.expr("scoring", "score")
+    target = score.name if isinstance(score, A.Attr) else "score"
+    roots: list[A.Node] = [e for e in (score, *(c.spec.expr("ranking", "by", i) for i in range(len(m.ranking.by or []))))
+                           if e is not None]
+    for block in c.spec.effects.values():
+        for node in block.walk():
+            if isinstance(node, A.Assign) and isinstance(node.target, A.Attr) and node.target.name == target:
+                roots.append(node.value)
+    final = c.spec.effect("scoring", "final")
+    roots += [final] if final is not None else []
+    names: set[str] = set()
+    while roots:
+        for node in roots.pop().walk():
+            ref = node.func if isinstance(node, A.Call) else node.id if isinstance(node, A.Name) else None
+            if ref is not None and ref not in names:
+                names.add(ref)
+                body = c.spec.expr("functions", ref, "expr")
+                roots += [body] if body is not None else []
+    return names
+
+
+def _lookup_table(name: str, t: Any) -> list[str]:
+    """A table of the spec as a Markdown table, keys across (short) or down (long)."""
+    pairs = list(enumerate(t.values)) if isinstance(t.values, list) else list(t.values.items())
+    head = [f"{words(name).capitalize()}" + (f": {_stop(t.description)}" if t.description else "")]
+    if len(pairs) <= 12:
+        return head + _table(["key"] + [str(k) for k, _ in pairs], [["value"] + [_value_text(v) for _, v in pairs]])
+    return head + _table(["key", "value"], [[k, _value_text(v)] for k, v in pairs])
+
+
+def _scoring(c: _Ctx) -> list[str]:
+    """The score, its tables, final scoring and the ranking."""
+    m = c.model
+    out = ["## Scoring", ""]
     has_score = "score" in m.components.tracks or "score" in m.variables
-    default_score = "p.score" if has_score else None
-    score_text = _code(score) if score else (_code(default_score) if default_score else "0 (no score is kept)")
-    out = ["## Scoring and ranking", f"- A player p's score is {score_text}."]
-    if _get(data, "scoring", "final"):
-        out += ["- Final scoring at the end of the game:"] + _block(_get(data, "scoring", "final"), 2)
-    keys = _get(data, "ranking", "by") or m.ranking.by or ([score or default_score] if (score or default_score)
-                                                            else [])
-    ties = "share the win." if m.ranking.ties == "share" else "mean nobody wins."
-    if keys:
-        out.append("- Ranking (largest first): " + ", then ".join(_code(k) for k in keys) + "; ties " + ties)
+    score = c.value("scoring", "score", current="the player p")
+    e = c.spec.expr("scoring", "score")
+    plain = isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id == "p"
+    if plain:
+        out.append("Each player keeps a score." if e.name == "score" else f"A player's score is their {words(e.name)}.")
+    elif score:
+        out.append(f"A player p's score is {score}.")
+    elif has_score:
+        out.append("Each player keeps a score.")
     else:
-        out.append("- No ranking: the end conditions name the winners.")
+        out.append("No score is kept.")
+    used = _score_names(c)
+    for name, t in m.tables.items():
+        if name in used:
+            out += [""] + _lookup_table(name, t)
+    final = c.effect("scoring", "final", current="the current player")
+    out += ["", "At the end of the game:", ""] + final if final else []
+    keys = [_rank_key(c, i) for i in range(len(m.ranking.by or []))]
+    if not keys and (score or has_score):
+        keys = ["the score"]
+    ties = "tied players share the win" if m.ranking.ties == "share" else "a tie means nobody wins"
+    if keys:
+        out += ["", f"Players are ranked by {_join(keys, 'then by')}, largest first; {ties}."]
     return out
 
 
-def _end(spec: GameSpec) -> list[str]:
-    """Each end condition: when, when it is checked, winners."""
-    data = spec.merged.data
+def _rank_key(c: _Ctx, i: int) -> str:
+    """A ranking key in words: `p.score` reads `score`."""
+    e = c.spec.expr("ranking", "by", i)
+    if isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id == "p":
+        return words(e.name)
+    return c.value("ranking", "by", i) or ""
+
+
+def _end(c: _Ctx) -> list[str]:
+    """Each end condition: the author's words, then when it holds and who wins, in one item."""
     out = ["## End of the game"]
-    for name, e in spec.model.end.items():
-        out.append(f"- {name}" + (f": {e.description.strip()}" if e.description else ""))
-        when = _get(data, "end", name, "when")
-        if when is not None:
-            out.append(f"  When {_code(when)}, checked {_CHECK_WORDS[e.check]}.")
+    for name, e in c.model.end.items():
+        when = c.cond("end", name, "when", current="the current player")
+        check = f", checked {_CHECK_WORDS[e.check]}" if when else ""
+        cond = f"when {when}{check}" if when else "when the rules above end the game this way"
+        winners_e = c.spec.expr("end", name, "winners")
+        if winners_e is None:
+            winners = "the ranking decides"
+        elif isinstance(winners_e, A.ListLit) and not winners_e.items:
+            winners = "nobody wins"
+        elif isinstance(winners_e, A.ListLit):
+            winners = f"{c.ph.speaking_of('the current player').items(winners_e)} wins"
         else:
-            out.append("  Only when an effect runs `end_game " + name + "`.")
-        winners = _get(data, "end", name, "winners")
-        out.append(f"  Winners: {_code(winners)}." if winners is not None else "  Winners: by the ranking.")
-        if e.rule:
-            out.append(f"  Rulebook: \"{e.rule.strip()}\"")
+            winners = f"the winners are {c.ph.speaking_of('the current player').expr(winners_e)}"
+        lead = _stop(e.description) + " " if e.description else ""
+        out.append(f"- **{words(name).capitalize()}**: {lead}({_cap(cond)}; {winners}.)")
     return out
 
 
-def _invariant_text(inv: Any) -> str:
-    """A short form or {holds|never_decreases: expr} in words."""
-    if isinstance(inv, dict):
-        if inv.get("never_decreases") is not None:
-            return f"{_code(inv['never_decreases'])} never decreases"
-        return _code(inv.get("holds"))
-    return _code(inv)
+def _cap(text: str) -> str:
+    """First letter in upper case."""
+    return text[:1].upper() + text[1:]
 
 
-def _invariants(spec: GameSpec) -> list[str]:
-    """Conditions that always hold."""
-    if not spec.model.invariants:
-        return []
-    data = spec.merged.data
-    return ["## Invariants", "These always hold:"] + [
-        f"- {name}: {_invariant_text(_get(data, 'invariants', name))}" for name in spec.model.invariants]
+def _glossary(c: _Ctx, above: str) -> list[str]:
+    """The functions and procedures the text above names: the author's description, else a short phrase."""
+    m = c.model
+    out: list[str] = []
+    for name, f in m.functions.items():
+        if f"{name}(" not in above:
+            continue
+        if f.description:
+            text = _stop(f.description)
+        else:
+            phrase = c.value("functions", name, "expr", current="the current player") or ""
+            text = phrase + "." if len(phrase) <= 140 and phrase.count("`") <= 2 else \
+                f"`{code(c.spec.expr('functions', name, 'expr'))}`"
+        out.append(f"- `{name}({', '.join(f.params)})`: {text}")
+    for name, p in m.procedures.items():
+        if f"“{words(name)}”" not in above:
+            continue
+        lines = c.effect("procedures", name, "effect", current="the current player")
+        text = _stop(p.description) if p.description else (
+            lines[0][2:] if len(lines) == 1 else f"{_plural(len(lines), 'step')} (see the spec).")
+        out.append(f"- “{words(name)}” ({', '.join(p.params)}): {text}")
+    if m.invariants:
+        out.append("- Always true (`orrery simulate --check` checks these invariants): "
+                   f"{'; '.join(words(n) for n in m.invariants)}.")
+    return ["## Glossary", "Names used above, as the spec defines them:"] + out if out else []
 
 
-def _bot_hints(spec: GameSpec) -> list[str]:
+def _bot_hints(c: _Ctx) -> list[str]:
     """The `bots:` hints: not rules, said so."""
-    b = spec.model.bots
+    b = c.model.bots
     if b.heuristic is None and b.playout is None and b.iterations is None:
         return []
-    out = ["## Hints for search bots", "Not rules: games play the same without them."]
+    out = ["## Hints for search bots", "", "Not rules: games play the same without them."]
     if b.heuristic is not None:
-        out.append(f"- A position is judged by {_code(_get(spec.merged.data, 'bots', 'heuristic'))}, "
+        out.append(f"- A position is judged by {c.value('bots', 'heuristic', current='the player p')}, "
                    f"from 0 (far from winning) to {b.heuristic_max} (as good as won).")
     if b.playout is not None:
         out.append("- Every new position is judged at once (no random playout)." if b.playout == 0 else
@@ -435,8 +631,19 @@ def _bot_hints(spec: GameSpec) -> list[str]:
     return out
 
 
+def _assumption_item(item: dict, source: str | None = None) -> str:
+    """One assumption on one line: id, flags, choice and the passage it resolves."""
+    flags = [f"other reading: variant {item['variant']}" if item.get("variant") else None,
+             "designed: not in the rulebook" if item.get("designed") else None,
+             f"from variant {source}" if source else None]
+    flags = [f for f in flags if f]
+    passage = _said(source_text(item.get("passage")))
+    return (f"- **{item.get('id', '?')}**" + (f" ({'; '.join(flags)})" if flags else "") + ": "
+            + _stop(source_text(item.get("choice"))) + (f" Passage: “{passage}”" if passage else ""))
+
+
 def _assumption_line(item: dict, source: str | None = None) -> list[str]:
-    """One assumption: id with flags, passage and choice."""
+    """One assumption for --diff: id with flags, passage and choice."""
     flags = [f"variant with the other reading: {item['variant']}" if item.get("variant") else None,
              "designed: not in the rulebook" if item.get("designed") else None,
              f"from variant {source}" if source else None]
@@ -445,24 +652,40 @@ def _assumption_line(item: dict, source: str | None = None) -> list[str]:
             f"  Passage: \"{source_text(item.get('passage'))}\"", f"  Choice: {source_text(item.get('choice'))}"]
 
 
-def _assumptions(spec: GameSpec) -> list[str]:
-    """The spec's assumptions, then those the variants add."""
-    out: list[str] = []
-    for a in spec.model.assumptions:
-        out += _assumption_line(a.model_dump())
-    for doc, path in spec.merged.assumptions:
+def _assumptions(c: _Ctx) -> list[str]:
+    """The spec's assumptions, then those the variants add; past MAX_ASSUMPTIONS, the plain clarifications by id."""
+    items = [(a.model_dump(), None) for a in c.model.assumptions]
+    for doc, path in c.spec.merged.assumptions:
         item = _get(doc.data, *path)
         if isinstance(item, dict):
-            out += _assumption_line(item, _get(doc.data, "variant", "name"))
-    return ["## Assumptions", "Readings chosen where the rulebook is silent or unclear:"] + out if out else []
+            items.append((item, _get(doc.data, "variant", "name")))
+    if not items:
+        return []
+    many = len(items) > MAX_ASSUMPTIONS
+    full = [(i, s) for i, s in items if not many or i.get("variant") or i.get("designed") or s]
+    rest = [str(i.get("id", "?")) for i, s in items if (i, s) not in full]
+    out = ["## Assumptions", "", "Readings chosen where the rulebook is silent or unclear"
+           + (" (those a variant reads otherwise, or that the rulebook lacks):" if rest else ":")]
+    out += [_assumption_item(i, s) for i, s in full]
+    if rest:
+        out += [f"- Also clarified ({len(rest)}; the spec's `assumptions:` give each passage and reading): "
+                f"{', '.join(rest)}."]
+    return out
+
+
+SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Scoring",
+            "End of the game", "Glossary", "Hints for search bots", "Assumptions")
 
 
 def explain_text(spec: GameSpec) -> str:
-    """A readable rules summary of a spec, in rulebook order, as plain text (and Markdown)."""
-    sections = [_header(spec), _components(spec), _definitions(spec), _setup(spec), _flow(spec),
-                _actions(spec), _triggers(spec), _scoring(spec), _end(spec), _invariants(spec), _bot_hints(spec),
-                _assumptions(spec)]
-    return "\n\n".join("\n".join(s) for s in sections if s) + "\n"
+    """A rules summary of a spec that reads like a rulebook, in a rulebook's order, as Markdown."""
+    c = _Ctx(spec)
+    sections = [_header(c), _overview(c), _components(c), _setup(c), _flow(c), _actions(c), _triggers(c),
+                _scoring(c), _end(c)]
+    above = "\n".join("\n".join(s) for s in sections)
+    sections += [_glossary(c, above), _bot_hints(c), _assumptions(c)]
+    text = "\n\n".join("\n".join(s) for s in sections if s) + "\n"
+    return re.sub(r"^(#{1,6} [^\n]*)\n\n", r"\1\n", text, flags=re.M)  # no blank line under a title
 
 
 # ------------------------------------------------------------------ variants

@@ -1,8 +1,8 @@
 """`orrery explain --format`: the summary (written as Markdown) as plain text, Markdown or a standalone HTML page.
 
-explain.py writes Markdown: `#` headers, lists, inline code in backticks, effects
-as indented code blocks.  Plain text turns the headers into underlined titles and
-drops the backticks; HTML renders the Markdown with markdown-it (raw HTML in spec
+explain.py writes Markdown: `#` headers, paragraphs, lists, tables, inline code in
+backticks.  Plain text turns the headers into underlined titles, tables into aligned
+columns and drops the backticks; HTML renders the Markdown with markdown-it (raw HTML in spec
 text is escaped, never passed through: a spec cannot inject markup into the page).
 """
 
@@ -15,6 +15,8 @@ FORMATS = ("text", "markdown", "html")
 _HEADER = re.compile(r"^(#{1,6}) (.*)$")
 _INLINE_CODE = re.compile(r"`([^`\n]*)`")
 _UNDERLINE = {1: "=", 2: "-"}
+_BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
+_RULE_ROW = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
 
 _PAGE = """\
 <!DOCTYPE html>
@@ -35,11 +37,32 @@ table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #bbb; padding
 """
 
 
+def _cells(line: str) -> list[str]:
+    """The cells of a Markdown table row (`\\|` is a pipe inside a cell)."""
+    inner = line.strip()[1:-1] if line.strip().endswith("|") else line.strip()[1:]
+    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", inner)]
+
+
+def _text_table(rows: list[str]) -> list[str]:
+    """A Markdown table as aligned columns: the header, a rule of dashes, the rows (inline code unmarked)."""
+    table = [[_INLINE_CODE.sub(r"\1", c) for c in _cells(r)] for r in rows if not _RULE_ROW.match(r)]
+    widths = [max(len(r[i]) if i < len(r) else 0 for r in table) for i in range(len(table[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in table]
+    return lines[:1] + ["  ".join("-" * w for w in widths)] + lines[1:]
+
+
 def as_text(markdown: str) -> str:
-    """Plain text: underlined titles for `#` and `##`, bare titles below, inline code without backticks."""
+    """Plain text: underlined titles for `#` and `##`, bare titles below, tables as columns, code unmarked."""
     out: list[str] = []
     in_code = False
+    table: list[str] = []
     for line in markdown.splitlines():
+        if not in_code and line.startswith("|"):
+            table.append(line)
+            continue
+        if table:
+            out += _text_table(table)
+            table = []
         if line.startswith("```"):  # fenced code stays as it is, fences dropped
             in_code = not in_code
             continue
@@ -50,8 +73,10 @@ def as_text(markdown: str) -> str:
             if level in _UNDERLINE:
                 out.append(_UNDERLINE[level] * len(title))
             continue
-        is_code = in_code or line.startswith("        ")  # an indented block is an effect, quoted as written
-        out.append(line if is_code else _INLINE_CODE.sub(r"\1", line))
+        is_code = in_code or line.startswith("        ") and not line.lstrip().startswith(("- ", "> "))
+        out.append(line if is_code else _BOLD.sub(r"\1", _INLINE_CODE.sub(r"\1", line)))  # indented: as written
+    if table:
+        out += _text_table(table)
     return "\n".join(out) + "\n"
 
 
