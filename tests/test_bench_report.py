@@ -46,6 +46,7 @@ def test_the_report_has_every_figure_of_every_bundled_game(report):
 def test_the_report_has_the_single_figures_and_judges_every_target(report):
     b4 = report["bubble_singularity_4p"]
     assert b4["games_per_s"] > 0 and b4["normalised_games_per_s"] > 0 and b4["c4_reference_per_s"] > 0
+    assert b4["sampled_games_per_s"] > 0 and b4["sampled_normalised_games_per_s"] > 0
     chain = report["chain"]
     assert chain["k"] == 4 and all(chain[m]["ratio"] > 0 for m in ("compiled", "interpreted"))
     names = [t["target"] for t in report["targets"]]

@@ -47,6 +47,27 @@ def bench_playouts(game: Game, seconds: float, players: int | None = None, seed:
     return out
 
 
+def bench_sampled(game: Game, seconds: float, players: int | None = None, seed: int = 1,
+                  min_playouts: int = 1) -> dict[str, Any]:
+    """Random playouts as a search bot plays them (GameState.sample_step: uniform over the options that can
+    be completed, found by trying options in a random order instead of checking every one)."""
+    n = players if players is not None else game.rules.default_players
+    playouts = steps = 0
+    start = time.perf_counter()
+    while True:
+        gs = game.new_initial_state(players=n, seed=seed + playouts)
+        rng = Rng(bot_seed(seed + playouts, 0))
+        while not gs.is_terminal():
+            gs.sample_step(rng)
+            steps += 1
+        playouts += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds and playouts >= min_playouts:
+            break
+    return {"game": game.name, "playouts": playouts, "seconds": round(elapsed, 3),
+            "playouts_per_s": round(playouts / elapsed, 2), "steps_per_s": round(steps / elapsed, 1)}
+
+
 # ---------------------------------------------------------------- cascade positions
 
 
