@@ -60,6 +60,12 @@ blended mean among the well-explored ones (at least half the visits of the most
 visited); when every move is proven lost, the most visited one (it held out
 longest: a fallible opponent may still miss the win).
 
+**Time budget** (`mcts:2s`, `orrery play --think`): counted from the moment `choose` is
+called, dealing worlds and the decisive check included.  The search stops before an iteration
+of its mean length would end past the deadline, and a playout (or a node's judging) still
+running at the deadline is cut short and judged as a capped playout, so a decision takes the
+budget plus at most one step of the game.  The clock is `MctsBot.clock` (tests give a fake one).
+
 Deterministic: all randomness comes from the bot's seed (an iteration budget
 reproduces exactly; a time budget depends on the machine).
 """
@@ -304,6 +310,13 @@ class MctsBot:
         self._root: _Node | None = None
         self._trail: list[tuple[int, int]] = []  # the real decisions (player, index) up to the root
         self._exact = False
+        self._deadline: float | None = None  # while a timed search runs: when it must have answered
+
+    clock = staticmethod(time.perf_counter)  # the time budget's clock (a test may give a fake one)
+
+    def _late(self) -> bool:
+        """Whether a timed search has reached its deadline."""
+        return self._deadline is not None and self.clock() >= self._deadline
 
     # -- entry point
     def choose(self, gs: GameState) -> int:
@@ -311,6 +324,14 @@ class MctsBot:
         legal = gs.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        start = self.clock()  # the budget counts from here: dealing worlds and the decisive check included
+        self._deadline = None if self.seconds is None else start + self.seconds
+        try:
+            return self._search(gs, legal)
+        finally:
+            self._deadline = None
+
+    def _search(self, gs: GameState, legal: list[int]) -> int:
         me = gs.current_player()
         target = gs.view(me)
         probe: dict[str, int] = {}
@@ -328,13 +349,17 @@ class MctsBot:
         if not self._budgeted:
             self.iterations = gs.bot_iterations() or DEFAULT_ITERATIONS
             self._budgeted = True
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = self._deadline
+        began = self.clock() if deadline is not None else 0.0
         done = 0
         while root.proven is None:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
-                break
+            if deadline is not None and done > 0:
+                now = self.clock()
+                if now + (now - began) / done >= deadline:  # another iteration of the mean length would be late
+                    self._bump({"timed_out": 1})
+                    break
             if exact:
                 self._iterate_exact(root)
             else:
@@ -350,6 +375,8 @@ class MctsBot:
         """With hidden information: a move that ends the game with the bot winning in this world and in
         DECISIVE_CHECKS more, freshly dealt ones (a win that does not hang on what is hidden), or None."""
         for opt in world.legal_options():
+            if self._late():
+                return None
             if not self._wins(world, opt.index, me):
                 continue
             for _ in range(DECISIVE_CHECKS):
@@ -592,6 +619,8 @@ class MctsBot:
         """
         best: tuple[float, _Node, GameState] | None = None
         for opt in untried:
+            if best is not None and self._late():
+                break  # the rest stay untried: a later search tries them
             g = gs.clone()
             try:
                 g.apply(opt.index)
@@ -621,7 +650,10 @@ class MctsBot:
         cap = self.playout if self.playout is not None else gs.bot_playout()
         cap = DEFAULT_PLAYOUT if cap is None else cap
 
+        timed = self._deadline is not None
         while not gs.is_terminal() and steps < cap:
+            if timed and steps % 8 == 0 and self._late():  # out of time: judged now, as a capped playout
+                break
             options = gs.legal_options()
             mover = gs.current_player()
             opt = options[rng.below(len(options))]
