@@ -324,8 +324,8 @@ class MctsBot:
         legal = gs.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        start = self.clock()  # the budget counts from here: dealing worlds and the decisive check included
-        self._deadline = None if self.seconds is None else start + self.seconds
+        # a time budget counts from here: dealing worlds and the decisive check included
+        self._deadline = None if self.seconds is None else self.clock() + self.seconds
         try:
             return self._search(gs, legal)
         finally:

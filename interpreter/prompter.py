@@ -49,14 +49,58 @@ class LineReader:
             from prompt_toolkit import PromptSession
             from prompt_toolkit.history import InMemoryHistory
 
-            self.session = PromptSession(history=InMemoryHistory(), completer=AnswerCompleter(words),
-                                         input=pt_input, output=pt_output)
+            completer = AnswerCompleter(words)
+            self.session = PromptSession(history=InMemoryHistory(), completer=completer, input=pt_input,
+                                         output=pt_output, key_bindings=_tab_bindings(completer),
+                                         complete_while_typing=False)
 
     def read(self, prompt: str = "> ") -> str:
         """One line, without its newline; EOFError at the end of input (Ctrl-D)."""
         if self.session is None:
             return input(prompt)
         return self.session.prompt(prompt)
+
+
+def _tab_bindings(completer: "AnswerCompleter") -> Any:
+    """Tab completes at once (no wait for a background completion): the only match, else the common part
+    of the matches and a menu of them; Tab again walks the menu."""
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.key_binding import KeyBindings
+
+    kb = KeyBindings()
+
+    @kb.add("tab")
+    def _complete(event: Any) -> None:
+        buf = event.current_buffer
+        if buf.complete_state:
+            buf.complete_next()
+            return
+        found = list(completer.get_completions(buf.document, CompleteEvent(completion_requested=True)))
+        if len(found) == 1:
+            buf.apply_completion(found[0])
+            return
+        if found:
+            typed = buf.document.text_before_cursor
+            common = _common_prefix([c.text for c in found])
+            if len(common) > len(typed.lstrip()):
+                buf.delete_before_cursor(len(typed))
+                buf.insert_text(common)
+            buf.start_completion(select_first=False)
+
+    return kb
+
+
+def _common_prefix(words: list[str]) -> str:
+    """The longest case-insensitive common start of `words`, spelled as the first of them."""
+    first = words[0]
+    n = len(first)
+    for w in words[1:]:
+        n = min(n, len(w))
+        for i in range(n):
+            if w[i].lower() != first[i].lower():
+                n = i
+                break
+    return first[:n]
 
 
 def _isatty(stream: Any) -> bool:
@@ -102,10 +146,7 @@ def why_text(gs: GameState, text: str) -> str:
         return "why what? Type 'why' and an option's label or number."
     opt = d.find(text)
     if opt is None:
-        try:
-            return gs.why_not_label(text)
-        except (IllegalMove, AssertionError):  # pragma: no cover - why_not_label only explains
-            return f"'{text}' is not an option here"
+        return with_rule(gs, text, gs.why_not_label(text))
     actions = gs.game.rules.actions
     name = opt.value if d.kind == "action" and isinstance(opt.value, str) and opt.value in actions else d.action
     if name is None or name not in actions:
@@ -120,6 +161,23 @@ def why_text(gs: GameState, text: str) -> str:
     if decl.rule:
         out += f" The rule: \"{decl.rule}\""
     return out
+
+
+def with_rule(gs: GameState, text: str, reason: str) -> str:
+    """A refusal with the rulebook passage of the action it concerns, when the reason does not quote it yet."""
+    d = gs.decision
+    if d is None or "rule:" in reason:
+        return reason
+    actions = gs.game.spec.model.actions
+    name = d.action
+    if d.kind == "action":
+        t = text.strip().lower()
+        name = next((n for n, a in gs.game.rules.actions.items() if a.label.lower() == t), None)
+    decl = actions.get(name) if name else None
+    if decl is None or not decl.rule or not any(why == reason.partition(": ")[2] or why in reason
+                                                 for _, why in d.rejected):
+        return reason
+    return f"{reason}\n  rule: \"{decl.rule}\""
 
 
 def rules_text(gs: GameState) -> str:
@@ -163,7 +221,7 @@ def ask(table: Table, gs: GameState, reader: LineReader) -> tuple[int, str] | st
         try:
             opt = gs.apply_label(text)
         except IllegalMove as exc:
-            console.print(f"[red]refused:[/red] {escape(exc.reason)}", soft_wrap=True)
+            console.print(f"[red]refused:[/red] {escape(with_rule(gs, text, exc.reason))}", soft_wrap=True)
             console.print("[dim](type 'help' for the commands, 'why OPTION' to ask about an option)[/dim]")
             continue
         return opt.index, opt.label
@@ -189,5 +247,5 @@ def _command(table: Table, gs: GameState, cmd: str, rest: str) -> str | None:
     return None
 
 
-__all__ = ["LineReader", "AnswerCompleter", "answer_words", "why_text", "rules_text", "Table", "ask", "HELP",
+__all__ = ["LineReader", "AnswerCompleter", "answer_words", "why_text", "with_rule", "rules_text", "Table", "ask", "HELP",
            "COMMANDS", "UNDO", "QUIT", "EOF"]

@@ -1,0 +1,111 @@
+"""A thinking bot keeps to its time budget: the budget is passed from `orrery play --think` to the bot, and
+the search stops at its deadline, mid-playout if need be, on every bundled game and inside effects.
+
+Time here is a fake clock that moves 1 ms at every step of the game (`GameState.apply`), so a search's
+"time" is the work it did: these tests do not depend on the machine's speed or load.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from conftest import REPO, load_game
+from orrery.interpreter.bots import FirstBot
+from orrery.interpreter.cli import main
+from orrery.interpreter.game import GameState
+from orrery.interpreter.mcts import MctsBot
+
+TICK = 0.001  # fake seconds per step of the game
+SLACK = 40 * TICK  # after the deadline: the walk down the tree to a leaf and at most 8 playout steps
+
+
+class StepClock:
+    """Fake time: TICK per GameState.apply (search steps included)."""
+
+    def __init__(self, monkeypatch):
+        self.now = 0.0
+        real = GameState.apply
+
+        def apply(gs, index, keep=True):
+            self.now += TICK
+            return real(gs, index, keep)
+
+        monkeypatch.setattr(GameState, "apply", apply)
+        monkeypatch.setattr(MctsBot, "clock", staticmethod(lambda: self.now))
+
+
+def timed_choose(clock: StepClock, bot: MctsBot, gs: GameState) -> float:
+    """The fake time one decision of the bot took."""
+    start = clock.now
+    bot.choose(gs)
+    return clock.now - start
+
+
+def mid_effect(name: str) -> GameState:
+    """A position of a bundled game at a choice inside an action (a parameter or a `choose`), with options."""
+    game = load_game(REPO / "games" / name / "rules.yaml")
+    gs = game.new_initial_state(players=game.rules.default_players, seed=3)
+    bot = FirstBot()
+    for _ in range(400):
+        d = gs.decision
+        if d.kind == "choose" and d.action is not None and len(d.options) > 1 and gs.state.cursor.round >= 1:
+            return gs
+        gs.apply(bot.choose(gs))
+    raise AssertionError(f"{name}: no choice inside an action within 400 decisions")
+
+
+BUNDLED = ["tic-tac-toe", "connect-four", "reversi", "breakthrough", "burbuja", "bubblee-pop", "bubble-singularity"]
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_the_search_stops_at_its_deadline_on_every_bundled_game(monkeypatch, name):
+    gs = mid_effect(name)
+    clock = StepClock(monkeypatch)
+    bot = MctsBot(7, "0.3s")
+    took = timed_choose(clock, bot, gs)
+    assert bot.stats.get("timed_out", 0) + bot.stats.get("proven", 0) + bot.stats.get("decisive", 0) >= 1
+    assert took <= 0.3 + SLACK, f"{name}: {took:.3f} fake s for a budget of 0.3"
+    if bot.stats.get("timed_out"):
+        assert took >= 0.3 * 0.5  # it did use its time
+
+
+def test_a_long_playout_is_cut_at_the_deadline(monkeypatch):
+    gs = mid_effect("bubble-singularity")
+    clock = StepClock(monkeypatch)
+    bot = MctsBot(7, "0.01s:playout=100000")  # ten steps of budget; one playout alone is a whole game
+    took = timed_choose(clock, bot, gs)
+    assert took <= 0.01 + SLACK
+    assert bot.stats["iterations"] >= 1 and bot.stats.get("capped", 0) >= 1
+
+
+def test_an_iteration_budget_reads_no_clock(monkeypatch):
+    gs = mid_effect("connect-four")
+    monkeypatch.setattr(MctsBot, "clock", staticmethod(lambda: pytest.fail("an iteration budget read the clock")))
+    bot = MctsBot(7, "20")
+    bot.choose(gs)
+    assert bot.stats["iterations"] <= 20
+
+
+def test_orrery_play_gives_the_default_bot_the_think_time_and_it_keeps_to_it(capsys, monkeypatch):
+    clock = StepClock(monkeypatch)
+    seen: list[tuple[float | None, float]] = []
+    choose = MctsBot.choose
+
+    def recorded(bot, gs):
+        start = clock.now
+        try:
+            return choose(bot, gs)
+        finally:
+            seen.append((bot.seconds, clock.now - start))
+
+    monkeypatch.setattr(MctsBot, "choose", recorded)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("b2\na1\nquit\n"))
+    code = main(["play", "tic-tac-toe", "--think", "0.25", "--seed", "2", "--no-save", "--quiet-board"])
+    out = capsys.readouterr().out
+    assert code == 0 and "O: mcts" in out  # the default seat
+    assert len(seen) == 2  # O answered after each of X's moves
+    for seconds, took in seen:
+        assert seconds == 0.25 and took <= 0.25 + SLACK
