@@ -24,8 +24,10 @@ Quitting, end of input and Ctrl-C all leave the game saved and say how to go
 on: `orrery play --resume FILE` rebuilds the game from its decisions (GAME,
 variants, seed and seats come from the save) and continues at the same
 decision; bots are caught up on the way so that they play on exactly as they
-would have.  With --log, a resumed (or undone) game rewrites the log from the
-start, so the log always replays the whole game as it now stands.
+would have (except bots on a time budget, whose searches depend on the machine:
+catching them up would only repeat their waits).  With --log, a resumed (or
+undone) game rewrites the log from the start, so the log always replays the
+whole game as it now stands.
 
 Undo: a human types `undo` to take back the last decision, if
   - it was a human's (at a hot-seat table the humans share the keyboard, so it
@@ -387,7 +389,9 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     try:
         if resume is not None:
             def catch_up(g: GameState, d: SavedDecision) -> None:  # the bot's own RNG moves on as it did
-                if d.player in bots:
+                # (not a bot on a time budget: its searches cannot be repeated exactly anyway, and catching
+                # up would make the player wait its whole budget again for every decision it made)
+                if d.player in bots and getattr(bots[d.player], "seconds", None) is None:
                     bots[d.player].choose(g)
 
             lock = SaveLock.take(resume.path)
