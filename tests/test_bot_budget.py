@@ -109,3 +109,17 @@ def test_orrery_play_gives_the_default_bot_the_think_time_and_it_keeps_to_it(cap
     assert len(seen) == 2  # O answered after each of X's moves
     for seconds, took in seen:
         assert seconds == 0.25 and took <= 0.25 + SLACK
+
+
+def test_a_resumed_game_does_not_make_the_player_wait_for_timed_bots_again(capsys, monkeypatch, tmp_path):
+    save = tmp_path / "s.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("b2\nquit\n"))
+    assert main(["play", "tic-tac-toe", "--think", "0.05", "--seed", "2", "--save", str(save), "--quiet-board"]) == 0
+    calls: list[int] = []
+    choose = MctsBot.choose
+    monkeypatch.setattr(MctsBot, "choose", lambda bot, gs: calls.append(1) or choose(bot, gs))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--resume", str(save), "--quiet-board"]) == 0
+    out = capsys.readouterr().out
+    assert "1 decision replayed" in out or "2 decisions replayed" in out
+    assert calls == []  # O's move was replayed from the save, not searched again
