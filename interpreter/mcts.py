@@ -61,10 +61,12 @@ visited); when every move is proven lost, the most visited one (it held out
 longest: a fallible opponent may still miss the win).
 
 **Time budget** (`mcts:2s`, `orrery play --think`): counted from the moment `choose` is
-called, dealing worlds and the decisive check included.  The search stops before an iteration
-of its mean length would end past the deadline, and a playout (or a node's judging) still
-running at the deadline is cut short and judged as a capped playout, so a decision takes the
-budget plus at most one step of the game.  The clock is `MctsBot.clock` (tests give a fake one).
+called, dealing worlds and the decisive check included; the search's deadline is at 85% of it
+(RESERVE: the rest is for playing the move and for pauses such as garbage collection).  The
+search stops before an iteration of its mean length would end past the deadline, and a playout
+(or a node's judging) still running at the deadline is cut short and judged as a capped
+playout, so the search ends within a few game steps of its deadline.  The clock is
+`MctsBot.clock` (tests give a fake one).
 
 Deterministic: all randomness comes from the bot's seed (an iteration budget
 reproduces exactly; a time budget depends on the machine).
@@ -90,6 +92,9 @@ DEFAULT_C = 0.7  # UCB1 exploration constant, for values scaled to [0, 1]
 DEFAULT_RAVE = 200.0  # RAVE equivalence: the visits at which a move's own mean and its AMAF mean weigh the same
 WORLD_TRIES = 3  # permutations tried before giving up on re-dealing the hidden pieces
 DECISIVE_CHECKS = 2  # other worlds in which a move that wins at once must win too (hidden information)
+# Of a time budget, the share left for playing the chosen move (the engine's look-ahead runs then) and for
+# pauses the search cannot foresee (garbage collection, a busy machine): the search aims to end before it.
+RESERVE = 0.15
 
 _SEARCH_ERRORS = (IllegalMove, RuleError, RequireFailed, RunawayError)
 
@@ -325,7 +330,7 @@ class MctsBot:
         if len(legal) == 1:
             return legal[0]
         # a time budget counts from here: dealing worlds and the decisive check included
-        self._deadline = None if self.seconds is None else self.clock() + self.seconds
+        self._deadline = None if self.seconds is None else self.clock() + self.seconds * (1 - RESERVE)
         try:
             return self._search(gs, legal)
         finally:
