@@ -590,6 +590,8 @@ class MctsBot:
         """Select and expand one node (children keyed by option index, UCB over availability), then play out."""
         rng = self.rng
         while not gs.is_terminal():
+            if path and self._late():  # out of time on the way down: judged from here
+                break
             options = gs.legal_options()
             legal = [o.index for o in options]
             mover = gs.current_player()
@@ -657,7 +659,7 @@ class MctsBot:
 
         timed = self._deadline is not None
         while not gs.is_terminal() and steps < cap:
-            if timed and steps % 8 == 0 and self._late():  # out of time: judged now, as a capped playout
+            if timed and self._late():  # out of time: judged now, as a capped playout (a step costs far more)
                 break
             options = gs.legal_options()
             mover = gs.current_player()

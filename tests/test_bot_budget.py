@@ -19,7 +19,7 @@ from orrery.interpreter.game import GameState
 from orrery.interpreter.mcts import RESERVE, MctsBot
 
 TICK = 0.001  # fake seconds per step of the game
-SLACK = 40 * TICK  # after the deadline: the walk down the tree to a leaf and at most 8 playout steps
+SLACK = 10 * TICK  # after the deadline: the step being played and the way back up
 
 
 class StepClock:
