@@ -453,6 +453,8 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             console.print(render_state(gs, None))
             console.print("this game is already over.")
             return 0
+        if resume is None:
+            tell_autos(gs, 0)  # decisions the engine answered before the first real one (a forced setup choice)
         if all_bots and not quiet_board:
             console.print(render_state(gs, None))
         while not gs.is_terminal():
