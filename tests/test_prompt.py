@@ -250,3 +250,20 @@ def test_a_game_at_the_table_speaks_the_games_words(capsys, monkeypatch):
     assert "refused: 'a1' is not allowed: that square is already taken\n  rule: \"Players alternate" in out
     assert "'b2' is not allowed: that square is already taken" in out
     assert "This game is not being saved (--no-save)." in out
+
+
+def test_on_a_terminal_the_bot_shows_it_is_thinking_and_for_how_long(capsys, monkeypatch):
+    from orrery.interpreter import render
+
+    screen = io.StringIO()
+
+    class Terminal(render.SafeConsole):
+        def __init__(self, **kw):
+            super().__init__(file=screen, force_terminal=True, width=120, **kw)
+
+    monkeypatch.setattr(render, "SafeConsole", Terminal)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("b2\nquit\n"))
+    assert main(["play", "tic-tac-toe", "--think", "0.2", "--seed", "3", "--no-save", "--quiet-board"]) == 0
+    out = screen.getvalue()
+    assert "O is thinking… (up to 0.2 s)" in out
+    assert "O (mcts): Where do you play? -> " in out
