@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .game import GameState, IllegalMove
+from .values import PieceRef
 
 UNDO, QUIT, EOF = "undo", "quit", "eof"
 COMMANDS = ("help", "board", "rules", "why", "undo", "save", "quit")
@@ -152,7 +153,7 @@ def why_text(gs: GameState, text: str) -> str:
     if name is None or name not in actions:
         if d.kind == "action":
             return f"'{opt.label}' ends this step of the turn."
-        return f"'{opt.label}' is one of the answers to '{d.prompt}'."
+        return f"'{opt.label}' is one of the answers to '{d.prompt}'." + _piece_text(gs, opt.value)
     decl = gs.game.spec.model.actions[name]
     label = actions[name].label
     part = f"'{opt.label}' is" if d.kind == "action" else f"'{opt.label}' is an answer within"
@@ -160,7 +161,16 @@ def why_text(gs: GameState, text: str) -> str:
     out += f": {decl.description}" if decl.description else "."
     if decl.rule:
         out += f" The rule: \"{decl.rule}\""
-    return out
+    return out + _piece_text(gs, opt.value)
+
+
+def _piece_text(gs: GameState, value: Any) -> str:
+    """For a piece offered in the player's own menu: its kind's description, if the spec gives one."""
+    if not isinstance(value, PieceRef) or not 0 <= value.id < len(gs.state.kinds):
+        return ""
+    kind = gs.state.kinds[value.id]
+    decl = gs.game.spec.model.components.pieces.get(kind)
+    return f" ({kind}: {decl.description})" if decl is not None and decl.description else ""
 
 
 def with_rule(gs: GameState, text: str, reason: str) -> str:

@@ -267,3 +267,13 @@ def test_on_a_terminal_the_bot_shows_it_is_thinking_and_for_how_long(capsys, mon
     out = screen.getvalue()
     assert "O is thinking… (up to 0.2 s)" in out
     assert "O (mcts): Where do you play? -> " in out
+
+
+def test_why_a_piece_tells_its_kinds_description():
+    from conftest import load_game
+
+    gs = new_state(load_game(REPO / "games" / "bubble-singularity" / "rules.yaml"))
+    first = gs.decision.options[0].label
+    told = why_text(gs, "1")
+    assert told.startswith(f"'{first}' is one of the answers to 'Keep which starting ability?'")
+    assert "A Cosmic Ability card; one per category per player." in told
