@@ -24,11 +24,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from orrery.interpreter.bots import apply_choice, make_bot  # noqa: E402
-from orrery.interpreter.game import load_game  # noqa: E402
-from orrery.interpreter.gamefiles import bundled_games  # noqa: E402
-from orrery.interpreter.play import DEFAULT_BOT, thinking  # noqa: E402
-from orrery.interpreter.simulate import bot_seed  # noqa: E402
+from orrery.interpreter.bots.factory import apply_choice, make_bot  # noqa: E402
+from orrery.interpreter.engine.game import load_game  # noqa: E402
+from orrery.interpreter.engine.gamefiles import bundled_games  # noqa: E402
+from orrery.interpreter.cli.play import DEFAULT_BOT, thinking  # noqa: E402
+from orrery.interpreter.bots.simulate import bot_seed  # noqa: E402
 
 
 def measure(name: str, think: float, seed: int, max_decisions: int = 1000) -> dict:

@@ -13,10 +13,10 @@ import sys
 import pytest
 
 from conftest import REPO, load_game
-from orrery.interpreter.bots import FirstBot
-from orrery.interpreter.cli import main
-from orrery.interpreter.game import GameState
-from orrery.interpreter.mcts import RESERVE, MctsBot
+from orrery.interpreter.bots.factory import FirstBot
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.engine.game import GameState
+from orrery.interpreter.bots.mcts import RESERVE, MctsBot
 
 TICK = 0.001  # fake seconds per step of the game
 SLACK = 10 * TICK  # after the deadline: the step being played and the way back up

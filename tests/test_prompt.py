@@ -13,10 +13,10 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from conftest import REPO, make_game, new_state
-from orrery.interpreter.cli import main
-from orrery.interpreter.narrate import auto_lines, bot_lines, change_summary, public_view
-from orrery.interpreter.play import DEFAULT_BOT, parse_seats
-from orrery.interpreter.prompter import EOF, QUIT, UNDO, LineReader, Table, answer_words, ask, why_text
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.cli.narrate import auto_lines, bot_lines, change_summary, public_view
+from orrery.interpreter.cli.play import DEFAULT_BOT, parse_seats
+from orrery.interpreter.cli.prompter import EOF, QUIT, UNDO, LineReader, Table, answer_words, ask, why_text
 from orrery.rulespec.errors import SpecError
 
 TTT = REPO / "games" / "tic-tac-toe" / "rules.yaml"
@@ -253,7 +253,7 @@ def test_a_game_at_the_table_speaks_the_games_words(capsys, monkeypatch):
 
 
 def test_on_a_terminal_the_bot_shows_it_is_thinking_and_for_how_long(capsys, monkeypatch):
-    from orrery.interpreter import render
+    from orrery.interpreter.cli import render
 
     screen = io.StringIO()
 

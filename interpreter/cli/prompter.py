@@ -21,8 +21,8 @@ from prompt_toolkit.completion import Completer, Completion
 from rich.console import Console
 from rich.markup import escape
 
-from .game import GameState, IllegalMove
-from .values import PieceRef
+from ..engine.game import GameState, IllegalMove
+from ..core.values import PieceRef
 
 UNDO, QUIT, EOF = "undo", "quit", "eof"
 COMMANDS = ("help", "board", "rules", "why", "undo", "save", "quit")

@@ -59,18 +59,18 @@ from rich.markup import escape
 
 from orrery.rulespec.errors import InputError, OrreryError
 
-from .bots import BOTS, PARAMETRIC, Bot, apply_choice, bot_error, make_bot
-from .evaluator import Interp
-from .game import Game, GameState, IllegalMove
-from .gamefiles import game_ref, resolve_game
-from .log import LogWriter
+from ..bots.factory import BOTS, PARAMETRIC, Bot, apply_choice, bot_error, make_bot
+from ..reference.evaluator import Interp
+from ..engine.game import Game, GameState, IllegalMove
+from ..engine.gamefiles import game_ref, resolve_game
+from ..files.log import LogWriter
 from .narrate import auto_lines, bot_lines, hidden_labels, public_view
 from .prompter import EOF, HELP, QUIT, UNDO, LineReader, Table, answer_words, ask
-from .save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
+from ..files.save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
                    replay_save, save_status, write_save)
-from .simulate import bot_seed
+from ..bots.simulate import bot_seed
 from .table import PRIVATE_RECORD, Handover, hidden_information, new_seed, seed_text
-from .values import PieceRef
+from ..core.values import PieceRef
 
 HUMAN = "human"
 DEFAULT_BOT = "mcts"  # the default seat besides the human: a search bot thinking --think seconds a decision

@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from .evaluator import Interp
-from .game import GameState
-from .view import state_view
+from ..reference.evaluator import Interp
+from ..engine.game import GameState
+from ..core.view import state_view
 
 MAX_CELLS = 6  # cells named in a summary before "and N more"
 HIDDEN = "(a choice hidden from you)"
