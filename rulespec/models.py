@@ -270,6 +270,8 @@ class StepDecl(Model):
     """One decision point of a turn: the player picks one of the listed actions."""
 
     name: str | None = None
+    prompt: str | None = Field(None, min_length=1, description="The question of this step's menu, in the game's words "
+                               "(default: the phase name, or PHASE: STEP when the phase has several steps).")
     actions: list[str]
     optional: bool = Field(False, description="The player may skip this step.")
     repeat: bool = Field(False, description="Repeat this step until the player chooses to stop (or nothing is legal).")

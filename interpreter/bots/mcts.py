@@ -61,9 +61,11 @@ visited); when every move is proven lost, the most visited one (it held out
 longest: a fallible opponent may still miss the win).
 
 A time budget (`mcts:Ts`, the table's `--think`) counts from the start of `choose`, the look for a
-decisive move included; the clock is read before every move the search makes, and the search stops
-when the longest step seen so far in this decision would overrun the budget (the iteration under way
-is dropped).  A decision overruns its budget by at most one step of the engine.
+decisive move included; the search aims to end at 85% of it (RESERVE: the rest is for playing the
+chosen move, whose look-ahead runs then, and for pauses such as garbage collection).  The clock is
+read before every move the search makes, and the search stops when the longest step seen so far in
+this decision would overrun that deadline (the iteration under way is dropped).  The clock is
+`MctsBot.clock` or the `clock=` given (tests give a fake one).
 
 Deterministic: all randomness comes from the bot's seed (an iteration budget
 reproduces exactly; a time budget depends on the machine).
@@ -90,6 +92,9 @@ DEFAULT_C = 0.7  # UCB1 exploration constant, for values scaled to [0, 1]
 DEFAULT_RAVE = 200.0  # RAVE equivalence: the visits at which a move's own mean and its AMAF mean weigh the same
 WORLD_TRIES = 3  # permutations tried before giving up on re-dealing the hidden pieces
 DECISIVE_CHECKS = 2  # other worlds in which a move that wins at once must win too (hidden information)
+# Of a time budget, the share left for playing the chosen move (the engine's look-ahead runs then) and for
+# pauses the search cannot foresee (garbage collection, a busy machine): the search aims to end before it.
+RESERVE = 0.15
 
 _SEARCH_ERRORS = (IllegalMove, RuleError, RequireFailed, RunawayError)
 
@@ -297,9 +302,11 @@ class MctsBot:
 
     name = "mcts"
 
+    clock = staticmethod(time.perf_counter)  # the time budget's clock (a test may give a fake one)
+
     def __init__(self, seed: int = 0, budget: str | None = None, *, iterations: int | None = None,
                  seconds: float | None = None, playout: int | None = None, c: float = DEFAULT_C,
-                 rave: float = DEFAULT_RAVE, reuse: bool = True, clock: Any = time.perf_counter):
+                 rave: float = DEFAULT_RAVE, reuse: bool = True, clock: Any = None):
         opts = parse_budget(budget)
         self.iterations = opts.get("iterations", iterations)
         self.seconds = opts.get("seconds", seconds)
@@ -314,7 +321,8 @@ class MctsBot:
         self._root: _Node | None = None
         self._trail: list[tuple[int, int]] = []  # the real decisions (player, index) up to the root
         self._exact = False
-        self.clock = clock  # the time source of a time budget (a test injects its own)
+        if clock is not None:  # the time source of a time budget (a test injects its own)
+            self.clock = clock
         self._deadline: float | None = None
         self._last_tick = 0.0
         self._step_cost = 0.0  # the longest time between two clock checks in this search
@@ -369,7 +377,7 @@ class MctsBot:
         self._deadline = None
         if self.seconds is not None:
             self._last_tick = self.clock()
-            self._deadline = self._last_tick + self.seconds
+            self._deadline = self._last_tick + self.seconds * (1 - RESERVE)
 
     def _tick(self) -> None:
         """Before one more step of the search: raise _OutOfTime if the longest step so far would overrun the

@@ -1,8 +1,15 @@
 """`orrery play`: humans and bots at one table in the terminal; nothing is lost.
 
 Humans answer numbered menus by number or by label (`c3`, a card's name); an
-illegal answer is refused with the rule that forbids it.  Bots answer through
-the same interface.  `--log FILE` writes every decision as it is made.
+illegal answer is refused with the rule that forbids it.  On a terminal the
+answer is read with line editing, a history and Tab completion of the labels,
+and the table's commands (`help`, `rules`, `why OPTION`, `undo`, `save`,
+`board`, `quit`) are there too (prompter.py).  Bots answer through the same
+interface; by default every seat but the first is a search bot (mcts) that
+thinks `--think` seconds (default 1) a decision, shown as "… is thinking".
+Each bot move, and each decision the engine answers by itself (one option),
+is told in the game's words (narrate.py).  `--log FILE` writes every decision
+as it is made.
 
 Saving: after every decision the game is saved (atomically, see save.py) to
 `--save FILE`, by default `<game>.orrery-save.json` in the current folder when
@@ -17,8 +24,10 @@ Quitting, end of input and Ctrl-C all leave the game saved and say how to go
 on: `orrery play --resume FILE` rebuilds the game from its decisions (GAME,
 variants, seed and seats come from the save) and continues at the same
 decision; bots are caught up on the way so that they play on exactly as they
-would have.  With --log, a resumed (or undone) game rewrites the log from the
-start, so the log always replays the whole game as it now stands.
+would have (except bots on a time budget, whose searches depend on the machine:
+catching them up would only repeat their waits).  With --log, a resumed (or
+undone) game rewrites the log from the start, so the log always replays the
+whole game as it now stands.
 
 Undo: a human types `undo` to take back the last decision, if
   - it was a human's (at a hot-seat table the humans share the keyboard, so it
@@ -52,9 +61,11 @@ from orrery.rulespec.errors import InputError, OrreryError
 
 from ..bots.factory import BOTS, PARAMETRIC, Bot, apply_choice, bot_error, make_bot
 from ..reference.evaluator import Interp
-from ..engine.game import Game, GameState, IllegalMove
+from ..engine.game import Game, GameState
 from ..engine.gamefiles import game_ref, resolve_game
 from ..files.log import LogWriter
+from .narrate import auto_lines, bot_lines, hidden_labels, public_view
+from .prompter import EOF, HELP, QUIT, UNDO, LineReader, Table, answer_words, ask
 from ..files.save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
                    replay_save, save_status, write_save)
 from ..bots.simulate import bot_seed
@@ -62,13 +73,11 @@ from .table import PRIVATE_RECORD, Handover, hidden_information, new_seed, seed_
 from ..core.values import PieceRef
 
 HUMAN = "human"
-HELP = ("Type an option's number or its label. Commands: 'board' redraws the board, 'undo' takes back the last "
-        "decision (when the rules allow), 'help' shows this, 'quit' stops (the game stays saved).")
-UNDO, QUIT, EOF = "undo", "quit", "eof"
+DEFAULT_BOT = "mcts"  # the default seat besides the human: a search bot thinking --think seconds a decision
 
 
 def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]:
-    """Seat types from --seats/--players (default: one human, bots for the rest)."""
+    """Seat types from --seats/--players (default: one human, then thinking search bots)."""
     r = game.rules
     if seats:
         kinds = [s.strip() for s in seats.split(",") if s.strip()]
@@ -76,7 +85,7 @@ def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]
             raise InputError(f"--seats lists {len(kinds)} seats but --players is {players}")
     else:
         n = players or r.default_players
-        kinds = [HUMAN] + ["random"] * (n - 1)
+        kinds = [HUMAN] + [DEFAULT_BOT] * (n - 1)
     if not r.min_players <= len(kinds) <= r.max_players:
         raise InputError(f"{game.name} takes {r.player_count_text()}, not {len(kinds)}")
     for k in kinds:
@@ -380,7 +389,9 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     try:
         if resume is not None:
             def catch_up(g: GameState, d: SavedDecision) -> None:  # the bot's own RNG moves on as it did
-                if d.player in bots:
+                # (not a bot on a time budget: its searches cannot be repeated exactly anyway, and catching
+                # up would make the player wait its whole budget again for every decision it made)
+                if d.player in bots and getattr(bots[d.player], "seconds", None) is None:
                     bots[d.player].choose(g)
 
             lock = SaveLock.take(resume.path)
@@ -412,7 +423,22 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
         console.print(f"resumed {escape(resume.path)}: {n} decision{'s' if n != 1 else ''} replayed", soft_wrap=True)
     all_bots = HUMAN not in seats
     quiet_board = getattr(args, "quiet_board", False)
-    handover = Handover([i for i, k in enumerate(seats) if k == HUMAN], game.rules, console)
+    humans = [i for i, k in enumerate(seats) if k == HUMAN]
+    handover = Handover(humans, game.rules, console)
+    readers: dict[int, LineReader] = {}  # one per human seat: nobody recalls another seat's answers
+
+    def hidden_now(g: GameState) -> list[str]:
+        """Labels that must not be printed: pieces some human cannot see (none at a table of bots)."""
+        return hidden_labels(g, humans, visible_pieces) if secret else []
+
+    def tell_autos(g: GameState, since: int) -> None:
+        for line in auto_lines(g, since, hidden_now(g)):
+            console.print(f"[dim]{escape(line)}[/dim]", soft_wrap=True)
+
+    def save_now(g: GameState) -> str:
+        if saver is None:
+            return "This game is not being saved (--no-save)."
+        return saver.where() if saver.write(g) else "The save failed (see the warning above)."
 
     def stopped(why: str) -> str:
         tail = saver.where() if saver else "It was not saved (--no-save)."
@@ -427,21 +453,31 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             console.print(render_state(gs, None))
             console.print("this game is already over.")
             return 0
+        if resume is None:
+            tell_autos(gs, 0)  # decisions the engine answered before the first real one (a forced setup choice)
         if all_bots and not quiet_board:
             console.print(render_state(gs, None))
         while not gs.is_terminal():
             p = gs.current_player()
             d = gs.decision
             assert d is not None
+            steps_before, said_before = len(gs.steps), len(gs.narration)
             if p in bots:
+                before = public_view(gs)
+                budget = getattr(bots[p], "seconds", None)
                 if seats[p].partition(":")[0] in PARAMETRIC:  # a search: say so while it runs (on a terminal)
-                    with console.status(f"{escape(seat(p))} is thinking…"):
+                    limit = f" (up to {budget:g} s)" if budget else ""
+                    with console.status(f"{escape(seat(p))} is thinking…{limit}"):
                         index = apply_choice(gs, bots[p].choose(gs))
                 else:
                     index = apply_choice(gs, bots[p].choose(gs))
                 label = next(o.label for o in d.options if o.index == index)
-                console.print(f"[dim]{escape(seat(p))} ({seats[p]}):[/dim] {escape(d.prompt)} -> "
-                              f"[bold]{escape(label)}[/bold]")
+                lines = bot_lines(gs, p, seats[p], d.prompt, label, gs.narration[said_before:], before,
+                                  hidden_now(gs))
+                console.print(f"[dim]{escape(lines[0])}[/dim]", soft_wrap=True)
+                for line in lines[1:]:
+                    console.print(escape(line), soft_wrap=True)
+                tell_autos(gs, steps_before)
                 if all_bots and not quiet_board:
                     console.print(render_state(gs, None))  # the board shows the narration too
                 if getattr(args, "delay", 0):
@@ -452,14 +488,18 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                     return 0
                 console.print(render_state(gs, p))
                 console.print(render_decision(gs))
-                answer = _ask_human(console, gs)
+                if p not in readers:
+                    readers[p] = LineReader(lambda: answer_words(gs))
+                table = Table(console, lambda: (console.print(render_state(gs, gs.current_player())),
+                                                console.print(render_decision(gs))), lambda: save_now(gs))
+                answer = ask(table, gs, readers[p])
                 while answer == UNDO:
                     try:
                         new_gs, undone = undo_last(gs, seats)
                         break
                     except UndoRefused as exc:
                         console.print(f"[red]cannot undo:[/red] {escape(exc.reason)}")
-                        answer = _ask_human(console, gs)
+                        answer = ask(table, gs, readers[p])
                 if answer == UNDO:
                     if log:
                         log.finish(gs)  # not over: closes the file; the log is rewritten without the decision
@@ -473,6 +513,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                     console.print(stopped("input ended." if answer == EOF else "game stopped."), soft_wrap=True)
                     return 0
                 index, label = answer
+                tell_autos(gs, steps_before)
             if log:
                 log.step(p, index, label, d.prompt, gs)
             if saver:
@@ -501,37 +542,5 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     return 0
 
 
-def _ask_human(console: Console, gs: GameState) -> tuple[int, str] | str:
-    """Read answers until one is legal: (index, label), or UNDO, QUIT (the player stops) or EOF (input ended)."""
-    from .render import render_decision, render_state
-
-    while True:
-        try:
-            text = input("> ").strip()
-        except EOFError:
-            console.print()
-            return EOF
-        if not text:
-            continue
-        low = text.lower()
-        if low in ("quit", "exit", "q"):
-            return QUIT
-        if low in ("help", "?"):
-            console.print(HELP)
-            continue
-        if low == "board":
-            console.print(render_state(gs, gs.current_player()))
-            console.print(render_decision(gs))
-            continue
-        if low == UNDO and not any(o.label.lower() == UNDO for o in gs.legal_options()):
-            return UNDO
-        try:
-            opt = gs.apply_label(text)
-        except IllegalMove as exc:
-            console.print(f"[red]refused:[/red] {escape(exc.reason)}")
-            continue
-        return opt.index, opt.label
-
-
 __all__ = ["play", "command", "parse_seats", "undo_last", "UndoRefused", "revealed", "narrated", "visible_pieces",
-           "resume_hint", "Autosave", "sys"]
+           "resume_hint", "Autosave", "sys", "HELP", "DEFAULT_BOT"]

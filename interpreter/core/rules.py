@@ -135,6 +135,7 @@ class StepInfo:
     repeat: bool
     max: int | None
     when: A.Expr | None
+    prompt: str | None = None  # the question of the step menu, in the game's words (else PHASE: STEP)
 
 
 @dataclass
@@ -347,7 +348,7 @@ class Rules:
         p = ("flow", "phases", i)
         steps = [
             StepInfo(j, st.name or f"step {j + 1}", st.actions, st.optional, st.repeat, st.max,
-                     s.expr(*p, "steps", j, "when"))
+                     s.expr(*p, "steps", j, "when"), st.prompt)
             for j, st in enumerate(decl.steps)
         ]
         return PhaseInfo(i, decl.name, decl.order, s.expr(*p, "order_by"), s.expr(*p, "start"), decl.turns,

@@ -194,12 +194,13 @@ class FlowFrame:
         if st.optional or (st.repeat and c.step_count > 0):
             options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
         menus = parameter_menus(it, options, reasons, rejected)
-        prompt = f"{ph.name}: {st.name}" if len(ph.steps) > 1 else ph.name
+        prompt = st.prompt or (f"{ph.name}: {st.name}" if len(ph.steps) > 1 else ph.name)
+        where = f"'{prompt}'" if st.prompt else prompt  # where narration says a player could do nothing
         if not options:
-            s.msgs.append(f"{it.r.seat_name(c.current)} has no legal action at {prompt}")
+            s.msgs.append(f"{it.r.seat_name(c.current)} has no legal action at {where}")
             next_step(c)
             return None
-        self.sub, self.menus, self.prompt = 1, menus, prompt
+        self.sub, self.menus, self.prompt = 1, menus, where
         return Decision(c.current, prompt, options, "action", ph.span, reasons=reasons, rejected=rejected)
 
     def resume(self, pos: "Position", choice: Any) -> None:

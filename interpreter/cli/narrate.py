@@ -1,0 +1,121 @@
+"""Moves told at the table in the game's words: a bot's choice and what it changed, and the engine's automatic answers.
+
+After a decision, the engine may answer more decisions itself (a menu with one option:
+`GameState.steps` marks them `auto`); each is told in one line, `Red — Move your Mari: move
+(the only option)`, except the last one when it only starts the action whose question is now
+asked (tic-tac-toe's `place` before "Where do you play?").  A bot's move is told as
+`Green (mcts): PROMPT -> LABEL`, then what it changed: the narration (`say`) lines the rules
+printed, or, when they printed none, a summary of the public state's difference (cells whose
+pieces changed, counts of zones, variables).
+
+Hidden information: a label that names a piece some human at the table cannot see (a card in a
+bot's hand) is never printed; the line says the choice is hidden instead.  The summary reads the
+public view only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from ..reference.evaluator import Interp
+from ..engine.game import GameState
+from ..core.view import state_view
+
+MAX_CELLS = 6  # cells named in a summary before "and N more"
+HIDDEN = "(a choice hidden from you)"
+
+
+def public_view(gs: GameState) -> dict[str, Any]:
+    """What every player sees (no seat's private zones or variables)."""
+    return state_view(gs.state, None, True)
+
+
+def hidden_labels(gs: GameState, viewers: list[int], visible: Callable[[GameState, int], set[int]]) -> list[str]:
+    """Labels of pieces some viewer cannot see, where the label says more than the piece's kind."""
+    if not viewers:
+        return []
+    seen = [visible(gs, v) for v in viewers]
+    it = Interp(gs.state.clone())
+    out: set[str] = set()
+    for pid, kind in enumerate(gs.state.kinds):
+        if all(pid in s for s in seen):
+            continue
+        try:
+            label = it.piece_label(pid)
+        except Exception:  # a broken label expression names nothing
+            continue
+        if label and label != kind:
+            out.add(label)
+    return sorted(out)
+
+
+def names_hidden(text: str, hidden: list[str]) -> bool:
+    """Whether `text` names one of the hidden labels (as a whole word)."""
+    return any(re.search(rf"(?<!\w){re.escape(h)}(?!\w)", text) for h in hidden)
+
+
+def auto_lines(gs: GameState, since: int, hidden: list[str]) -> list[str]:
+    """One line per automatic answer in `gs.steps[since:]` (see the module doc)."""
+    seat = gs.game.rules.seat_name
+    autos = [s for s in gs.steps[since:] if s.auto]
+    d = gs.decision
+    if autos and d is not None and d.kind == "choose" and d.action is not None:
+        last = autos[-1]
+        action = gs.game.rules.actions.get(d.action)
+        if action is not None and last.player == d.player and last.label == action.label:
+            autos = autos[:-1]  # it only starts the action whose question is asked now
+    out = []
+    for s in autos:
+        label = HIDDEN if names_hidden(s.label, hidden) else s.label
+        out.append(f"{seat(s.player)} — {s.prompt}: {label} (the only option)")
+    return out
+
+
+def _zone_name(gs: GameState, key: str) -> str:
+    name, _, owner = key.partition("[")
+    zone = gs.game.rules.zones.get(name)
+    title = (zone.decl.label if zone is not None and zone.decl.label else name)
+    return f"{title} of {gs.game.rules.seat_name(int(owner[:-1]))}" if owner else title
+
+
+def change_summary(gs: GameState, before: dict[str, Any], after: dict[str, Any]) -> str:
+    """What changed between two public views, in a line: cells, zone counts, variables."""
+    parts: list[str] = []
+    for key, zone in after["zones"].items():
+        old = before["zones"].get(key, {})
+        if "cells" in zone:
+            cells = [c for c in sorted(set(zone["cells"]) | set(old.get("cells", {})))
+                     if zone["cells"].get(c) != old.get("cells", {}).get(c)]
+            if cells:
+                more = f" and {len(cells) - MAX_CELLS} more" if len(cells) > MAX_CELLS else ""
+                parts.append(f"{_zone_name(gs, key)} {', '.join(cells[:MAX_CELLS])}{more}")
+        elif zone.get("count") != old.get("count"):
+            parts.append(f"{_zone_name(gs, key)} {old.get('count', 0)} → {zone['count']}")
+    for p, (a, b) in enumerate(zip(before["players"], after["players"])):
+        for k, v in b.items():
+            if k not in ("seat", "name") and a.get(k) != v and isinstance(v, (int, float, str, bool)):
+                parts.append(f"{b['name']} {k} {a.get(k)} → {v}")
+    for k, v in after["vars"].items():
+        if before["vars"].get(k) != v and isinstance(v, (int, float, str, bool)):
+            parts.append(f"{k} {before['vars'].get(k)} → {v}")
+    return "; ".join(parts)
+
+
+def bot_lines(gs: GameState, player: int, kind: str, prompt: str, label: str, said: list[str],
+              before: dict[str, Any] | None, hidden: list[str]) -> list[str]:
+    """A bot's move: its choice, then what it changed (the rules' narration, else a summary)."""
+    seat = gs.game.rules.seat_name(player)
+    shown = HIDDEN if names_hidden(label, hidden) else label
+    out = [f"{seat} ({kind}): {prompt} -> {shown}"]
+    told = [line for line in said if not names_hidden(line, hidden)]
+    if told:
+        out.extend(f"  {line}" for line in told)
+    elif before is not None:
+        summary = change_summary(gs, before, public_view(gs))
+        if summary:
+            out.append(f"  changed: {summary}")
+    return out
+
+
+__all__ = ["public_view", "hidden_labels", "names_hidden", "auto_lines", "change_summary", "bot_lines", "HIDDEN"]
