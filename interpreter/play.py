@@ -347,7 +347,10 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     """Run one game at the terminal (new, or resumed from a save); return the exit code."""
     from .render import SafeConsole, render_decision, render_state
 
-    console = SafeConsole(highlight=False)  # spec text is shown with its control characters escaped
+    # spec text is shown with its control characters escaped; --no-color (or NO_COLOR, which rich reads) drops
+    # colours: every board distinction is also a symbol, listed in the legend
+    console = SafeConsole(highlight=False, no_color=True if getattr(args, "no_color", False) else None)
+    debug = getattr(args, "debug", False)  # the rules' internal variables, and for a spectator hidden zones
     seats = list(resume.seats) if resume else parse_seats(game, args.seats, args.players)
     seed = resume.seed if resume else (new_seed() if args.seed is None else args.seed)
     secret = hidden_information(game.rules)  # then the seed stays off the screen until the game is over
@@ -424,11 +427,11 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
         if saver:
             saver.write(gs, first=True)
         if resume is not None and gs.is_terminal():
-            console.print(render_state(gs, None))
+            console.print(render_state(gs, None, debug))
             console.print("this game is already over.")
             return 0
         if all_bots and not quiet_board:
-            console.print(render_state(gs, None))
+            console.print(render_state(gs, None, debug))
         while not gs.is_terminal():
             p = gs.current_player()
             d = gs.decision
@@ -443,14 +446,14 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                 console.print(f"[dim]{escape(seat(p))} ({seats[p]}):[/dim] {escape(d.prompt)} -> "
                               f"[bold]{escape(label)}[/bold]")
                 if all_bots and not quiet_board:
-                    console.print(render_state(gs, None))  # the board shows the narration too
+                    console.print(render_state(gs, None, debug))  # the board shows the narration too
                 if getattr(args, "delay", 0):
                     time.sleep(args.delay)
             else:
                 if not handover.to(p):
                     console.print(stopped("input ended."), soft_wrap=True)
                     return 0
-                console.print(render_state(gs, p))
+                console.print(render_state(gs, p, debug))
                 console.print(render_decision(gs))
                 answer = _ask_human(console, gs)
                 while answer == UNDO:
@@ -478,7 +481,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             if saver:
                 saver.write(gs)
         if not all_bots or quiet_board:
-            console.print(render_state(gs, None))
+            console.print(render_state(gs, None, debug))
     except KeyboardInterrupt:
         if saver:
             try:

@@ -109,12 +109,13 @@ def text_of(renderable, width: int = 100) -> str:
 
 
 def grid_rows(text: str) -> dict[str, list[str]]:
-    """Table rows of a rendered grid: row label -> cell texts (between the row labels)."""
+    """Table rows of a rendered grid: row label -> cell texts (between the row labels; the panel beside the
+    board comes after the right-hand label and is left out)."""
     rows = {}
     for line in text.splitlines():
-        if line.startswith("│"):
-            cells = [c.strip() for c in line.strip().strip("│").split("│")]
-            if cells and cells[0]:
+        if "│" in line:
+            cells = [c.strip() for c in line.split("│")]
+            if cells[0]:
                 rows[cells[0]] = cells[1:-1]
     return rows
 
@@ -122,9 +123,15 @@ def grid_rows(text: str) -> dict[str, list[str]]:
 def header_letters(text: str) -> list[str]:
     """The column letters of the first grid's header row."""
     for line in text.splitlines():
-        if line.startswith("│"):
-            return [c.strip() for c in line.strip().strip("│").split("│")][1:-1]
+        if "│" in line:
+            return [c.strip() for c in line.split("│")][1:-1]
     return []
+
+
+def panel_line(text: str, start: str) -> str:
+    """The line of the panel (beside or below the boards) that begins with `start`, from there on."""
+    line = next(line for line in text.splitlines() if start in line)
+    return line[line.index(start):].rstrip()
 
 
 @pytest.fixture()
@@ -218,19 +225,26 @@ def test_cell_text_counts_and_hidden_cells(cards: GameState) -> None:
 # ------------------------------------------------------------------ zones and visibility
 
 
-def test_omniscient_view_shows_every_zone(cards: GameState) -> None:
-    out = text_of(render_state(cards, None))
+def test_debug_spectator_view_shows_every_zone(cards: GameState) -> None:
+    out = text_of(render_state(cards, None, debug=True))
     assert "pouch (bag, hidden): 6 — 3× red gem, 3× blue gem" in out
     assert "stock (deck, hidden): 2 — top first: card" in out
-    north = next(line for line in out.splitlines() if line.startswith("hand of North"))
-    south = next(line for line in out.splitlines() if line.startswith("hand of South"))
+    north, south = panel_line(out, "hand of North"), panel_line(out, "hand of South")
     assert north.count("card") == 2 and south.count("card") == 2
-    assert "discard (pile): empty" in out
+    assert "empty: discard" in out  # the empty zones share a line
+
+
+def test_spectator_sees_what_some_player_sees_but_not_hidden_zones(cards: GameState) -> None:
+    out = text_of(render_state(cards, None))
+    assert panel_line(out, "pouch") == "pouch (bag, hidden): 6 (hidden)"
+    assert panel_line(out, "stock") == "stock (deck, hidden): 2 (hidden)"
+    north, south = panel_line(out, "hand of North"), panel_line(out, "hand of South")
+    assert north.count("card") == 2 and south.count("card") == 2  # an owner's hand: its owner sees it
 
 
 def test_hidden_deck_shows_only_its_count(cards: GameState) -> None:
     out = text_of(render_state(cards, 0))
-    line = next(line for line in out.splitlines() if line.startswith("stock"))
+    line = panel_line(out, "stock")
     assert line == "stock (deck, hidden): 2 (hidden)"
     assert "card" not in line
 
@@ -240,8 +254,8 @@ def test_owner_zone_visible_to_owner_only(cards: GameState) -> None:
     ranks = {p: sorted(str(cards.state.attrs[pid]["rank"]) for pid in pids) for p, pids in hands.items()}
     for viewer, other in ((0, 1), (1, 0)):
         out = text_of(render_state(cards, viewer))
-        mine = next(l for l in out.splitlines() if l.startswith(f"hand of {['North', 'South'][viewer]}"))
-        theirs = next(l for l in out.splitlines() if l.startswith(f"hand of {['North', 'South'][other]}"))
+        mine = panel_line(out, f"hand of {['North', 'South'][viewer]}")
+        theirs = panel_line(out, f"hand of {['North', 'South'][other]}")
         for rank in ranks[viewer]:
             assert f"card {rank}" in mine
         assert "card" not in theirs and theirs.endswith("2 (hidden)")
@@ -249,10 +263,8 @@ def test_owner_zone_visible_to_owner_only(cards: GameState) -> None:
 
 def test_owner_variable_hidden_from_others(cards: GameState) -> None:
     out = text_of(render_state(cards, 1))
-    header = next(l for l in out.splitlines() if "seat" in l and "points" in l)
-    assert header.split() == ["seat", "points", "secret", "hand", "(count)"]
-    north = next(l for l in out.splitlines() if l.strip().startswith("▶") and "North" in l)
-    south = next(l for l in out.splitlines() if "South (you)" in l)
+    assert panel_line(out, "Players").split() == ["Players", "points", "secret", "hand", "(count)"]
+    north, south = panel_line(out, "▶  North"), panel_line(out, "South (you)")
     assert north.split()[-3:] == ["0", "?", "2"]  # points shown, secret hidden, hand count shown
     assert south.split()[-3:] == ["0", "7", "2"]  # the viewer's own secret is shown
 
@@ -299,12 +311,11 @@ def test_hidden_board_shows_counts_only(tmp_path: Path) -> None:
 
 
 def test_display_zones_selects_and_orders(tmp_path: Path) -> None:
-    text = CARDS + "display:\n  zones: [discard, pouch]\n  player_info: [points, seat]\n"
+    text = CARDS + "display:\n  zones: [stock, pouch]\n  player_info: [points, seat]\n"
     out = text_of(render_state(new_game(write(tmp_path, text))))
-    assert "stock" not in out and "hand of" not in out and "map (graph)" not in out
-    assert out.index("discard (pile)") < out.index("pouch (bag, hidden)")
-    header = next(l for l in out.splitlines() if "seat" in l and "points" in l)
-    assert header.split() == ["seat", "points", "seat"]
+    assert "discard" not in out and "hand of" not in out and "map (graph)" not in out
+    assert out.index("stock (deck, hidden)") < out.index("pouch (bag, hidden)")
+    assert panel_line(out, "Players").split() == ["Players", "points", "seat"]
 
 
 # ------------------------------------------------------------------ menus and the end
@@ -314,8 +325,8 @@ def test_decision_menu_is_numbered(ttt: GameState) -> None:
     out = text_of(render_decision(ttt))
     lines = out.splitlines()
     assert lines[0] == "X, Where do you play?"
-    assert lines[1:] == [f"{i}) {lab}" for i, lab in enumerate(
-        ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"], 1)]
+    assert " ".join(lines[1:]).split() == [x for i, lab in enumerate(
+        ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"], 1) for x in (f"{i})", lab)]  # short: in columns
 
 
 def test_long_menu_is_printed_in_columns(tmp_path: Path) -> None:
