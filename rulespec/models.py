@@ -366,8 +366,9 @@ class DisplayDecl(Model):
     player_info: list[str] | None = Field(None, description="Per-player tracks/variables/zones to show.")
     cell_width: int = Field(3, ge=1, le=12)
     legend: dict[str, str] = Field({}, description="Legend entries, symbol -> meaning, listed before the entries "
-                                                   "derived from the pieces on the boards (which they replace for "
-                                                   "the same symbol).")
+                                                   "derived from the symbols drawn (which they replace for the same "
+                                                   "symbol); a piece kind's name as the key stands for all its "
+                                                   "symbols; an empty meaning only hides the derived entries.")
 
 
 class BotsDecl(Model):
