@@ -9,7 +9,8 @@ import pytest
 from rich.console import Console
 
 from orrery.interpreter.game import Game, GameState
-from orrery.interpreter.render import cell_text, print_state, render_decision, render_state, state_text, _Ctx
+from orrery.interpreter.render import (cell_text, legend_entries, print_state, render_decision, render_state, state_text,
+                                      zones_view, _Ctx)
 from orrery.rulespec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -379,3 +380,96 @@ def test_render_does_not_change_the_state(cards: GameState) -> None:
     state_text(cards, None)
     state_text(cards, 0)
     assert (cards.digest(), cards.state.digest()) == before
+
+
+# ------------------------------------------------------------------ internal variables, --debug, legend
+
+LEDGER = """\
+orrery: 1
+game: {name: ledger, players: {min: 2, max: 2}}
+components:
+  pieces:
+    stone: {unlimited: true, attributes: {owner: player}, symbol: 'if it.owner == 0 then "A" else "B"'}
+    tile: {unlimited: true, attributes: {n: int}, symbol: 'text(it.n)'}
+    flag: {unlimited: true, symbol: '"F"', style: '"red"'}
+  zones:
+    field: {type: grid, width: 4, height: 3}
+variables:
+  pot: {type: int, start: 4}
+  scratch: {type: int, start: 41, internal: true}
+  coins: {per_player: true, type: int, start: 2}
+  memo: {per_player: true, type: int, start: "p.seat + 70", internal: true}
+  plan: {per_player: true, type: int, start: "p.seat + 90", internal: true, visibility: owner}
+setup: |
+  create stone {owner: 0} in cell(field, "a1")
+  create stone {owner: 1} in cell(field, "b1")
+""" + "".join(f'  create tile {{n: {n}}} in cell(field, "{c}")\n' for n, c in enumerate(
+    ["a2", "b2", "c2", "d2", "a3", "b3", "c3"], 1)) + """\
+  create flag in cell(field, "d3")
+flow:
+  first_player: 0
+  phases: [{name: main, steps: [{actions: [wait], optional: true}]}]
+actions:
+  wait: {effect: pass}
+end:
+  never: {when: "false"}
+"""
+WIDE = 160  # wide enough that no panel line wraps
+
+
+def ledger(tmp_path: Path, display: str = "") -> GameState:
+    """The made-up ledger game: internal and public variables, a few kinds of symbol on one grid."""
+    return new_game(write(tmp_path, LEDGER + display))
+
+
+def test_internal_variables_are_left_out_unless_debug(tmp_path: Path) -> None:
+    gs = ledger(tmp_path)
+    out = text_of(render_state(gs, 0), WIDE)
+    assert "pot: 4" in out and "scratch" not in out and "41" not in out
+    assert panel_line(out, "Players").split() == ["Players", "coins"]  # memo and plan are internal
+    assert "debug:" not in out
+    debug = text_of(render_state(gs, 0, debug=True), WIDE)
+    assert "scratch: 41" in debug and "P1.memo: 70" in debug and "P2.memo: 71" in debug
+
+
+def test_debug_never_shows_a_player_what_the_rules_hide_from_them(tmp_path: Path) -> None:
+    gs = ledger(tmp_path)
+    mine = text_of(render_state(gs, 0, debug=True), WIDE)
+    assert "P1.plan: 90" in mine and "P2.plan" not in mine and "91" not in mine
+    spectator = text_of(render_state(gs, None, debug=True), WIDE)
+    assert "P1.plan: 90" in spectator and "P2.plan: 91" in spectator
+
+
+def test_legend_lists_the_symbols_drawn(tmp_path: Path) -> None:
+    out = text_of(render_state(ledger(tmp_path)), WIDE)
+    assert panel_line(out, "Legend:") == "Legend: A P1 stone  B P2 stone  1… tile (7 symbols)  F flag  · empty"
+    assert legend_entries(_Ctx(ledger(tmp_path), None)) == []  # nothing drawn yet: the legend is of what is drawn
+
+
+def test_display_legend_entries_come_first_and_replace_derived_ones(tmp_path: Path) -> None:
+    gs = ledger(tmp_path, 'display:\n  legend: {F: "the goal", tile: "tiles: their number", stone: "", "·": "open"}\n')
+    ctx = _Ctx(gs, None)
+    zones_view(ctx)
+    entries = [(sym.plain, meaning) for sym, meaning in legend_entries(ctx)]
+    assert entries[:3] == [("F", "the goal"), ("", "tiles: their number"), ("·", "open")]
+    assert len(entries) == 3  # the stones' entries are hidden by the empty meaning; no derived F, tile or ·
+    out = text_of(render_state(gs), WIDE)
+    assert panel_line(out, "Legend:") == "Legend: F the goal  tiles: their number  · open"
+
+
+def test_legend_marks_hidden_cells(tmp_path: Path) -> None:
+    text = LEDGER.replace("field: {type: grid, width: 4, height: 3}",
+                          "field: {type: grid, width: 4, height: 3, visibility: hidden}")
+    out = text_of(render_state(new_game(write(tmp_path, text)), 0), WIDE)
+    assert "? hidden (n? for n)" in out and "A P1 stone" not in out
+
+
+@pytest.mark.parametrize("text, where", [("variables:\n  x: {internal: maybe}\n", "variables.x.internal"),
+                                         ("display: {legend: [a]}\n", "display.legend")])
+def test_display_keys_are_validated(tmp_path: Path, text: str, where: str) -> None:
+    from orrery.rulespec.errors import SpecError
+
+    spec = LEDGER.replace("variables:\n", text, 1) if text.startswith("variables") else LEDGER + text
+    with pytest.raises(SpecError) as info:
+        load_spec(write(tmp_path, spec))
+    assert where in info.value.render()

@@ -9,9 +9,16 @@ game is also played under tmux again and the pane compared with the golden.
 
 from __future__ import annotations
 
+import functools
+import io
+import re
+import sys
+
 import pytest
 
 from screens import CASES, Case, _play_to, capture, screen_text, tmux_available
+from orrery.interpreter import render
+from orrery.interpreter.cli import main
 from orrery.interpreter.render import _Ctx, legend_entries, piece_symbol, players_table, zones_view, _style_of
 
 PROMPT = ">"
@@ -82,3 +89,38 @@ def test_legend_explains_every_symbol_drawn(case: Case) -> None:
         kind = gs.state.kinds[pids[0]]
         assert sym in listed or kind in named_kinds or f"{kind} (" in listed, f"{case.game}: '{sym}' not in legend"
     assert ctx.drawn, f"{case.game}: the screen draws no piece"
+
+
+# ------------------------------------------------------------------ orrery play --no-color, NO_COLOR, --debug
+
+COLOUR = re.compile(r"\x1b\[(?:\d+;)*(?:3[0-9]|9[0-7])(?:;\d+)*m")  # a foreground colour (bold is not one)
+
+
+def play(capsys, monkeypatch, *argv: str) -> str:
+    """`orrery play ...` in-process on a console that believes it is a terminal (so it would write colours)."""
+    monkeypatch.setattr(render, "SafeConsole", functools.partial(render.SafeConsole, force_terminal=True,
+                                                                 color_system="standard"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", *argv]) == 0
+    return capsys.readouterr().out
+
+
+def test_no_color_and_NO_COLOR_drop_colours_but_keep_symbols_and_legend(capsys, monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    args = ("tic-tac-toe", "--seats", "random,random", "--seed", "4")
+    coloured = play(capsys, monkeypatch, *args)
+    assert COLOUR.search(coloured)  # X is red and O blue on a colour terminal
+    plain = play(capsys, monkeypatch, *args, "--no-color")
+    assert not COLOUR.search(plain)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", plain)  # bold and underline stay
+    assert "Legend: X X mark  O O mark  · empty" in text
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not COLOUR.search(play(capsys, monkeypatch, *args))
+
+
+def test_debug_shows_internal_variables_that_are_hidden_by_default(capsys, monkeypatch):
+    args = ("connect-four", "--seats", "random,random", "--seed", "2")
+    plain = play(capsys, monkeypatch, *args, "--no-color")
+    assert "landed:" not in plain and "debug:" not in plain
+    debug = play(capsys, monkeypatch, *args, "--no-color", "--debug")
+    assert "debug: columns: a, b, c, d, e, f, g" in debug and "landed:" in debug
