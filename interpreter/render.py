@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.measure import Measurement
+from rich.console import Console, Group, RenderableType
 from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
@@ -29,6 +28,7 @@ from rich.text import Text
 from orrery.rulespec.errors import printable
 
 from .evaluator import Interp
+from .layout import Beside, Flow, Packed
 from .state import BOX
 from .values import Cell, PieceRef, Player, ZoneRef, cell_label, column_letters
 
@@ -42,7 +42,6 @@ PILE_TOP = 3  # a pile or deck lists its top pieces only (play depends on the to
 MAX_GRID_CELLS = 4000  # larger (unbounded) bounding boxes are listed cell by cell
 MENU_COLUMNS_FROM = 7  # menus with this many options are printed in columns (a long list would not fit the screen)
 GRID_LINES_UP_TO = 5  # grids with at most this many rows get lines between rows (taller ones would not fit)
-PANEL_MIN_WIDTH = 28  # the panel goes beside the boards only with this much room, else below them
 LEGEND_SYMBOLS_PER_KIND = 6  # a kind drawing more symbols than this gets one legend entry, not one per symbol
 EMPTY, HIDDEN = "·", "?"
 
@@ -573,74 +572,6 @@ def legend_text(ctx: _Ctx) -> RenderableType | None:
         return None
     items = [sym + Text(f" {meaning}") if sym.plain else Text(meaning) for sym, meaning in entries]
     return Packed(Text("Legend:", style="bold"), items)
-
-
-class Packed:
-    """A heading, then items separated by two spaces and wrapped between items (an item too long for a line
-    wraps on its own): `Legend: X Dark disc  O Light disc  · empty`."""
-
-    def __init__(self, head: Text, items: list[Text]):
-        self.head, self.items = head, items
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement(min(options.max_width, max(len(x) for x in [self.head, *self.items])),
-                           len(self.head) + sum(len(x) + 2 for x in self.items))
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        line, width = self.head.copy(), options.max_width
-        for i, item in enumerate(self.items):
-            gap = " " if i == 0 else "  "
-            if line.plain and len(line) + len(gap) + len(item) > width and len(item) <= width:
-                yield line
-                line, gap = Text(), ""
-            line.append(gap)
-            line.append_text(item)
-        yield line
-
-
-class Flow:
-    """Boards packed left to right into rows no wider than the widest board (small boards share a row)."""
-
-    def __init__(self, items: list[RenderableType], gap: int = 1):
-        self.items, self.gap = items, gap
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        widest = max((Measurement.get(console, options, x).maximum for x in self.items), default=0)
-        return Measurement(widest, widest)
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        widths = [Measurement.get(console, options, x).maximum for x in self.items]
-        limit = min(options.max_width, max(widths, default=0))
-        row: list[int] = []
-        for i, w in enumerate(widths + [limit + 1]):  # a sentinel too wide for any row flushes the last one
-            if row and (i == len(widths) or sum(widths[j] for j in row) + self.gap * len(row) + w > limit):
-                grid = Table.grid(padding=(0, self.gap, 0, 0))
-                for j in row:
-                    grid.add_column(width=widths[j], no_wrap=True)
-                grid.add_row(*[self.items[j] for j in row])
-                yield grid
-                row = []
-            row.append(i)
-
-
-class Beside:
-    """Two renderables side by side when the left one leaves `PANEL_MIN_WIDTH` columns free, else one above
-    the other: the boards keep their natural width and the panel takes the rest."""
-
-    def __init__(self, left: RenderableType, right: RenderableType, gap: int = 3):
-        self.left, self.right, self.gap = left, right, gap
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        width = Measurement.get(console, options, self.left).maximum
-        if options.max_width - width - self.gap < PANEL_MIN_WIDTH:
-            yield self.left
-            yield self.right
-            return
-        grid = Table.grid(padding=(0, self.gap, 0, 0))
-        grid.add_column(width=width, no_wrap=True)
-        grid.add_column(ratio=1)
-        grid.add_row(self.left, self.right)
-        yield grid
 
 
 def status_line(ctx: _Ctx) -> Text:
