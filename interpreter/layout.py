@@ -39,16 +39,14 @@ class Packed:
 
 
 class Flow:
-    """Boards packed left to right into rows no wider than the widest board (small boards share a row)."""
+    """Boards packed left to right into rows no wider than the widest board: small boards share a row under a
+    big one, and boards of one width stay one above the other (as a spec's `display.zones` order draws them)."""
 
     def __init__(self, items: list[RenderableType], gap: int = 1):
         self.items, self.gap = items, gap
 
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        widest = max((Measurement.get(console, options, x).maximum for x in self.items), default=0)
-        return Measurement(widest, widest)
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+    def _rows(self, console: Console, options: ConsoleOptions) -> tuple[list[int], list[list[int]]]:
+        """The items' widths, and their indexes in rows (greedily, each row at most as wide as the widest item)."""
         widths = [Measurement.get(console, options, x).maximum for x in self.items]
         limit = min(options.max_width, max(widths, default=0))
         rows: list[list[int]] = []
@@ -57,6 +55,14 @@ class Flow:
                 rows[-1].append(i)
             else:
                 rows.append([i])
+        return widths, rows
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max((Measurement.get(console, options, x).maximum for x in self.items), default=0)
+        return Measurement(widest, widest)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        widths, rows = self._rows(console, options)
         for row in rows:
             grid = Table.grid(padding=(0, self.gap, 0, 0))
             for j in row:
