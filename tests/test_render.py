@@ -473,3 +473,14 @@ def test_display_keys_are_validated(tmp_path: Path, text: str, where: str) -> No
     with pytest.raises(SpecError) as info:
         load_spec(write(tmp_path, spec))
     assert where in info.value.render()
+
+
+def test_panel_goes_beside_the_boards_when_there_is_room_else_below(tmp_path: Path) -> None:
+    gs = ledger(tmp_path)
+    wide = text_of(render_state(gs), WIDE).splitlines()
+    assert wide[1].startswith("field") and "Players" in wide[1]  # the panel starts level with the board
+    narrow = text_of(render_state(gs), 40).splitlines()
+    board_end = max(i for i, line in enumerate(narrow) if "│" in line)
+    players = next(i for i, line in enumerate(narrow) if "Players" in line)
+    assert players > board_end and "│" not in narrow[players]  # no room beside: the panel comes under the board
+    assert all(len(line) <= 40 for line in narrow)
