@@ -538,10 +538,13 @@ def legend_entries(ctx: _Ctx) -> list[tuple[Text, str]]:
     entries = [(Text("" if sym in ctx.rules.kinds else sym, style="bold"), meaning) for sym, meaning in given.items()
                if meaning]  # an empty meaning only hides the derived entries
     by_kind: dict[str, dict[str, tuple[str | None, list[int]]]] = {}
-    kinds = list(ctx.rules.kinds)
-    for (sym, style), pids in sorted(ctx.drawn.items(), key=lambda kv: (kinds.index(ctx.state.kinds[kv[1][0]])
-                                                                         if ctx.state.kinds[kv[1][0]] in kinds
-                                                                         else len(kinds), min(kv[1]))):
+    order = {kind: i for i, kind in enumerate(ctx.rules.kinds)}
+
+    def spec_order(item: tuple[tuple[str, str | None], list[int]]) -> tuple[int, int]:
+        """Kinds in the spec's order, then the symbols by their first piece."""
+        return order.get(ctx.state.kinds[item[1][0]], len(order)), min(item[1])
+
+    for (sym, style), pids in sorted(ctx.drawn.items(), key=spec_order):
         if sym in given or ctx.state.kinds[pids[0]] in given:
             continue
         symbols = by_kind.setdefault(ctx.state.kinds[pids[0]], {})
@@ -555,18 +558,16 @@ def legend_entries(ctx: _Ctx) -> list[tuple[Text, str]]:
             continue
         entries.extend((Text(sym, style=f"bold {style}" if style else "bold"), _legend_meaning(ctx, pids))
                        for sym, (style, pids) in symbols.items())
-    marks = Text()  # the cell marks share one entry: they are short, and a line each would not fit
-    for mark, meaning in ((EMPTY, "empty"), (HIDDEN, "hidden (n? for n)")):
-        if mark in ctx.marks and mark not in given:
-            marks.append(f"{'  ' if marks else ''}{mark}", style="bold")
-            marks.append(f" {meaning}")
+    # the cell marks share one entry: they are short, and an entry each could take a line each
+    marks = "  ".join(f"{mark} {meaning}" for mark, meaning in ((EMPTY, "empty"), (HIDDEN, "hidden (n? for n)"))
+                      if mark in ctx.marks and mark not in given)
     if marks:
-        entries.append((Text(), marks.plain))
+        entries.append((Text(), marks))
     return entries
 
 
 def legend_text(ctx: _Ctx) -> RenderableType | None:
-    """`Legend` over its entries (`X Dark disc`) in columns, none broken across lines; None when nothing was drawn."""
+    """`Legend:` then its entries (`X Dark disc`), wrapped between entries; None when nothing was drawn."""
     entries = legend_entries(ctx)
     if not entries:
         return None
