@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from orrery.interpreter.game import Game  # noqa: E402
+from orrery.interpreter.engine.game import Game  # noqa: E402
 from orrery.rulespec.loader import load_spec  # noqa: E402
 
 SPEC = ROOT / "benchmarks" / "chain" / "rules.yaml"

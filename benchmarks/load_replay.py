@@ -30,9 +30,9 @@ SPEC = ROOT / "tests" / "hostile" / "never_ends.yaml"
 
 MEASURE = r"""
 import sys, time
-from orrery.interpreter.cli import main
-from orrery.interpreter.game import Game
-from orrery.interpreter.save import read_save, replay_save
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.files.save import read_save, replay_save
 from orrery.rulespec.loader import load_spec
 what, path, spec = sys.argv[1:4]
 start = time.perf_counter()
@@ -52,9 +52,9 @@ print(took, peak_kb)
 
 def make_files(n: int, folder: Path) -> tuple[Path, Path, Path]:
     """A log and a save of n decisions, and the log with step 5 wrong."""
-    from orrery.interpreter.game import Game
-    from orrery.interpreter.log import LogWriter
-    from orrery.interpreter.save import make_save, write_save
+    from orrery.interpreter.engine.game import Game
+    from orrery.interpreter.files.log import LogWriter
+    from orrery.interpreter.files.save import make_save, write_save
     from orrery.rulespec.loader import load_spec
 
     log_path, save_path, bad_path = folder / f"{n}.jsonl", folder / f"{n}.orrery-save.json", folder / f"{n}-bad.jsonl"

@@ -105,7 +105,7 @@ def convert(state: Any) -> Position | None:
     Everything the cascade can meet is supported; None is kept for states this reader does not
     understand (a space without exactly one Space Card, bubbles with attributes besides `color`).
     """
-    from orrery.interpreter.values import Cell, ZoneRef  # only the reader needs the engine's types
+    from orrery.interpreter.core.values import Cell, ZoneRef  # only the reader needs the engine's types
 
     s = state
     decl = s.rules.zones["board"].decl
@@ -232,7 +232,7 @@ class _Unsupported(Exception):
 
 def _cascade_limit() -> int:
     """The engine's default cascade limit (the bench runs with the game's limits, the defaults)."""
-    from orrery.interpreter.evaluator import Limits
+    from orrery.interpreter.reference.evaluator import Limits
 
     return Limits().cascade
 
@@ -421,8 +421,8 @@ def summary(pos: Position) -> tuple:
 
 def engine_resolve(game: Any, state: Any) -> tuple[str, Any]:
     """The engine's cascade on a copy of `state`, as `interpreter.bench.resolve` runs it: (outcome, state)."""
-    from orrery.interpreter.bench import settle_first
-    from orrery.interpreter.decisions import GameEnded, RuleError, RunawayError
+    from orrery.interpreter.cli.bench import settle_first
+    from orrery.interpreter.core.decisions import GameEnded, RuleError, RunawayError
 
     s = state.clone()
     try:
@@ -436,7 +436,7 @@ def engine_resolve(game: Any, state: Any) -> tuple[str, Any]:
 
 def engine_summary(state: Any, outcome: str = "settled") -> tuple:
     """`summary`'s tuple read from an Orrery State after the engine's cascade."""
-    from orrery.interpreter.values import Cell, ZoneRef
+    from orrery.interpreter.core.values import Cell, ZoneRef
 
     s = state
     decl = s.rules.zones["board"].decl

@@ -19,13 +19,13 @@ __version__ = "0.1.0"
 __all__ = ["load_game", "Game", "GameState", "IllegalMove", "TERMINAL", "__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from orrery.interpreter.game import TERMINAL, Game, GameState, IllegalMove, load_game
+    from orrery.interpreter.engine.game import TERMINAL, Game, GameState, IllegalMove, load_game
 
 
 def __getattr__(name: str) -> Any:
     """The API names, imported on first use (the package itself stays light: `orrery --version` loads nothing)."""
     if name in ("load_game", "Game", "GameState", "IllegalMove", "TERMINAL"):
-        from orrery.interpreter import game
+        from orrery.interpreter.engine import game
 
         return getattr(game, name)
     raise AttributeError(f"module 'orrery' has no attribute {name!r}")

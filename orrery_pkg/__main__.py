@@ -1,5 +1,5 @@
 """Allow `python -m orrery`."""
 
-from orrery.interpreter.cli import main
+from orrery.interpreter.cli.main import main
 
 raise SystemExit(main())

@@ -18,8 +18,8 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from orrery.interpreter.evaluator import Interp, Limits
-from orrery.interpreter.game import Game, GameState
+from orrery.interpreter.reference.evaluator import Interp, Limits
+from orrery.interpreter.engine.game import Game, GameState
 from orrery.rulespec.loader import load_spec
 from orrery.rulespec.parser import parse_expr
 

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from orrery.interpreter.bots import apply_choice, make_bot
-from orrery.interpreter.game import GameState, load_game
-from orrery.interpreter.render import render_decision, render_state
-from orrery.interpreter.simulate import bot_seed
+from orrery.interpreter.bots.factory import apply_choice, make_bot
+from orrery.interpreter.engine.game import GameState, load_game
+from orrery.interpreter.cli.render import render_decision, render_state
+from orrery.interpreter.bots.simulate import bot_seed
 
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden" / "screens"
@@ -130,7 +130,7 @@ def _wait_for(socket: str, tail: list[str], timeout: float = 60.0) -> list[str]:
 def capture(case: Case) -> list[str]:
     """Play the case under tmux in a terminal of its size and return the pane at the case's moment."""
     socket = f"orrery-screens-{os.getpid()}-{case.game}"  # a private server: no other tmux session is touched
-    command = [sys.executable, "-m", "orrery.interpreter.cli", "play", case.game, "--seats", ",".join(case.seats),
+    command = [sys.executable, "-m", "orrery.interpreter.cli.main", "play", case.game, "--seats", ",".join(case.seats),
                "--seed", str(case.seed), "--no-save"]
     env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     for name in ("COLUMNS", "LINES", "NO_COLOR"):  # rich would take the size from these instead of the terminal

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import orrery
-from orrery.interpreter.bots import RandomBot
-from orrery.interpreter.decisions import BadAnswer
+from orrery.interpreter.bots.factory import RandomBot
+from orrery.interpreter.core.decisions import BadAnswer
 
 
 def test_load_play_and_returns():

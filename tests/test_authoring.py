@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from orrery.interpreter.cli import main
+from orrery.interpreter.cli.main import main
 from orrery.rulespec.errors import SpecError
 from orrery.rulespec.loader import load_spec
 from orrery.rulespec.models import Spec
@@ -127,7 +127,7 @@ def modeline_target(rules: Path) -> Path:
 
 
 def test_new_makes_a_game_that_validates_and_passes_its_scenarios(tmp_path, capsys):
-    from orrery.interpreter.scaffold import CHECKOUT
+    from orrery.interpreter.cli.scaffold import CHECKOUT
 
     assert main(["new", "my-race", "--dir", str(tmp_path)]) == 0
     folder = tmp_path / "my-race"
@@ -149,7 +149,7 @@ def test_new_makes_a_game_that_validates_and_passes_its_scenarios(tmp_path, caps
 
 
 def test_new_without_a_checkout_writes_the_schema_beside_the_rules(tmp_path, monkeypatch):
-    from orrery.interpreter import scaffold
+    from orrery.interpreter.cli import scaffold
     from orrery.rulespec.schema import schema_for
 
     monkeypatch.setattr(scaffold, "CHECKOUT", tmp_path / "no-checkout")

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from orrery.interpreter.game import Game
-from orrery.interpreter.values import Cell
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.core.values import Cell
 from orrery.rulespec.loader import load_spec
 
 REPO = Path(__file__).resolve().parents[1]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from orrery.interpreter.bots import make_bot
-from orrery.interpreter.decisions import RuleError
-from orrery.interpreter.mcts import MctsBot
-from orrery.interpreter.simulate import bot_seed, play_game
-from orrery.interpreter.cli import main
+from orrery.interpreter.bots.factory import make_bot
+from orrery.interpreter.core.decisions import RuleError
+from orrery.interpreter.bots.mcts import MctsBot
+from orrery.interpreter.bots.simulate import bot_seed, play_game
+from orrery.interpreter.cli.main import main
 
 # A made-up solitaire walk: ten steps, each one up or down, won by standing on 8.  Random play wins only
 # when at least 9 of the 10 steps go up (11 of 1024 games); a search bot that judges positions by the height

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from orrery.interpreter.cli import main
+from orrery.interpreter.cli.main import main
 from orrery.rulespec.bounded import LineIndex, TooLarge, iter_lines, read_bounded, read_line
 
 PLAY = ["play", "tic-tac-toe", "--seats", "random,random", "--quiet-board"]

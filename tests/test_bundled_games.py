@@ -8,8 +8,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from orrery.interpreter.game import Game
-from orrery.interpreter.simulate import simulate
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.bots.simulate import simulate
 from orrery.rulespec.loader import load_spec
 from orrery.rulespec.source import load_yaml
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from orrery.interpreter.game import Game
+from orrery.interpreter.engine.game import Game
 from orrery.rulespec.loader import load_spec
 
 REPO = Path(__file__).resolve().parents[1]

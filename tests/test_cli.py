@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from orrery.interpreter.cli import main
+from orrery.interpreter.cli.main import main
 from orrery.rulespec.schema import schema_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -333,7 +333,7 @@ def test_simulate_jobs_really_use_other_processes():
     """The same-results test above would pass if --jobs were ignored: this one would not."""
     import os
 
-    from orrery.interpreter.simulate import _play_all
+    from orrery.interpreter.bots.simulate import _play_all
 
     played = list(_play_all(_WhoPlays(), list(range(6)), jobs=2))
     assert [seed for seed, _ in played] == list(range(6))  # in seed order

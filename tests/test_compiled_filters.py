@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import make_game, new_state
-from orrery.interpreter.evaluator import Limits
-from orrery.interpreter.game import Game
+from orrery.interpreter.reference.evaluator import Limits
+from orrery.interpreter.engine.game import Game
 
 # A made-up "signal posts" row: `raise` puts a post on a free spot (a fixed reason); `tune` then asks for a
 # channel three times: with a fixed `else` text, with a computed one and with none; `mode` 1 makes the spot

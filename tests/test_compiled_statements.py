@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import make_game, new_state, run_effect
-from orrery.interpreter.evaluator import Limits
-from orrery.interpreter.game import Game
+from orrery.interpreter.reference.evaluator import Limits
+from orrery.interpreter.engine.game import Game
 
 # A made-up "seed trays" game: a capped row of trays, a counted kind of marker, planting procedures (one
 # calls itself down a count), player and piece attributes to write.

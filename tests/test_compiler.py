@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from conftest import make_game, new_state, run_effect
-from orrery.interpreter import compiler
-from orrery.interpreter.cli import main
-from orrery.interpreter.decisions import RuleError
-from orrery.interpreter.evaluator import Interp
-from orrery.interpreter.values import Cell
+from orrery.interpreter.compiler import codegen as compiler
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.core.decisions import RuleError
+from orrery.interpreter.reference.evaluator import Interp
+from orrery.interpreter.core.values import Cell
 from orrery.rulespec.parser import parse_expr
 
 # A made-up "token line": strings and names chosen to look like Python to a careless code generator.
@@ -206,8 +206,8 @@ end:
 
 @pytest.mark.parametrize("loop", [10, 37, 61, 2_000_000])
 def test_remembered_function_results_keep_loop_limit_errors_identical(tmp_path, loop):
-    from orrery.interpreter.evaluator import Limits
-    from orrery.interpreter.game import Game
+    from orrery.interpreter.reference.evaluator import Limits
+    from orrery.interpreter.engine.game import Game
 
     spec = make_game(tmp_path, LAMPS).spec
     outcomes = []
@@ -305,7 +305,7 @@ def test_functions_of_the_pieces_alone_are_remembered_by_clock(tmp_path):
 @pytest.mark.parametrize("seed", range(4))
 def test_remembered_by_clock_plays_like_the_interpreter(tmp_path, seed):
     """Whole games, answer by answer: menus, refusals and states agree between the engines."""
-    from orrery.interpreter.game import Game
+    from orrery.interpreter.engine.game import Game
 
     spec = make_game(tmp_path, PEGS).spec
     games = [Game(spec, mode=m).new_initial_state(players=1, seed=seed) for m in ("compiled", "interpreted")]
@@ -326,7 +326,7 @@ def test_remembered_by_clock_plays_like_the_interpreter(tmp_path, seed):
 
 
 def _refusal(gs, index: int) -> str | None:
-    from orrery.interpreter.game import IllegalMove
+    from orrery.interpreter.engine.game import IllegalMove
 
     try:
         gs.apply(index)
@@ -339,8 +339,8 @@ def _refusal(gs, index: int) -> str | None:
 def test_remembered_by_clock_keeps_loop_limit_errors_identical(tmp_path, loop):
     """Six answers need a loop limit of 156 on both engines (measured; ticks count per stage and nothing is
     replayed; the step menu works out both actions' parameter menus): the edge is where remembering matters."""
-    from orrery.interpreter.evaluator import Limits
-    from orrery.interpreter.game import Game
+    from orrery.interpreter.reference.evaluator import Limits
+    from orrery.interpreter.engine.game import Game
 
     spec = make_game(tmp_path, PEGS).spec
     outcomes = []

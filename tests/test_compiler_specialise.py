@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import make_game, new_state
-from orrery.interpreter import compiler
-from orrery.interpreter.evaluator import Interp, Limits
-from orrery.interpreter.game import Game
+from orrery.interpreter.compiler import codegen as compiler
+from orrery.interpreter.reference.evaluator import Interp, Limits
+from orrery.interpreter.engine.game import Game
 from orrery.rulespec.parser import parse_expr
 
 # A made-up "lantern row": `lit_at` is small and loop-free (cheap), `lit_count` walks the row, `glow` is

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import SPECS, evaluate, labels, load_game, new_state, var
-from orrery.interpreter.game import TERMINAL, IllegalMove
-from orrery.interpreter.values import Cell, PieceRef
+from orrery.interpreter.engine.game import TERMINAL, IllegalMove
+from orrery.interpreter.core.values import Cell, PieceRef
 
 TOWER = SPECS / "stacking-tower.yaml"
 SAME_HEIGHT = "stacks must be the same height"
@@ -490,7 +490,7 @@ def test_perform_runs_another_action_with_its_choices(game_from):
 # ================================================================= labels made when read
 
 def test_an_option_label_given_as_a_function_is_made_once_when_first_read():
-    from orrery.interpreter.decisions import Option
+    from orrery.interpreter.core.decisions import Option
 
     calls = []
     opt = Option(None, 7, 2, lambda v: calls.append(v) or f"seven ({v})")

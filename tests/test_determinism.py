@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import SPECS, TIC_TAC_TOE, evaluate, labels, load_game, make_game, new_state, playout, var
-from orrery.interpreter.decisions import RunawayError
-from orrery.interpreter.evaluator import Limits
-from orrery.interpreter.values import ZoneRef
+from orrery.interpreter.core.decisions import RunawayError
+from orrery.interpreter.reference.evaluator import Limits
+from orrery.interpreter.core.values import ZoneRef
 
 CARDS = SPECS / "draw-discard.yaml"
 FUSE = SPECS / "chain-fuse.yaml"

@@ -14,10 +14,10 @@ import pytest
 
 from conftest import budget
 
-from orrery.interpreter.bench import capture_positions, on_engine, reshuffled, resolve
-from orrery.interpreter.bots import RandomBot
-from orrery.interpreter.game import Game
-from orrery.interpreter.rng import Rng
+from orrery.interpreter.cli.bench import capture_positions, on_engine, reshuffled, resolve
+from orrery.interpreter.bots.factory import RandomBot
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.core.rng import Rng
 from orrery.rulespec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from conftest import make_game
-from orrery.interpreter.bots import RandomBot
-from orrery.interpreter.evaluator import Interp
-from orrery.interpreter.game import Game
-from orrery.interpreter.gamefiles import resolve_game
+from orrery.interpreter.bots.factory import RandomBot
+from orrery.interpreter.reference.evaluator import Interp
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.engine.gamefiles import resolve_game
 
 CHAIN = """
 orrery: 1
@@ -129,8 +129,8 @@ def test_every_decision_is_in_the_history_forced_ones_marked(tmp_path):
 
 
 def test_a_refused_answer_leaves_the_position_as_it_was(tmp_path):
-    from orrery.interpreter.evaluator import Limits
-    from orrery.interpreter.game import IllegalMove
+    from orrery.interpreter.reference.evaluator import Limits
+    from orrery.interpreter.engine.game import IllegalMove
 
     text = FORCED.replace('      got += y\n', '      got += y\n      require y == 1 else "only one"\n')
     gs = make_game(tmp_path, text).new_initial_state(seed=0)
@@ -158,8 +158,8 @@ def test_the_digest_covers_a_suspended_effects_locals(tmp_path):
 
 
 def test_apply_without_keeping_a_copy_plays_the_same_and_still_refuses(tmp_path):
-    from orrery.interpreter.evaluator import Limits
-    from orrery.interpreter.game import IllegalMove
+    from orrery.interpreter.reference.evaluator import Limits
+    from orrery.interpreter.engine.game import IllegalMove
 
     text = FORCED.replace('      got += y\n', '      got += y\n      require y == 1 else "only one"\n')
     game = make_game(tmp_path, text, limits=Limits(lookahead=0))  # every option offered unchecked

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import SAMPLER, evaluate, load_game, new_state, run_effect
-from orrery.interpreter.decisions import RequireFailed, RuleError, RunawayError
-from orrery.interpreter.evaluator import Interp, Limits
-from orrery.interpreter.values import Cell, PieceRef, Player, Record, ZoneRef
+from orrery.interpreter.core.decisions import RequireFailed, RuleError, RunawayError
+from orrery.interpreter.reference.evaluator import Interp, Limits
+from orrery.interpreter.core.values import Cell, PieceRef, Player, Record, ZoneRef
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import LimitError
 from orrery.rulespec.parser import parse_expr
@@ -45,7 +45,7 @@ def sq(label):
 
 
 def _pos(label):
-    from orrery.interpreter.values import parse_cell_label
+    from orrery.interpreter.core.values import parse_cell_label
     return parse_cell_label(label)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from orrery.interpreter.explain import compact_value, explain_diff, explain_text
+from orrery.interpreter.cli.explain import compact_value, explain_diff, explain_text
 from orrery.rulespec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]

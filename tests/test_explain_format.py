@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from orrery.interpreter.cli import main
-from orrery.interpreter.explain_format import as_html, as_text
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.cli.explain_format import as_html, as_text
 
 TTT = REPO / "games" / "tic-tac-toe" / "rules.yaml"
 

@@ -15,9 +15,9 @@ import pytest
 from conftest import labels, make_game, new_state, var
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test runs on both engines
-from orrery.interpreter.decisions import RuleError, RunawayError
-from orrery.interpreter.evaluator import Limits
-from orrery.interpreter.game import TERMINAL, IllegalMove
+from orrery.interpreter.core.decisions import RuleError, RunawayError
+from orrery.interpreter.reference.evaluator import Limits
+from orrery.interpreter.engine.game import TERMINAL, IllegalMove
 from orrery.rulespec.errors import LimitError
 
 # A recorder: two actions per turn (so every turn is a real decision); turn_start logs the seat.

@@ -33,8 +33,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from orrery.interpreter.game import Game
-from orrery.interpreter.simulate import check_invariants
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.bots.simulate import check_invariants
 from orrery.rulespec.errors import OrreryError
 from orrery.rulespec.loader import load_spec
 from orrery.rulespec.source import load_yaml

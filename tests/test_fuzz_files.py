@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from orrery.interpreter.cli import main
+from orrery.interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 TTT = ROOT / "games" / "tic-tac-toe"

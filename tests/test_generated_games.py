@@ -26,9 +26,9 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-from orrery.interpreter.decisions import RuleError, RunawayError
-from orrery.interpreter.evaluator import Limits
-from orrery.interpreter.game import Game, GameState, IllegalMove
+from orrery.interpreter.core.decisions import RuleError, RunawayError
+from orrery.interpreter.reference.evaluator import Limits
+from orrery.interpreter.engine.game import Game, GameState, IllegalMove
 from orrery.rulespec.loader import load_spec
 from specgen import specs
 

@@ -37,9 +37,9 @@ from pathlib import Path
 
 import pytest
 
-from orrery.interpreter.cli import main
-from orrery.interpreter.evaluator import Limits
-from orrery.interpreter.game import Game, IllegalMove
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.reference.evaluator import Limits
+from orrery.interpreter.engine.game import Game, IllegalMove
 from orrery.rulespec.errors import LimitError, OrreryError, SpecError
 from orrery.rulespec.loader import load_spec
 from orrery.rulespec.source import YamlLimits, load_yaml
@@ -728,7 +728,7 @@ def test_random_int_with_a_huge_range_returns(batch):
     run = batch.result("random_int_huge")
     assert run.signal is None, f"killed by signal {run.signal} after {run.cpu:.1f} s of CPU"
     assert run.code == 0, run.err
-    from orrery.interpreter.rng import Rng
+    from orrery.interpreter.core.rng import Rng
 
     rng = Rng(7)
     for n in (2**64 - 1, 2**64, 2**64 + 1, 10**20, 10**300):

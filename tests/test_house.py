@@ -31,11 +31,11 @@ ALLOWED_CYCLES = [
 ]
 
 # Modules allowed over MAX_LINES for now (issue 17 asks for none over ~800 lines).
-ALLOWED_BIG = {"interpreter/evaluator.py", "interpreter/compiler.py"}
+ALLOWED_BIG = {"interpreter/reference/evaluator.py", "interpreter/compiler/codegen.py"}
 
 
 def module_name(path: Path) -> str:
-    """`interpreter/cli.py` -> `interpreter.cli`; a package's `__init__.py` -> the package."""
+    """`interpreter/cli/main.py` -> `interpreter.cli`; a package's `__init__.py` -> the package."""
     parts = list(path.with_suffix("").parts)
     if parts[-1] == "__init__":
         parts = parts[:-1]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conftest import make_game
-from orrery.interpreter.simulate import simulate
+from orrery.interpreter.bots.simulate import simulate
 
 # A made-up "ratchet": each turn a player adds 1 or 2 to their score, or (in the leaky
 # version) loses 1.  The invariants say scores never decrease and stay within bounds.

@@ -1,4 +1,4 @@
-"""The MCTS bot (interpreter/mcts.py): strength, determinism, every bundled game, honest determinisation."""
+"""The MCTS bot (interpreter/bots/mcts.py): strength, determinism, every bundled game, honest determinisation."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import time
 
 import pytest
 
-from orrery.interpreter.bots import RandomBot, bot_error, make_bot
-from orrery.interpreter.cli import main
-from orrery.interpreter.game import Game
-from orrery.interpreter.mcts import MctsBot, determinise, hidden_pools, parse_budget
-from orrery.interpreter.rng import Rng
-from orrery.interpreter.simulate import bot_seed, play_game, simulate
+from orrery.interpreter.bots.factory import RandomBot, bot_error, make_bot
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.bots.mcts import MctsBot, determinise, hidden_pools, parse_budget
+from orrery.interpreter.core.rng import Rng
+from orrery.interpreter.bots.simulate import bot_seed, play_game, simulate
 
 from conftest import REPO, SPECS, TIC_TAC_TOE, budget, make_game
 

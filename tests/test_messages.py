@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import evaluate, make_game, new_state
-from orrery.interpreter.game import IllegalMove
+from orrery.interpreter.engine.game import IllegalMove
 
 # A made-up "lantern row": light one of five lamps; a lamp next to a lit one is too hot, a lit
 # one is already lit. Lighting raises the lamp's glow through a call-started assignment target.

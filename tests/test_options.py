@@ -1,7 +1,7 @@
 """Every numeric option of every command, given absurd numbers, ends with exit 0 or 2 and never "internal error".
 
 The numeric options are found by walking the CLI's parser, so an option added later is covered (and must
-be parsed by the typed layer of `interpreter/options.py`).  Budgets of bots get the same bounds wherever they
+be parsed by the typed layer of `interpreter/core/options.py`).  Budgets of bots get the same bounds wherever they
 come from: `--seats`, `--bots`, a save.
 """
 
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from orrery.interpreter import options
-from orrery.interpreter.bots import bot_error
-from orrery.interpreter.cli import LIMIT_NAMES, build_parser, main
+from orrery.interpreter.core import options
+from orrery.interpreter.bots.factory import bot_error
+from orrery.interpreter.cli.main import LIMIT_NAMES, build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
 TTT = str(ROOT / "games" / "tic-tac-toe" / "rules.yaml")

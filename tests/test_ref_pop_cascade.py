@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from orrery.interpreter.bench import capture_positions, reshuffled
-from orrery.interpreter.game import Game
-from orrery.interpreter.rng import Rng
-from orrery.interpreter.values import Cell, ZoneRef
+from orrery.interpreter.cli.bench import capture_positions, reshuffled
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.core.rng import Rng
+from orrery.interpreter.core.values import Cell, ZoneRef
 
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # `benchmarks/` sits beside the engine, outside the installed package

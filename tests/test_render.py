@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from orrery.interpreter.game import Game, GameState
-from orrery.interpreter.render import (cell_text, legend_entries, print_state, render_decision, render_state, state_text,
+from orrery.interpreter.engine.game import Game, GameState
+from orrery.interpreter.cli.render import (cell_text, legend_entries, print_state, render_decision, render_state, state_text,
                                       zones_view, _Ctx)
 from orrery.rulespec.loader import load_spec
 

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from conftest import SPECS, load_game
-from orrery.interpreter.cli import main
-from orrery.interpreter.simulate import GameRecord, outcome_kind, summarize
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.bots.simulate import GameRecord, outcome_kind, summarize
 
 TIES = SPECS / "tie-maker.yaml"
 

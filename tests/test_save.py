@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from orrery.interpreter.cli import main
-from orrery.interpreter.game import Game
-from orrery.interpreter.play import UndoRefused, narrated, revealed, undo_last
-from orrery.interpreter.save import (SAVE_SCHEMA, Save, decisions_of, dumps, make_save, parse_save, read_save,
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.cli.play import UndoRefused, narrated, revealed, undo_last
+from orrery.interpreter.files.save import (SAVE_SCHEMA, Save, decisions_of, dumps, make_save, parse_save, read_save,
                                      replay_save, write_save)
 from orrery.rulespec.errors import InputError
 from orrery.rulespec.loader import load_spec
@@ -209,7 +209,7 @@ def test_write_goes_through_a_fsynced_temporary_file_in_the_same_folder(tmp_path
 
 
 def test_a_failing_autosave_mid_game_warns_and_the_game_goes_on(tmp_path, capsys, monkeypatch):
-    import orrery.interpreter.play as play_mod
+    import orrery.interpreter.cli.play as play_mod
 
     real = play_mod.write_save
     calls = []
@@ -510,7 +510,7 @@ def test_resumed_bots_play_on_as_they_would_have(tmp_path, capsys, monkeypatch):
 
 
 def _orrery(*argv: str) -> list[str]:
-    return [sys.executable, "-m", "orrery.interpreter.cli", *argv]
+    return [sys.executable, "-m", "orrery.interpreter.cli.main", *argv]
 
 
 def _wait_for(path: Path, ready, timeout: float = 30.0) -> dict:
@@ -746,7 +746,7 @@ def test_a_save_being_played_cannot_be_played_by_a_second_process(tmp_path, caps
 
 
 def test_a_default_save_being_played_elsewhere_is_left_alone(tmp_path, capsys, monkeypatch):
-    from orrery.interpreter.save import SaveLock
+    from orrery.interpreter.files.save import SaveLock
 
     monkeypatch.chdir(tmp_path)
     busy = tmp_path / "tic-tac-toe.orrery-save.json"

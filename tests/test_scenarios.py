@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from orrery.interpreter.game import Game
-from orrery.interpreter.scenarios import load_scenarios, run_scenario, scenario_files
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.files.scenarios import load_scenarios, run_scenario, scenario_files
 from orrery.rulespec.loader import load_spec
 
 GAMES = Path(__file__).resolve().parents[1] / "games"

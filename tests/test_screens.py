@@ -17,9 +17,9 @@ import sys
 import pytest
 
 from screens import CASES, Case, _play_to, capture, screen_text, tmux_available
-from orrery.interpreter import render
-from orrery.interpreter.cli import main
-from orrery.interpreter.render import _Ctx, legend_entries, piece_symbol, players_table, zones_view, _style_of
+from orrery.interpreter.cli import render
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.cli.render import _Ctx, legend_entries, piece_symbol, players_table, zones_view, _style_of
 
 PROMPT = ">"
 

@@ -1,4 +1,4 @@
-"""Static value shapes (interpreter/shapes.py): what they infer, what code they let the compiler skip, and that
+"""Static value shapes (interpreter/compiler/shapes.py): what they infer, what code they let the compiler skip, and that
 the nested-items count and its loop charge stay the interpreter's exactly."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import make_game, new_state
-from orrery.interpreter.evaluator import Interp, Limits
-from orrery.interpreter.game import Game
-from orrery.interpreter.shapes import Shapes, element, is_scalar, join
+from orrery.interpreter.reference.evaluator import Interp, Limits
+from orrery.interpreter.engine.game import Game
+from orrery.interpreter.compiler.shapes import Shapes, element, is_scalar, join
 from orrery.rulespec.parser import parse_expr
 
 # A made-up "bead tray": beads with a declared `cell` attribute (which shadows the built-in one), a table of

@@ -12,10 +12,10 @@ import pytest
 from rich.console import Console
 
 from conftest import REPO, SPECS, load_game
-from orrery.interpreter import render
-from orrery.interpreter.cli import main
-from orrery.interpreter.log import read_log
-from orrery.interpreter.table import Handover, draws_at_random, hidden_information, private_views
+from orrery.interpreter.cli import render
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.files.log import read_log
+from orrery.interpreter.cli.table import Handover, draws_at_random, hidden_information, private_views
 
 CARDS = SPECS / "draw-discard.yaml"
 CLEAR = "\x1b[3J\x1b[2J"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from orrery.interpreter.cli import main
-from orrery.interpreter.mcts import MctsBot
-from orrery.interpreter.bots import make_bot
-from orrery.interpreter.play import thinking
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.bots.mcts import MctsBot
+from orrery.interpreter.bots.factory import make_bot
+from orrery.interpreter.cli.play import thinking
 
 
 def test_a_plain_search_seat_gets_the_think_time():

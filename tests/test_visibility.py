@@ -11,7 +11,7 @@ import json
 import pytest
 
 from conftest import SPECS, load_game, new_state
-from orrery.interpreter.values import ZoneRef
+from orrery.interpreter.core.values import ZoneRef
 
 CARDS = SPECS / "draw-discard.yaml"
 

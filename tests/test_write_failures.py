@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from orrery.interpreter import atomic
-from orrery.interpreter.atomic import AtomicFile, write_atomic
-from orrery.interpreter.cli import main
+from orrery.interpreter.files import atomic
+from orrery.interpreter.files.atomic import AtomicFile, write_atomic
+from orrery.interpreter.cli.main import main
 
 PLAY = ["play", "tic-tac-toe", "--seats", "random,random", "--quiet-board"]
 

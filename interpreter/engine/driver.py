@@ -16,10 +16,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..decisions import Decision, Option, RequireFailed, RuleError, RunawayError
-from ..evaluator import Interp
-from ..flow import NOTHING_VIABLE
-from ..state import State
+from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
+from ..reference.evaluator import Interp
+from .flow import NOTHING_VIABLE
+from ..core.state import State
 from .fallible import fallible_of
 from .flowframe import FlowFrame
 from .position import Position

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..decisions import Decision, Option, RequireFailed, RuleError, RunawayError
-from ..effects import check_action, param_values
-from ..flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, parameter_menus,
+from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
+from ..reference.effects import check_action, param_values
+from .flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, parameter_menus,
                     step_candidates, turn_order)
-from ..state import BOX
-from ..values import Player, Record
+from ..core.state import BOX
+from ..core.values import Player, Record
 from .frames import emit, perform, run_block, settle
 
 if TYPE_CHECKING:

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from orrery.rulespec import ast as A
 
-from ..decisions import Decision, RequireFailed, RuleError, RunawayError
-from ..effects import (EXEC, _clamp, _filter, call_args, cascade_scan, check_action, enter_call, for_items,
+from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
+from ..reference.effects import (EXEC, _clamp, _filter, call_args, cascade_scan, check_action, enter_call, for_items,
                        message_text)
-from ..values import Record
+from ..core.values import Record
 
 if TYPE_CHECKING:
     from .position import Position
@@ -330,7 +330,7 @@ def emit(pos: "Position", event: str, data: Record | None = None, span: Any = No
     if not triggers:
         return False
     if not pos.sus.event(event):
-        from ..effects import emit as emit_now
+        from ..reference.effects import emit as emit_now
 
         emit_now(it, event, data, span)
         return False
@@ -402,7 +402,7 @@ def settle(pos: "Position", span: Any = None) -> None:
     if not it.r.state_triggers:
         return
     if not pos.sus.cascade:  # nothing in it can ask: run it at once
-        from ..effects import settle as settle_now
+        from ..reference.effects import settle as settle_now
 
         settle_now(it, span)
         return

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..decisions import Decision, GameEnded
-from ..evaluator import Interp, Limits
-from ..flow import finish
-from ..state import State, serialize
+from ..core.decisions import Decision, GameEnded
+from ..reference.evaluator import Interp, Limits
+from .flow import finish
+from ..core.state import State, serialize
 from .suspends import suspends_of
 
 
@@ -117,7 +117,7 @@ def run_answering(pos: Position, answers: list[int]) -> Decision | None:
         index = queue.pop(0)
         opt = next((o for o in d.options if o.index == index), None)
         if opt is None:
-            from ..decisions import RequireFailed
+            from ..core.decisions import RequireFailed
 
             raise RequireFailed(f"answer {index} is not an option of '{d.prompt}'", d.span)
         pos.resume(opt.value)

@@ -13,14 +13,14 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from .bots import RandomBot
-from .decisions import Decision, GameEnded, RuleError, RunawayError
-from .engine.frames import settle
-from .engine.position import Position, run_answering
-from .game import Game
-from .rng import Rng
-from .simulate import bot_seed, play_game
-from .state import State
+from ..bots.factory import RandomBot
+from ..core.decisions import Decision, GameEnded, RuleError, RunawayError
+from ..engine.frames import settle
+from ..engine.position import Position, run_answering
+from ..engine.game import Game
+from ..core.rng import Rng
+from ..bots.simulate import bot_seed, play_game
+from ..core.state import State
 
 
 def bench_playouts(game: Game, seconds: float, players: int | None = None, seed: int = 1,

@@ -50,16 +50,16 @@ from rich.markup import escape
 
 from orrery.rulespec.errors import InputError, OrreryError
 
-from .bots import BOTS, PARAMETRIC, Bot, apply_choice, bot_error, make_bot
-from .evaluator import Interp
-from .game import Game, GameState, IllegalMove
-from .gamefiles import game_ref, resolve_game
-from .log import LogWriter
-from .save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
+from ..bots.factory import BOTS, PARAMETRIC, Bot, apply_choice, bot_error, make_bot
+from ..reference.evaluator import Interp
+from ..engine.game import Game, GameState, IllegalMove
+from ..engine.gamefiles import game_ref, resolve_game
+from ..files.log import LogWriter
+from ..files.save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
                    replay_save, save_status, write_save)
-from .simulate import bot_seed
+from ..bots.simulate import bot_seed
 from .table import PRIVATE_RECORD, Handover, hidden_information, new_seed, seed_text
-from .values import PieceRef
+from ..core.values import PieceRef
 
 HUMAN = "human"
 HELP = ("Type an option's number or its label. Commands: 'board' redraws the board, 'undo' takes back the last "

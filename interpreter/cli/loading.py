@@ -12,8 +12,8 @@ from pathlib import Path
 from orrery.rulespec.errors import InputError
 from orrery.rulespec.source import YamlLimits
 
-from .evaluator import MAX_DIGITS, Limits
-from .options import limit_error
+from ..reference.evaluator import MAX_DIGITS, Limits
+from ..core.options import limit_error
 
 LIMIT_NAMES = {
     "cascade": "most state-trigger firings in one cascade",
@@ -64,8 +64,8 @@ def load_game_from_args(args: argparse.Namespace, game_arg: str | None = None):
     """
     from orrery.rulespec.loader import load_spec
 
-    from .game import Game
-    from .gamefiles import resolve_game, resolve_variant
+    from ..engine.game import Game
+    from ..engine.gamefiles import resolve_game, resolve_variant
 
     limits, ylimits, _ = parse_limits(args)
     path: Path = resolve_game(game_arg or args.game)

@@ -20,7 +20,7 @@ from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, print
 from .loading import LIMIT_NAMES
 from .loading import load_game_from_args as _load_game
 from .loading import parse_limits as _limits
-from .options import DELAY, GAMES, JOBS, PLAYERS, SEED, THINK
+from ..core.options import DELAY, GAMES, JOBS, PLAYERS, SEED, THINK
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
@@ -32,7 +32,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     """Bundled games and their variants."""
     from orrery.rulespec.loader import load_spec
 
-    from .gamefiles import bundled_games, bundled_variants, resolve_game
+    from ..engine.gamefiles import bundled_games, bundled_variants, resolve_game
 
     for name in bundled_games():
         try:
@@ -108,7 +108,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Bots play many games; print a summary or JSON."""
-    from .simulate import simulate
+    from ..bots.simulate import simulate
     from .table import new_seed
 
     game, path, variants = _load_game(args)
@@ -120,7 +120,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     players = game.rules.default_players if args.players is None else args.players
     _check_players(game, players)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    from .bots import bot_error
+    from ..bots.factory import bot_error
 
     for b in bots:
         why = bot_error(b)
@@ -202,7 +202,7 @@ def _print_summary(result: dict[str, Any]) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a log, verifying the state after every step."""
-    from .log import open_log, replay
+    from ..files.log import open_log, replay
 
     log = open_log(args.log)  # the steps are read, checked and replayed one line at a time
     game_arg = args.game or log.header["game"]
@@ -245,7 +245,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     """Run scenario files for a game."""
     from orrery.rulespec.errors import SpecError
 
-    from .scenarios import check_scenarios, load_scenarios, run_scenario, scenario_files
+    from ..files.scenarios import check_scenarios, load_scenarios, run_scenario, scenario_files
 
     game, path, _ = _load_game(args)
     _, ylimits, _ = _limits(args)
@@ -352,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("test", cmd_test, "Run scenario tests of a game (default: all files in its scenarios/ folder).")
     sp.add_argument("game", metavar="GAME", help="a bundled game's name or a path to its rules.yaml")
     sp.add_argument("scenarios", nargs="*", metavar="SCENARIO")
-    from .cli_perf import add_commands
+    from .perf import add_commands
 
     add_commands(add, _game_args)
     return p
@@ -381,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except RecursionError as exc:  # rules nested past Python's stack (only with a raised emit_depth)
-        from .evaluator import stack_overflow
+        from ..reference.evaluator import stack_overflow
 
         located = stack_overflow(exc, _limits(args)[0])
         if located is None or os.environ.get("ORRERY_DEBUG"):

@@ -20,7 +20,7 @@ from orrery.rulespec.bounded import TooLarge, check_size, iter_lines, size_text
 from orrery.rulespec.errors import Finding, InputError, Span
 
 from .atomic import AtomicFile
-from .game import Game, GameState, IllegalMove
+from ..engine.game import Game, GameState, IllegalMove
 from .save import MAX_JSON_DEPTH, _bounded_int, _number_at, too_deep
 
 LOG_FORMAT = "orrery-log"
@@ -201,7 +201,7 @@ def _check_header(header: dict[str, Any], name: str, line_no: int) -> None:
     if header["version"] != LOG_VERSION:
         raise _err(name, line_no, f"log format version {header['version']} is not supported (this Orrery reads "
                                   f"version {LOG_VERSION})")
-    from .bots import bot_error  # the log's seats are untrusted budgets too: the bounds of the command line
+    from ..bots.factory import bot_error  # the log's seats are untrusted budgets too: the bounds of the command line
 
     for seat in header.get("seats", []):
         why = None if seat == "human" else bot_error(seat)

@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from orrery.rulespec import ast as A
 
-from .decisions import GameEnded, RequireFailed, RuleError, RunawayError
-from .state import BOX
-from .values import Cell, PieceRef, Player, Record, ZoneRef
+from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError
+from ..core.state import BOX
+from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 
 if TYPE_CHECKING:
     from .evaluator import Interp
-    from .rules import ActionInfo
+    from ..core.rules import ActionInfo
 
 
 # ---------------------------------------------------------------- assignment

@@ -49,7 +49,7 @@ from orrery.rulespec.bounded import LineIndex, TooLarge, read_bounded
 from orrery.rulespec.errors import Finding, InputError, Span
 
 from .atomic import write_atomic
-from .game import Game, GameState, IllegalMove
+from ..engine.game import Game, GameState, IllegalMove
 
 SAVE_FORMAT = "orrery-save"
 SAVE_VERSION = 1
@@ -313,7 +313,7 @@ def _plain_decision(d: Any) -> bool:
 
 def _check_consistency(save: Save, check_seats: bool = True) -> None:
     """What the schema cannot say: counts agree, seats are known (budgets in bounds), players are seats."""
-    from .bots import BOTS, bot_error
+    from ..bots.factory import BOTS, bot_error
 
     if len(save.seats) != save.players:
         raise save.error(f"the save lists {len(save.seats)} seat(s) but {save.players} player(s)", "seats")

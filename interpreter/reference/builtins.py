@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from orrery.rulespec.signatures import FUNCTIONS, Sig
 
 from . import evaluator as _evaluator  # a module object: its helpers are looked up at call time
-from .decisions import RuleError
-from .values import CLOCKWISE, DIRS, HEX_DIRS, Cell, PieceRef, Player, ZoneRef, cell_key, parse_cell_label
+from ..core.decisions import RuleError
+from ..core.values import CLOCKWISE, DIRS, HEX_DIRS, Cell, PieceRef, Player, ZoneRef, cell_key, parse_cell_label
 
 if TYPE_CHECKING:
     from .evaluator import Interp
@@ -363,7 +363,7 @@ def owner_of(it: "Interp", x: Any) -> Any:
 
 
 def _dirs_for(it: "Interp", zone: str, adjacency: str | None) -> list[str]:
-    from .rules import ADJACENCY_DIRS
+    from ..core.rules import ADJACENCY_DIRS
 
     kind = adjacency or it.r.zones[zone].decl.adjacency
     if kind not in ADJACENCY_DIRS:
@@ -413,7 +413,7 @@ def neighbor(it: "Interp", c: Cell, d: str, n: int = 1) -> Cell | None:
 @builtin("dirs")
 def dirs(it: "Interp", adjacency: str = "orthogonal") -> list[str]:
     """Direction names."""
-    from .rules import ADJACENCY_DIRS
+    from ..core.rules import ADJACENCY_DIRS
 
     if adjacency not in ADJACENCY_DIRS:
         raise ValueError(f"unknown adjacency '{adjacency}'")

@@ -7,10 +7,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from .bots import Bot, apply_choice, make_bot
-from .evaluator import Interp
-from .game import Game, GameState
-from .state import serialize
+from .factory import Bot, apply_choice, make_bot
+from ..reference.evaluator import Interp
+from ..engine.game import Game, GameState
+from ..core.state import serialize
 
 STEP_LIMIT_END = "step_limit"
 

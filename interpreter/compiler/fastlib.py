@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decisions import GameEnded, RequireFailed, RuleError, RunawayError
-from .evaluator import _EQUAL_ONLY_TO_ITS_KIND, _SMALL, TableRef, _arith, check_nested, list_contains, spend, values_equal
-from .values import Cell, PieceRef, Player, Record, ZoneRef
+from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError
+from ..reference.evaluator import _EQUAL_ONLY_TO_ITS_KIND, _SMALL, TableRef, _arith, check_nested, list_contains, spend, values_equal
+from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 
 _PASS_THROUGH = (RequireFailed, GameEnded, RunawayError)
 _BUILTIN_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
@@ -246,7 +246,7 @@ def record(pairs: tuple) -> Record:
 
 def require_failed(it: Any, node: Any, env: dict) -> None:
     """Raise the refusal of a `require` whose condition is false."""
-    from .effects import message_text
+    from ..reference.effects import message_text
 
     raise RequireFailed(message_text(it, node.message, env) or "a requirement of this rule is not met",
                         node.span, env.get("__rule__"))

@@ -27,14 +27,14 @@ from rich.text import Text
 
 from orrery.rulespec.errors import printable
 
-from .evaluator import Interp
+from ..reference.evaluator import Interp
 from .layout import Beside, Flow, Packed
-from .state import BOX
-from .values import Cell, PieceRef, Player, ZoneRef, cell_label, column_letters
+from ..core.state import BOX
+from ..core.values import Cell, PieceRef, Player, ZoneRef, cell_label, column_letters
 
 if TYPE_CHECKING:
-    from .game import GameState
-    from .rules import ZoneInfo
+    from ..engine.game import GameState
+    from ..core.rules import ZoneInfo
 
 NARRATION_LINES = 3  # the bots' moves are printed above the screen too; more would not fit 24 lines
 MAX_LISTED = 30  # pieces listed per zone line before "... and N more"

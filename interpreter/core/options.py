@@ -121,7 +121,7 @@ def bot_bounds_error(name: str) -> str | None:
     base, colon, params = name.partition(":")
     if not colon or base != "mcts":
         return None
-    from .mcts import parse_budget
+    from ..bots.mcts import parse_budget
 
     try:
         parsed = parse_budget(params)

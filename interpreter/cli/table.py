@@ -21,7 +21,7 @@ from orrery.rulespec import ast as A
 if TYPE_CHECKING:  # rich is imported where it is used: simulate needs only new_seed, and starts faster without it
     from rich.console import Console
 
-    from .rules import Rules
+    from ..core.rules import Rules
 
 SEED_BITS = 48  # plenty against guessing, short enough to type back with --seed
 PRIVATE_RECORD = ("the table's private record: it holds the seed, which decides every hidden card and draw, so keep "

@@ -30,7 +30,7 @@ from typing import Any, Callable
 from orrery.rulespec import ast as A
 
 from . import fastlib
-from .effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
+from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
 from .shapes import Shapes, element, is_scalar
 
 # Statements compiled inline; the others call the interpreter's statement function (EXEC).
@@ -358,7 +358,7 @@ class CodeGen:
         if kind == "var":
             return f"it.s.vars.get({self.const(node.id)})"
         if kind == "zone":
-            from .values import ZoneRef
+            from ..core.values import ZoneRef
 
             return self.const(ZoneRef(node.id))
         if kind in ("table", "kind", "action", "end"):
@@ -386,7 +386,7 @@ class CodeGen:
             args = "".join(f"{self.expr(a)}, " for a in node.args)
             kwargs = "".join(f"({self.const(k)}, {self.expr(v)}), " for k, v in node.kwargs)
             return f"CF(it, {self.const(node.func)}, {self.span(node)}, ({args}), ({kwargs}))"
-        from .builtins import REGISTRY
+        from ..reference.builtins import REGISTRY
 
         spec = REGISTRY.get(node.func)
         if spec is None:
@@ -912,6 +912,6 @@ def _link(source: str, consts: list[Any]) -> dict[str, Any]:
 
 
 def _unknown_function(name: str, span: Any) -> Any:
-    from .decisions import RuleError
+    from ..core.decisions import RuleError
 
     raise RuleError(f"unknown function '{name}'", span)

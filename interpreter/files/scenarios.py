@@ -22,10 +22,10 @@ from orrery.rulespec.parser import parse_block, parse_expr
 from orrery.rulespec.pydantic_errors import findings_from_validation
 from orrery.rulespec.source import SourceDoc, YamlLimits, load_yaml
 
-from .evaluator import Interp
-from .game import Game, GameState, IllegalMove
-from .gamefiles import resolve_variant
-from .values import Player
+from ..reference.evaluator import Interp
+from ..engine.game import Game, GameState, IllegalMove
+from ..engine.gamefiles import resolve_variant
+from ..core.values import Player
 
 
 @dataclass
@@ -255,7 +255,7 @@ def scenario_game(path: Path, scenarios: list[ParsedScenario]) -> Path | None:
     """The game a scenario file tests, for `orrery validate`: the rules.yaml of the game folder it sits in
     (`GAME/scenarios/FILE.yaml`), else the game its `game:` key names (a path relative to the file, or a
     bundled game); None when neither is found."""
-    from .gamefiles import resolve_game
+    from ..engine.gamefiles import resolve_game
 
     here = path.resolve().parent
     if here.name == "scenarios" and (here.parent / "rules.yaml").is_file():

@@ -14,10 +14,10 @@ from orrery.rulespec.loader import GameSpec, load_spec
 
 from orrery.rulespec.errors import Finding
 
-from .decisions import BadAnswer
-from .engine.driver import STATE_FORMAT, TERMINAL, GameState, IllegalMove, Step
-from .evaluator import Limits
-from .rules import Rules
+from ..core.decisions import BadAnswer
+from .driver import STATE_FORMAT, TERMINAL, GameState, IllegalMove, Step
+from ..reference.evaluator import Limits
+from ..core.rules import Rules
 
 MODES = ("compiled", "interpreted")
 
@@ -39,7 +39,7 @@ class Game:
         if self.mode not in MODES:
             raise ValueError(f"unknown engine mode '{self.mode}' (known: {', '.join(MODES)})")
         if self.mode == "compiled":
-            from .compiler import compile_rules
+            from ..compiler.codegen import compile_rules
 
             self.rules.compiled = compile_rules(self.rules)
 

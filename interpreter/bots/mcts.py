@@ -72,11 +72,11 @@ import re
 import time
 from typing import Any
 
-from .decisions import RequireFailed, RuleError, RunawayError
-from .game import GameState, IllegalMove
-from .rng import Rng
-from .state import State, serialize
-from .values import Cell, ZoneRef
+from ..core.decisions import RequireFailed, RuleError, RunawayError
+from ..engine.game import GameState, IllegalMove
+from ..core.rng import Rng
+from ..core.state import State, serialize
+from ..core.values import Cell, ZoneRef
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_PLAYOUT = 200  # decisions in one playout before it is scored as a draw

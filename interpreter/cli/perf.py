@@ -8,7 +8,7 @@ from typing import Any
 
 from orrery.rulespec.errors import InputError
 
-from .options import BENCH_SECONDS, PLAYERS, SEED
+from ..core.options import BENCH_SECONDS, PLAYERS, SEED
 
 EXIT_OK = 0
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from .decisions import RuleError
-from .game import GameState, IllegalMove
+from ..core.decisions import RuleError
+from ..engine.game import GameState, IllegalMove
 from .mcts import make_mcts
-from .rng import Rng
+from ..core.rng import Rng
 
 
 class Bot(Protocol):
@@ -108,6 +108,6 @@ def bot_error(name: str) -> str | None:
         make_bot(name, 0)
     except (KeyError, ValueError) as exc:
         return str(exc.args[0])
-    from .options import bot_bounds_error  # the same bounds for --seats, --bots and a save's seats
+    from ..core.options import bot_bounds_error  # the same bounds for --seats, --bots and a save's seats
 
     return bot_bounds_error(name)

@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 
-from .decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
-from .state import State
-from .values import Cell, PieceRef, Player, Record, ZoneRef
+from ..core.decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
+from ..core.state import State
+from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decisions import GameEnded, Option, RequireFailed, RuleError
-from .effects import param_values
-from .evaluator import Interp
-from .state import Outcome
-from .values import Player
+from ..core.decisions import GameEnded, Option, RequireFailed, RuleError
+from ..reference.effects import param_values
+from ..reference.evaluator import Interp
+from ..core.state import Outcome
+from ..core.values import Player
 
 DONE = "done"
 NOTHING_VIABLE = -1  # answer recorded when no option of a step menu can be completed

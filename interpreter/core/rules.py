@@ -212,7 +212,7 @@ def _invariant(spec: GameSpec, name: str, inv: Any) -> tuple[str, A.Expr]:
 
 def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
     """What each spec-level name means: special, var, zone, table, kind, action or end."""
-    from .evaluator import TableRef  # local import: evaluator imports this module
+    from ..reference.evaluator import TableRef  # local import: evaluator imports this module
 
     m = rules.spec.model
     names: dict[str, tuple[str, Any]] = {}
