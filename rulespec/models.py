@@ -184,6 +184,9 @@ class VarDecl(Model):
     start: ExprText | None = None
     description: str | None = None
     visibility: Literal["public", "owner", "hidden"] = "public"
+    internal: bool = Field(False, description="Bookkeeping of the rules, not part of the game as players know it: "
+                                              "the play screen leaves it out unless --debug (views, saves, logs "
+                                              "and rules are unchanged).")
 
 
 class Components(Model):
@@ -364,6 +367,10 @@ class DisplayDecl(Model):
                                                             "e.g. the board of the player sitting opposite.")
     player_info: list[str] | None = Field(None, description="Per-player tracks/variables/zones to show.")
     cell_width: int = Field(3, ge=1, le=12)
+    legend: dict[str, str] = Field({}, description="Legend entries, symbol -> meaning, listed before the entries "
+                                                   "derived from the symbols drawn (which they replace for the same "
+                                                   "symbol); a piece kind's name as the key stands for all its "
+                                                   "symbols; an empty meaning only hides the derived entries.")
 
 
 class BotsDecl(Model):

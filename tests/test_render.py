@@ -9,7 +9,8 @@ import pytest
 from rich.console import Console
 
 from orrery.interpreter.engine.game import Game, GameState
-from orrery.interpreter.cli.render import cell_text, print_state, render_decision, render_state, state_text, _Ctx
+from orrery.interpreter.cli.render import (cell_text, legend_entries, print_state, render_decision, render_state, state_text,
+                                      zones_view, _Ctx)
 from orrery.rulespec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,12 +110,13 @@ def text_of(renderable, width: int = 100) -> str:
 
 
 def grid_rows(text: str) -> dict[str, list[str]]:
-    """Table rows of a rendered grid: row label -> cell texts (between the row labels)."""
+    """Table rows of a rendered grid: row label -> cell texts (between the row labels; the panel beside the
+    board comes after the right-hand label and is left out)."""
     rows = {}
     for line in text.splitlines():
-        if line.startswith("│"):
-            cells = [c.strip() for c in line.strip().strip("│").split("│")]
-            if cells and cells[0]:
+        if "│" in line:
+            cells = [c.strip() for c in line.split("│")]
+            if cells[0]:
                 rows[cells[0]] = cells[1:-1]
     return rows
 
@@ -122,9 +124,15 @@ def grid_rows(text: str) -> dict[str, list[str]]:
 def header_letters(text: str) -> list[str]:
     """The column letters of the first grid's header row."""
     for line in text.splitlines():
-        if line.startswith("│"):
-            return [c.strip() for c in line.strip().strip("│").split("│")][1:-1]
+        if "│" in line:
+            return [c.strip() for c in line.split("│")][1:-1]
     return []
+
+
+def panel_line(text: str, start: str) -> str:
+    """The line of the panel (beside or below the boards) that begins with `start`, from there on."""
+    line = next(line for line in text.splitlines() if start in line)
+    return line[line.index(start):].rstrip()
 
 
 @pytest.fixture()
@@ -218,19 +226,26 @@ def test_cell_text_counts_and_hidden_cells(cards: GameState) -> None:
 # ------------------------------------------------------------------ zones and visibility
 
 
-def test_omniscient_view_shows_every_zone(cards: GameState) -> None:
-    out = text_of(render_state(cards, None))
+def test_debug_spectator_view_shows_every_zone(cards: GameState) -> None:
+    out = text_of(render_state(cards, None, debug=True))
     assert "pouch (bag, hidden): 6 — 3× red gem, 3× blue gem" in out
     assert "stock (deck, hidden): 2 — top first: card" in out
-    north = next(line for line in out.splitlines() if line.startswith("hand of North"))
-    south = next(line for line in out.splitlines() if line.startswith("hand of South"))
+    north, south = panel_line(out, "hand of North"), panel_line(out, "hand of South")
     assert north.count("card") == 2 and south.count("card") == 2
-    assert "discard (pile): empty" in out
+    assert "empty: discard" in out  # the empty zones share a line
+
+
+def test_spectator_sees_what_some_player_sees_but_not_hidden_zones(cards: GameState) -> None:
+    out = text_of(render_state(cards, None))
+    assert panel_line(out, "pouch") == "pouch (bag, hidden): 6 (hidden)"
+    assert panel_line(out, "stock") == "stock (deck, hidden): 2 (hidden)"
+    north, south = panel_line(out, "hand of North"), panel_line(out, "hand of South")
+    assert north.count("card") == 2 and south.count("card") == 2  # an owner's hand: its owner sees it
 
 
 def test_hidden_deck_shows_only_its_count(cards: GameState) -> None:
     out = text_of(render_state(cards, 0))
-    line = next(line for line in out.splitlines() if line.startswith("stock"))
+    line = panel_line(out, "stock")
     assert line == "stock (deck, hidden): 2 (hidden)"
     assert "card" not in line
 
@@ -240,8 +255,8 @@ def test_owner_zone_visible_to_owner_only(cards: GameState) -> None:
     ranks = {p: sorted(str(cards.state.attrs[pid]["rank"]) for pid in pids) for p, pids in hands.items()}
     for viewer, other in ((0, 1), (1, 0)):
         out = text_of(render_state(cards, viewer))
-        mine = next(l for l in out.splitlines() if l.startswith(f"hand of {['North', 'South'][viewer]}"))
-        theirs = next(l for l in out.splitlines() if l.startswith(f"hand of {['North', 'South'][other]}"))
+        mine = panel_line(out, f"hand of {['North', 'South'][viewer]}")
+        theirs = panel_line(out, f"hand of {['North', 'South'][other]}")
         for rank in ranks[viewer]:
             assert f"card {rank}" in mine
         assert "card" not in theirs and theirs.endswith("2 (hidden)")
@@ -249,10 +264,8 @@ def test_owner_zone_visible_to_owner_only(cards: GameState) -> None:
 
 def test_owner_variable_hidden_from_others(cards: GameState) -> None:
     out = text_of(render_state(cards, 1))
-    header = next(l for l in out.splitlines() if "seat" in l and "points" in l)
-    assert header.split() == ["seat", "points", "secret", "hand", "(count)"]
-    north = next(l for l in out.splitlines() if l.strip().startswith("▶") and "North" in l)
-    south = next(l for l in out.splitlines() if "South (you)" in l)
+    assert panel_line(out, "Players").split() == ["Players", "points", "secret", "hand", "(count)"]
+    north, south = panel_line(out, "▶  North"), panel_line(out, "South (you)")
     assert north.split()[-3:] == ["0", "?", "2"]  # points shown, secret hidden, hand count shown
     assert south.split()[-3:] == ["0", "7", "2"]  # the viewer's own secret is shown
 
@@ -299,12 +312,11 @@ def test_hidden_board_shows_counts_only(tmp_path: Path) -> None:
 
 
 def test_display_zones_selects_and_orders(tmp_path: Path) -> None:
-    text = CARDS + "display:\n  zones: [discard, pouch]\n  player_info: [points, seat]\n"
+    text = CARDS + "display:\n  zones: [stock, pouch]\n  player_info: [points, seat]\n"
     out = text_of(render_state(new_game(write(tmp_path, text))))
-    assert "stock" not in out and "hand of" not in out and "map (graph)" not in out
-    assert out.index("discard (pile)") < out.index("pouch (bag, hidden)")
-    header = next(l for l in out.splitlines() if "seat" in l and "points" in l)
-    assert header.split() == ["seat", "points", "seat"]
+    assert "discard" not in out and "hand of" not in out and "map (graph)" not in out
+    assert out.index("stock (deck, hidden)") < out.index("pouch (bag, hidden)")
+    assert panel_line(out, "Players").split() == ["Players", "points", "seat"]
 
 
 # ------------------------------------------------------------------ menus and the end
@@ -314,8 +326,8 @@ def test_decision_menu_is_numbered(ttt: GameState) -> None:
     out = text_of(render_decision(ttt))
     lines = out.splitlines()
     assert lines[0] == "X, Where do you play?"
-    assert lines[1:] == [f"{i}) {lab}" for i, lab in enumerate(
-        ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"], 1)]
+    assert " ".join(lines[1:]).split() == [x for i, lab in enumerate(
+        ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"], 1) for x in (f"{i})", lab)]  # short: in columns
 
 
 def test_long_menu_is_printed_in_columns(tmp_path: Path) -> None:
@@ -368,3 +380,107 @@ def test_render_does_not_change_the_state(cards: GameState) -> None:
     state_text(cards, None)
     state_text(cards, 0)
     assert (cards.digest(), cards.state.digest()) == before
+
+
+# ------------------------------------------------------------------ internal variables, --debug, legend
+
+LEDGER = """\
+orrery: 1
+game: {name: ledger, players: {min: 2, max: 2}}
+components:
+  pieces:
+    stone: {unlimited: true, attributes: {owner: player}, symbol: 'if it.owner == 0 then "A" else "B"'}
+    tile: {unlimited: true, attributes: {n: int}, symbol: 'text(it.n)'}
+    flag: {unlimited: true, symbol: '"F"', style: '"red"'}
+  zones:
+    field: {type: grid, width: 4, height: 3}
+variables:
+  pot: {type: int, start: 4}
+  scratch: {type: int, start: 41, internal: true}
+  coins: {per_player: true, type: int, start: 2}
+  memo: {per_player: true, type: int, start: "p.seat + 70", internal: true}
+  plan: {per_player: true, type: int, start: "p.seat + 90", internal: true, visibility: owner}
+setup: |
+  create stone {owner: 0} in cell(field, "a1")
+  create stone {owner: 1} in cell(field, "b1")
+""" + "".join(f'  create tile {{n: {n}}} in cell(field, "{c}")\n' for n, c in enumerate(
+    ["a2", "b2", "c2", "d2", "a3", "b3", "c3"], 1)) + """\
+  create flag in cell(field, "d3")
+flow:
+  first_player: 0
+  phases: [{name: main, steps: [{actions: [wait], optional: true}]}]
+actions:
+  wait: {effect: pass}
+end:
+  never: {when: "false"}
+"""
+WIDE = 160  # wide enough that no panel line wraps
+
+
+def ledger(tmp_path: Path, display: str = "") -> GameState:
+    """The made-up ledger game: internal and public variables, a few kinds of symbol on one grid."""
+    return new_game(write(tmp_path, LEDGER + display))
+
+
+def test_internal_variables_are_left_out_unless_debug(tmp_path: Path) -> None:
+    gs = ledger(tmp_path)
+    out = text_of(render_state(gs, 0), WIDE)
+    assert "pot: 4" in out and "scratch" not in out and "41" not in out
+    assert panel_line(out, "Players").split() == ["Players", "coins"]  # memo and plan are internal
+    assert "debug:" not in out
+    debug = text_of(render_state(gs, 0, debug=True), WIDE)
+    assert "scratch: 41" in debug and "P1.memo: 70" in debug and "P2.memo: 71" in debug
+
+
+def test_debug_never_shows_a_player_what_the_rules_hide_from_them(tmp_path: Path) -> None:
+    gs = ledger(tmp_path)
+    mine = text_of(render_state(gs, 0, debug=True), WIDE)
+    assert "P1.plan: 90" in mine and "P2.plan" not in mine and "91" not in mine
+    spectator = text_of(render_state(gs, None, debug=True), WIDE)
+    assert "P1.plan: 90" in spectator and "P2.plan: 91" in spectator
+
+
+def test_legend_lists_the_symbols_drawn(tmp_path: Path) -> None:
+    out = text_of(render_state(ledger(tmp_path)), WIDE)
+    assert panel_line(out, "Legend:") == "Legend: A P1 stone  B P2 stone  1… tile (7 symbols)  F flag  · empty"
+    assert legend_entries(_Ctx(ledger(tmp_path), None)) == []  # nothing drawn yet: the legend is of what is drawn
+
+
+def test_display_legend_entries_come_first_and_replace_derived_ones(tmp_path: Path) -> None:
+    gs = ledger(tmp_path, 'display:\n  legend: {F: "the goal", tile: "tiles: their number", stone: "", "·": "open"}\n')
+    ctx = _Ctx(gs, None)
+    zones_view(ctx)
+    entries = [(sym.plain, meaning) for sym, meaning in legend_entries(ctx)]
+    assert entries[:3] == [("F", "the goal"), ("", "tiles: their number"), ("·", "open")]
+    assert len(entries) == 3  # the stones' entries are hidden by the empty meaning; no derived F, tile or ·
+    out = text_of(render_state(gs), WIDE)
+    assert panel_line(out, "Legend:") == "Legend: F the goal  tiles: their number  · open"
+
+
+def test_legend_marks_hidden_cells(tmp_path: Path) -> None:
+    text = LEDGER.replace("field: {type: grid, width: 4, height: 3}",
+                          "field: {type: grid, width: 4, height: 3, visibility: hidden}")
+    out = text_of(render_state(new_game(write(tmp_path, text)), 0), WIDE)
+    assert "? hidden (n? for n)" in out and "A P1 stone" not in out
+
+
+@pytest.mark.parametrize("text, where", [("variables:\n  x: {internal: maybe}\n", "variables.x.internal"),
+                                         ("display: {legend: [a]}\n", "display.legend")])
+def test_display_keys_are_validated(tmp_path: Path, text: str, where: str) -> None:
+    from orrery.rulespec.errors import SpecError
+
+    spec = LEDGER.replace("variables:\n", text, 1) if text.startswith("variables") else LEDGER + text
+    with pytest.raises(SpecError) as info:
+        load_spec(write(tmp_path, spec))
+    assert where in info.value.render()
+
+
+def test_panel_goes_beside_the_boards_when_there_is_room_else_below(tmp_path: Path) -> None:
+    gs = ledger(tmp_path)
+    wide = text_of(render_state(gs), WIDE).splitlines()
+    assert wide[1].startswith("field") and "Players" in wide[1]  # the panel starts level with the board
+    narrow = text_of(render_state(gs), 40).splitlines()
+    board_end = max(i for i, line in enumerate(narrow) if "│" in line)
+    players = next(i for i, line in enumerate(narrow) if "Players" in line)
+    assert players > board_end and "│" not in narrow[players]  # no room beside: the panel comes under the board
+    assert all(len(line) <= 40 for line in narrow)

@@ -320,6 +320,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--think", type=THINK, default=1.0, help="seconds a search bot thinks per decision when its "
                     "seat gives it no budget (a plain 'mcts' seat, as the default seats are; default 1)")
     sp.add_argument("--quiet-board", action="store_true", help="do not redraw the board after bot moves")
+    sp.add_argument("--no-color", action="store_true", help="no colours (as with the NO_COLOR environment "
+                    "variable); symbols and the legend tell every piece apart")
+    sp.add_argument("--debug", action="store_true", help="also show the rules' internal variables (and, to a "
+                    "spectator of a bots-only game, the hidden zones); never what the rules hide from a player")
     sp.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision (default: "
                     "<game>.orrery-save.json in the current folder when a human plays)")
     sp.add_argument("--no-save", action="store_true", help="do not save the game")

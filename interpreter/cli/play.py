@@ -356,7 +356,10 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     """Run one game at the terminal (new, or resumed from a save); return the exit code."""
     from .render import SafeConsole, render_decision, render_state
 
-    console = SafeConsole(highlight=False)  # spec text is shown with its control characters escaped
+    # spec text is shown with its control characters escaped; --no-color (or NO_COLOR, which rich reads) drops
+    # colours: every board distinction is also a symbol, listed in the legend
+    console = SafeConsole(highlight=False, no_color=True if getattr(args, "no_color", False) else None)
+    debug = getattr(args, "debug", False)  # the rules' internal variables, and for a spectator hidden zones
     seats = list(resume.seats) if resume else parse_seats(game, args.seats, args.players)
     seed = resume.seed if resume else (new_seed() if args.seed is None else args.seed)
     secret = hidden_information(game.rules)  # then the seed stays off the screen until the game is over
@@ -450,13 +453,13 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
         if saver:
             saver.write(gs, first=True)
         if resume is not None and gs.is_terminal():
-            console.print(render_state(gs, None))
+            console.print(render_state(gs, None, debug))
             console.print("this game is already over.")
             return 0
         if resume is None:
             tell_autos(gs, 0)  # decisions the engine answered before the first real one (a forced setup choice)
         if all_bots and not quiet_board:
-            console.print(render_state(gs, None))
+            console.print(render_state(gs, None, debug))
         while not gs.is_terminal():
             p = gs.current_player()
             d = gs.decision
@@ -479,18 +482,18 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                     console.print(escape(line), soft_wrap=True)
                 tell_autos(gs, steps_before)
                 if all_bots and not quiet_board:
-                    console.print(render_state(gs, None))  # the board shows the narration too
+                    console.print(render_state(gs, None, debug))  # the board shows the narration too
                 if getattr(args, "delay", 0):
                     time.sleep(args.delay)
             else:
                 if not handover.to(p):
                     console.print(stopped("input ended."), soft_wrap=True)
                     return 0
-                console.print(render_state(gs, p))
+                console.print(render_state(gs, p, debug))
                 console.print(render_decision(gs))
                 if p not in readers:
                     readers[p] = LineReader(lambda: answer_words(gs))
-                table = Table(console, lambda: (console.print(render_state(gs, gs.current_player())),
+                table = Table(console, lambda: (console.print(render_state(gs, gs.current_player(), debug)),
                                                 console.print(render_decision(gs))), lambda: save_now(gs))
                 answer = ask(table, gs, readers[p])
                 while answer == UNDO:
@@ -519,7 +522,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             if saver:
                 saver.write(gs)
         if not all_bots or quiet_board:
-            console.print(render_state(gs, None))
+            console.print(render_state(gs, None, debug))
     except KeyboardInterrupt:
         if saver:
             try:

@@ -3,7 +3,13 @@
 Everything shown comes from the spec's components: grid zones become tables
 (column letters, row numbers with the highest row on top), graph zones a list
 of nodes, other zones one line each, honouring visibility for a given viewer
-(`viewer=None` is the omniscient view for bots and spectators).
+(`viewer=None` is the spectator's view: what some player sees, but not what the
+rules hide from everyone).  A legend lists the symbols drawn, so that no
+distinction is made by colour alone.  `debug=True` adds what the screen leaves
+out: variables marked `internal`, and for the spectator, hidden zones.
+
+The screen is laid out to fit a terminal: the boards on the left and, when there
+is room beside them, the players, the other zones and the legend on the right.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from rich.text import Text
 from orrery.rulespec.errors import printable
 
 from ..reference.evaluator import Interp
+from .layout import Beside, Flow, Packed
 from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, ZoneRef, cell_label, column_letters
 
@@ -29,11 +36,14 @@ if TYPE_CHECKING:
     from ..engine.game import GameState
     from ..core.rules import ZoneInfo
 
-NARRATION_LINES = 5
+NARRATION_LINES = 3  # the bots' moves are printed above the screen too; more would not fit 24 lines
 MAX_LISTED = 30  # pieces listed per zone line before "... and N more"
+PILE_TOP = 3  # a pile or deck lists its top pieces only (play depends on the top; a long list would not fit)
 MAX_GRID_CELLS = 4000  # larger (unbounded) bounding boxes are listed cell by cell
-MENU_COLUMNS_FROM = 13  # menus with this many options are printed in columns
-GRID_LINES_UP_TO = 12  # grids with at most this many rows get lines between rows
+MENU_COLUMNS_FROM = 7  # menus with this many options are printed in columns (a long list would not fit the screen)
+GRID_LINES_UP_TO = 5  # grids with at most this many rows get lines between rows (taller ones would not fit)
+LEGEND_SYMBOLS_PER_KIND = 6  # a kind drawing more symbols than this gets one legend entry, not one per symbol
+EMPTY, HIDDEN = "·", "?"
 
 
 class SafeConsole(Console):
@@ -59,15 +69,25 @@ def visible(visibility: str, owner: int | None, viewer: int | None) -> bool:
 class _Ctx:
     """What every rendering helper needs: the state, the rules, an evaluator and the viewer."""
 
-    def __init__(self, gs: "GameState", viewer: int | None):
+    def __init__(self, gs: "GameState", viewer: int | None, debug: bool = False):
         """Collect what rendering `gs` for `viewer` needs."""
         self.gs = gs
         self.state = gs.state
         self.rules = gs.game.rules
         self.model = gs.game.spec.model
         self.viewer = viewer
+        self.debug = debug
         self.it = Interp(gs.state.clone())  # a clone: display expressions must never touch the live state
         self.cell_width = self.model.display.cell_width
+        # what the boards drew, for the legend: (symbol, style) -> piece ids; and the marks for empty/hidden cells
+        self.drawn: dict[tuple[str, str | None], list[int]] = {}
+        self.marks: set[str] = set()
+
+    def sees(self, visibility: str, owner: int | None) -> bool:
+        """Whether this viewer may see a place or value; the spectator sees a hidden one only with --debug."""
+        if self.viewer is None and visibility == "hidden" and not self.debug:
+            return False
+        return visible(visibility, owner, self.viewer)
 
     def label(self, v: Any) -> str:
         """A value as text; never raises."""
@@ -147,10 +167,14 @@ def _runs(items: list[tuple[str, str | None]]) -> list[tuple[str, str | None, in
 def cell_text(ctx: _Ctx, pids: list[int], shown: bool) -> Text:
     """The contents of one cell: symbols side by side, or counts like `3●` when they do not fit."""
     if not pids:
-        return Text("·", style="dim")
+        ctx.marks.add(EMPTY)
+        return Text(EMPTY, style="dim")
     if not shown:
-        return Text("?" if len(pids) == 1 else f"{len(pids)}?", style="dim")
+        ctx.marks.add(HIDDEN)
+        return Text(HIDDEN if len(pids) == 1 else f"{len(pids)}{HIDDEN}", style="dim")
     items = [(piece_symbol(ctx, pid), _style_of(ctx, pid)) for pid in pids]
+    for pid, item in zip(pids, items):
+        ctx.drawn.setdefault(item, []).append(pid)
     out = Text()
     if sum(len(t) for t, _ in items) <= ctx.cell_width:
         for t, s in items:
@@ -165,7 +189,7 @@ def cell_text(ctx: _Ctx, pids: list[int], shown: bool) -> Text:
     return out
 
 
-def pieces_text(ctx: _Ctx, pids: list[int], ordered: bool = True) -> Text:
+def pieces_text(ctx: _Ctx, pids: list[int], ordered: bool = True, most: int = MAX_LISTED) -> Text:
     """Labels of pieces as `3× label` (equal neighbours, or all equal ones when not ordered), coloured."""
     items = [(ctx.label(PieceRef(pid)), _style_of(ctx, pid)) for pid in pids]
     groups: list[tuple[str, str | None, int]] = []
@@ -178,12 +202,12 @@ def pieces_text(ctx: _Ctx, pids: list[int], ordered: bool = True) -> Text:
             else:
                 groups.append((lab, sty, 1))
     out = Text()
-    for i, (lab, sty, n) in enumerate(groups[:MAX_LISTED]):
+    for i, (lab, sty, n) in enumerate(groups[:most]):
         if i:
             out.append(", ")
         out.append(f"{n}× {lab}" if n > 1 else lab, style=sty or "")
-    if len(groups) > MAX_LISTED:
-        rest = sum(n for _, _, n in groups[MAX_LISTED:])
+    if len(groups) > most:
+        rest = sum(n for _, _, n in groups[most:])
         out.append(f", ... and {rest} more", style="dim")
     return out
 
@@ -202,7 +226,7 @@ def grid_table(ctx: _Ctx, zone: "ZoneInfo", owner: int | None, upside_down: bool
     show the occupied bounding box plus a margin of one."""
     d = zone.decl
     title = ctx.zone_title(zone, owner)
-    shown = visible(d.visibility, owner, ctx.viewer)
+    shown = ctx.sees(d.visibility, owner)
     cells = _board_cells(ctx, zone.name, owner)
     if d.unbounded:
         if not cells:
@@ -220,8 +244,9 @@ def grid_table(ctx: _Ctx, zone: "ZoneInfo", owner: int | None, upside_down: bool
             lines.append(line)
         return Group(*lines)
     rows = y1 - y0 + 1
+    # no outer edge: the row and column labels frame the board, and the two lines saved help it fit the screen
     table = Table(title=Text(title), box=box.SQUARE, show_lines=rows <= GRID_LINES_UP_TO,
-                  padding=(0, 0), title_justify="left", show_edge=True)
+                  padding=(0, 0), title_justify="left", show_edge=False)
     table.add_column("", justify="center", style="dim", no_wrap=True, min_width=3)
     for x in range(x0, x1 + 1):
         table.add_column(Text(column_letters(x)), justify="center", min_width=ctx.cell_width, no_wrap=True)
@@ -236,7 +261,7 @@ def grid_table(ctx: _Ctx, zone: "ZoneInfo", owner: int | None, upside_down: bool
 def graph_list(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> RenderableType:
     """A graph zone: one `node: pieces` line per occupied node, the empty nodes, then each edge once."""
     d = zone.decl
-    shown = visible(d.visibility, owner, ctx.viewer)
+    shown = ctx.sees(d.visibility, owner)
     cells = _board_cells(ctx, zone.name, owner)
     lines = [Text(f"{ctx.zone_title(zone, owner)} (graph)", style="bold")]
     empty = []
@@ -269,14 +294,13 @@ def zone_line(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> Text:
     """A bag, deck, pile or hand as one line: name, count, and the pieces when the viewer may see them."""
     d = zone.decl
     pids = list(ctx.state.contents(ZoneRef(zone.name, owner)))
-    kind = d.type if d.visibility == "public" else f"{d.type}, {d.visibility}"
     line = Text(f"{ctx.zone_title(zone, owner)}", style="bold")
-    line.append(f" ({kind}): ")
+    line.append(": " if d.visibility == "public" else f" ({d.type}, {d.visibility}): ")  # who may look, if not all
     if not pids:
         line.append("empty", style="dim")
         return line
     line.append(f"{len(pids)}")
-    if not visible(d.visibility, owner, ctx.viewer):
+    if not ctx.sees(d.visibility, owner):
         line.append(" (hidden)", style="dim")
         return line
     if d.type in ("deck", "pile"):
@@ -284,7 +308,8 @@ def zone_line(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> Text:
         line.append(" — top first: ")
     else:
         line.append(" — ")
-    line.append_text(pieces_text(ctx, pids, ordered=d.type != "bag"))
+    line.append_text(pieces_text(ctx, pids, ordered=d.type != "bag",
+                                 most=PILE_TOP if d.type in ("deck", "pile") else MAX_LISTED))
     return line
 
 
@@ -321,16 +346,24 @@ def zones_view(ctx: _Ctx) -> list[RenderableType]:
     boards: list[RenderableType] = []
     lines: list[RenderableType] = []
     flipped = set(ctx.model.display.upside_down or [])
+    in_panel = set(ctx.model.display.player_info or [])  # shown in the players panel, not again as lines
+    empty: list[str] = []
     for name, owners in _zone_items(ctx):
         zone = ctx.rules.zones[name]
+        if zone.type not in ("grid", "graph") and name in in_panel:
+            continue
         for owner in owners:
             if zone.type == "grid":
                 upside = name in flipped or (owner is not None and f"{name}[{owner}]" in flipped)
                 boards.append(grid_table(ctx, zone, owner, upside))
             elif zone.type == "graph":
                 boards.append(graph_list(ctx, zone, owner))
+            elif not ctx.state.contents(ZoneRef(zone.name, owner)):
+                empty.append(ctx.zone_title(zone, owner))
             else:
                 lines.append(zone_line(ctx, zone, owner))
+    if empty:  # one line for all the empty zones: a line each would not fit the screen
+        lines.append(Text("empty: ", style="bold") + Text(", ".join(empty)))
     return boards + lines
 
 
@@ -342,14 +375,40 @@ def _var_shown(ctx: _Ctx, name: str, owner: int | None) -> bool:
     decl = ctx.rules.variables.get(name)
     if decl is None:
         return True
-    return visible(decl.visibility, owner, ctx.viewer)
+    return ctx.sees(decl.visibility, owner)
 
 
-def _player_value(ctx: _Ctx, p: int, name: str) -> str:
-    """One entry of the players panel: a zone's count, a variable's value, or a player attribute."""
+def _internal(ctx: _Ctx, name: str) -> bool:
+    """Whether a variable is the rules' bookkeeping (`internal: true`), left off the screen unless --debug."""
+    decl = ctx.rules.variables.get(name)
+    return decl is not None and decl.internal
+
+
+def zone_symbols(ctx: _Ctx, pids: list[int]) -> Text:
+    """A zone's pieces in a panel cell: `n: ` then their board symbols (their labels when a kind has no symbol)."""
+    out = Text(f"{len(pids)}: " if pids else "0")
+    for i, pid in enumerate(pids):
+        kind = ctx.rules.kinds.get(ctx.state.kinds[pid])
+        if i:
+            out.append(" " if kind is not None and kind.symbol is not None else ", ")
+        if kind is not None and kind.symbol is not None:
+            item = (piece_symbol(ctx, pid), _style_of(ctx, pid))
+            ctx.drawn.setdefault(item, []).append(pid)
+            out.append(item[0], style=item[1] or "")
+        else:
+            out.append(ctx.label(PieceRef(pid)), style=_style_of(ctx, pid) or "")
+    return out
+
+
+def _player_value(ctx: _Ctx, p: int, name: str) -> str | Text:
+    """One entry of the players panel: a zone's count (its pieces, when `display.player_info` names it and the
+    viewer sees it), a variable's value, or a player attribute."""
     zone = ctx.rules.zones.get(name)
     if zone is not None and zone.per_player:
         try:
+            if zone.type not in ("grid", "graph") and name in (ctx.model.display.player_info or []) \
+                    and ctx.sees(zone.decl.visibility, p):
+                return zone_symbols(ctx, list(ctx.state.contents(ZoneRef(name, p))))
             return str(ctx.it.place_size(ZoneRef(name, p)))
         except Exception:
             return "?"
@@ -393,7 +452,7 @@ def players_table(ctx: _Ctx) -> RenderableType:
         columns = list(info)
     else:
         columns = [n for n, t in ctx.rules.tracks.items() if t.per_player]
-        columns += [n for n, v in ctx.rules.variables.items() if v.per_player]
+        columns += [n for n, v in ctx.rules.variables.items() if v.per_player and not _internal(ctx, n)]
         columns += list(dict.fromkeys(n for n, _ in _zone_items(ctx) if ctx.rules.zones[n].per_player))
     if not columns:  # nothing per player: one line
         line = Text("Players: ", style="bold")
@@ -405,13 +464,15 @@ def players_table(ctx: _Ctx) -> RenderableType:
                 line.append(f"{mark} ")
             line.append_text(seat)
         return line
-    table = Table(title="Players", box=box.SIMPLE_HEAD, title_justify="left", padding=(0, 1))
+    # no box, no title: a header line and a line per seat, so that the panel fits beside or under the boards
+    table = Table(box=None, padding=(0, 1), pad_edge=False)
     table.add_column("", no_wrap=True)
-    table.add_column("seat", no_wrap=True)
+    table.add_column("Players", no_wrap=True)
+    shows = set(info or [])
     for name in columns:
         zone = ctx.rules.zones.get(name)
-        head = f"{name} (count)" if zone is not None and zone.per_player else name
-        table.add_column(Text(head), overflow="fold")
+        counted = zone is not None and zone.per_player and (name not in shows or zone.type in ("grid", "graph"))
+        table.add_column(Text(f"{name} (count)" if counted else name), overflow="fold")
     for p in range(ctx.state.n):
         mark, seat = _seat_text(ctx, p)
         table.add_row(mark, seat, *[_player_value(ctx, p, n) for n in columns])
@@ -421,7 +482,7 @@ def players_table(ctx: _Ctx) -> RenderableType:
 def globals_line(ctx: _Ctx) -> Text | None:
     """Global tracks and variables as `name: value`, or None when there are none."""
     names = [n for n, t in ctx.rules.tracks.items() if not t.per_player]
-    names += [n for n, v in ctx.rules.variables.items() if not v.per_player]
+    names += [n for n, v in ctx.rules.variables.items() if not v.per_player and not _internal(ctx, n)]
     if not names:
         return None
     out = Text()
@@ -431,6 +492,87 @@ def globals_line(ctx: _Ctx) -> Text | None:
         out.append(f"{name}: ", style="bold")
         out.append(ctx.label(ctx.state.vars.get(name)) if _var_shown(ctx, name, None) else "?")
     return out
+
+
+def debug_lines(ctx: _Ctx) -> RenderableType | None:
+    """With --debug: the internal variables (`internal: true`) that the viewer may see, global then per seat."""
+    if not ctx.debug:
+        return None
+    out = Text("debug: ", style="bold")
+    items: list[tuple[str, Any]] = []
+    for name, decl in ctx.rules.variables.items():
+        if not decl.internal:
+            continue
+        if not decl.per_player:
+            if _var_shown(ctx, name, None):
+                items.append((name, ctx.state.vars.get(name)))
+            continue
+        items.extend((f"{ctx.seat(p)}.{name}", ctx.state.pvars[p].get(name)) for p in range(ctx.state.n)
+                     if _var_shown(ctx, name, p))
+    if not items:
+        out.append("no internal variables", style="dim")
+    for i, (name, value) in enumerate(items):
+        if i:
+            out.append("  ·  ", style="dim")
+        out.append(f"{name}: ")
+        out.append(ctx.label(value))
+    return out
+
+
+# ------------------------------------------------------------------ legend
+
+
+def _legend_meaning(ctx: _Ctx, pids: list[int]) -> str:
+    """What pieces sharing a symbol are: their label when they share one, else their kinds' names."""
+    labels = list(dict.fromkeys(ctx.label(PieceRef(pid)) for pid in pids))
+    if len(labels) == 1:
+        return labels[0]
+    return " / ".join(dict.fromkeys(ctx.state.kinds[pid] for pid in pids))
+
+
+def legend_entries(ctx: _Ctx) -> list[tuple[Text, str]]:
+    """The legend: `display.legend` entries, then one per symbol the boards and panels drew (one per kind when a
+    kind drew many), then the marks of empty and hidden cells.  A `display.legend` key that names a piece kind
+    stands for all its symbols (shown as its meaning alone).  Call it after the zones are rendered."""
+    given = ctx.model.display.legend
+    entries = [(Text("" if sym in ctx.rules.kinds else sym, style="bold"), meaning) for sym, meaning in given.items()
+               if meaning]  # an empty meaning only hides the derived entries
+    by_kind: dict[str, dict[str, tuple[str | None, list[int]]]] = {}
+    order = {kind: i for i, kind in enumerate(ctx.rules.kinds)}
+
+    def spec_order(item: tuple[tuple[str, str | None], list[int]]) -> tuple[int, int]:
+        """Kinds in the spec's order, then the symbols by their first piece."""
+        return order.get(ctx.state.kinds[item[1][0]], len(order)), min(item[1])
+
+    for (sym, style), pids in sorted(ctx.drawn.items(), key=spec_order):
+        if sym in given or ctx.state.kinds[pids[0]] in given:
+            continue
+        symbols = by_kind.setdefault(ctx.state.kinds[pids[0]], {})
+        old = symbols.get(sym)
+        symbols[sym] = (old[0] if old else style, (old[1] if old else []) + pids)
+    for kind, symbols in by_kind.items():
+        if len(symbols) > LEGEND_SYMBOLS_PER_KIND:
+            first, (style, _) = next(iter(symbols.items()))
+            entries.append((Text(f"{first}…", style=f"bold {style}" if style else "bold"),
+                            f"{kind} ({len(symbols)} symbols)"))
+            continue
+        entries.extend((Text(sym, style=f"bold {style}" if style else "bold"), _legend_meaning(ctx, pids))
+                       for sym, (style, pids) in symbols.items())
+    # the cell marks share one entry: they are short, and an entry each could take a line each
+    marks = "  ".join(f"{mark} {meaning}" for mark, meaning in ((EMPTY, "empty"), (HIDDEN, "hidden (n? for n)"))
+                      if mark in ctx.marks and mark not in given)
+    if marks:
+        entries.append((Text(), marks))
+    return entries
+
+
+def legend_text(ctx: _Ctx) -> RenderableType | None:
+    """`Legend:` then its entries (`X Dark disc`), wrapped between entries; None when nothing was drawn."""
+    entries = legend_entries(ctx)
+    if not entries:
+        return None
+    items = [sym + Text(f" {meaning}") if sym.plain else Text(meaning) for sym, meaning in entries]
+    return Packed(Text("Legend:", style="bold"), items)
 
 
 def status_line(ctx: _Ctx) -> Text:
@@ -477,15 +619,26 @@ def narration_text(ctx: _Ctx) -> RenderableType | None:
 # ------------------------------------------------------------------ public API
 
 
-def render_state(gs: "GameState", viewer: int | None = None) -> RenderableType:
-    """The whole state as `viewer` may see it (None: everything), ready for `Console.print`."""
-    ctx = _Ctx(gs, viewer)
+def render_state(gs: "GameState", viewer: int | None = None, debug: bool = False) -> RenderableType:
+    """The whole state as `viewer` may see it (None: the spectator), ready for `Console.print`: the status line,
+    the boards with the panel (players, other zones, legend) beside or below them, then narration and outcome."""
+    ctx = _Ctx(gs, viewer, debug)
+    boards: list[RenderableType] = []
+    lines: list[RenderableType] = []
+    for part in zones_view(ctx):
+        (lines if isinstance(part, Text) else boards).append(part)
+    players, values = players_table(ctx), globals_line(ctx)  # before the legend: the panel draws symbols too
+    if isinstance(players, Text) and values is not None:  # a one-line players panel takes the values after it
+        players, values = players + Text("  ·  ", style="dim") + values, None
+    panel: list[RenderableType] = [players]
+    panel += [x for x in (values, debug_lines(ctx)) if x is not None]
+    panel += lines
+    legend = legend_text(ctx)
+    if legend is not None:
+        panel.append(legend)
     parts: list[RenderableType] = [status_line(ctx)]
-    parts.extend(zones_view(ctx))
-    parts.append(players_table(ctx))
-    for extra in (globals_line(ctx), narration_text(ctx), outcome_text(ctx)):
-        if extra is not None:
-            parts.append(extra)
+    parts.append(Beside(Flow(boards), Group(*panel)) if boards else Group(*panel))
+    parts += [x for x in (narration_text(ctx), outcome_text(ctx)) if x is not None]
     return Group(*parts)
 
 
@@ -501,10 +654,11 @@ def render_decision(gs: "GameState") -> RenderableType:
     return Group(head, *items)
 
 
-def print_state(gs: "GameState", viewer: int | None = None, console: Console | None = None) -> None:
+def print_state(gs: "GameState", viewer: int | None = None, console: Console | None = None,
+                debug: bool = False) -> None:
     """Print the state and, if the viewer may answer it, the pending decision's menu."""
     console = console or SafeConsole()
-    console.print(render_state(gs, viewer))
+    console.print(render_state(gs, viewer, debug))
     d = gs.decision
     if d is None:
         return
@@ -514,9 +668,9 @@ def print_state(gs: "GameState", viewer: int | None = None, console: Console | N
         console.print(Text(f"Waiting for {gs.game.rules.seat_name(d.player)}: {d.prompt}", style="dim"))
 
 
-def state_text(gs: "GameState", viewer: int | None = None, width: int = 100) -> str:
+def state_text(gs: "GameState", viewer: int | None = None, width: int = 100, debug: bool = False) -> str:
     """The rendered state as plain text (for logs and tests)."""
     console = Console(record=True, width=width, file=io.StringIO(), color_system=None)
-    console.print(render_state(gs, viewer))
+    console.print(render_state(gs, viewer, debug))
     return console.export_text()
 
