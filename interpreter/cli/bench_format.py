@@ -51,14 +51,17 @@ def cascades(r: dict[str, Any]) -> list[str]:
 
 
 def singles(r: dict[str, Any]) -> list[str]:
-    """Bubble Singularity with 4 players and the decision chain."""
-    b = r["bubble_singularity_4p"]
-    out = ["", f"bubble-singularity, 4 players: {_num(b['games_per_s'])} random games/s ({b['games']} games)"
-           + (f"; x 37,000 / {_num(b['c4_reference_per_s'])} (hand-written connect four, this run) = "
-              f"{_num(b['normalised_games_per_s'])}" if "normalised_games_per_s" in b else ""),
-           f"  sampled playouts (as MCTS plays them): {_num(b['sampled_games_per_s'])} games/s "
-           f"({b['sampled_games']} games)" + (f", normalised {_num(b['sampled_normalised_games_per_s'])}"
-                                               if "sampled_normalised_games_per_s" in b else "")]
+    """The game at a full table and the decision chain."""
+    b = r["full_table"]
+    out = [""]
+    if b is not None:
+        out += [f"{b['game']}, {b['players']} players: {_num(b['games_per_s'])} random games/s ({b['games']} games)"
+                + (f"; x {_num(b['normaliser_assumed_per_s'])} / {_num(b['normaliser_per_s'])} (hand-written "
+                   f"{b['normaliser']}, this run) = {_num(b['normalised_games_per_s'])}"
+                   if "normalised_games_per_s" in b else ""),
+                f"  sampled playouts (as the search bot plays them): {_num(b['sampled_games_per_s'])} games/s "
+                f"({b['sampled_games']} games)" + (f", normalised {_num(b['sampled_normalised_games_per_s'])}"
+                                                    if "sampled_normalised_games_per_s" in b else "")]
     ch = r["chain"]
     if ch is None:
         out.append("decision chain: benchmarks/chain_cost.py not found (not a checkout)")

@@ -3,9 +3,10 @@
 For each bundled game: random playouts per second on both engines and with the hand-written reference
 in the checkout's `benchmarks/` folder (where one exists), cascade resolutions per second, MCTS
 iterations per second from the start position, memory (bench_memory) and the thinking bot's slowest
-decision against its budget (bench_think); then Bubble Singularity with 4 players normalised by the
-hand-written connect four measured in the same run, and the cost of a chain of decisions inside one
-effect (benchmarks/chain_cost.py).  Ratios are taken within the run: the machine's speed moves more
+decision against its budget (bench_think); then one game at a full table, normalised by a hand-written
+reference measured in the same run, and the cost of a chain of decisions inside one effect
+(benchmarks/chain_cost.py).  Which games have references, and every target, are data in the checkout's
+benchmarks/targets.py: the engine names no game.  Ratios are taken within the run: the machine's speed moves more
 between runs than the ratios do.  The hand-written references and the chain game sit in the checkout,
 outside the installed package: without them their figures are left out (reported as missing).
 """
@@ -31,20 +32,14 @@ from ..engine.game import Game, load_game
 from ..engine.gamefiles import bundled_games
 from ..bots.mcts import MctsBot
 
-GAME_ORDER = ["tic-tac-toe", "connect-four", "breakthrough", "reversi", "bubble-singularity", "bubblee-pop",
-              "burbuja"]
-REFERENCES = {"tic-tac-toe": "ref_tic_tac_toe", "connect-four": "ref_connect_four",
-              "breakthrough": "ref_breakthrough", "reversi": "ref_reversi"}
-CASCADE_REFERENCES = {"bubble-singularity": "ref_pop_cascade"}
-# Figures quoted in issue 6 (random playouts/s, another 2-core machine): Ludii.
-LUDII = {"tic-tac-toe": 186_000, "connect-four": 38_500, "breakthrough": 2_910, "reversi": 1_260}
-# Issue 17's targets.
-VS_REFERENCE = {"connect-four": 0.3, "reversi": 0.3, "breakthrough": 0.25, "tic-tac-toe": 0.1}
-VS_INTERPRETER = 10.0
-BUBBLE_GAMES_PER_S = 50.0
-C4_REFERENCE_NORM = 37_000.0  # "on a machine where the hand-written connect four does ~37,000 playouts/s"
-CHAIN_K, CHAIN_MAX = 128, 1.5
-MCTS_TARGETS = {"connect-four": 7_000, "burbuja": 500, "bubble-singularity": 100}
+CHAIN_K = 128  # decisions in the long chain (benchmarks/chain_cost.py)
+
+
+def table() -> Any:
+    """The games' references and targets (benchmarks/targets.py in a checkout), or None: the engine names
+    no game, so outside a checkout the report measures every bundled game and judges no target."""
+    return benchmark_module("targets")
+
 
 Progress = Callable[[str], None]
 
@@ -70,7 +65,7 @@ class Settings:
 def checkout_root() -> Path | None:
     """The checkout holding `benchmarks/` beside the engine, or None (an installed package has none)."""
     root = Path(__file__).resolve().parents[2]  # interpreter/cli/ -> the checkout
-    return root if (root / "benchmarks" / "ref_connect_four.py").is_file() else None
+    return root if (root / "benchmarks" / "targets.py").is_file() else None
 
 
 def benchmark_module(name: str) -> ModuleType | None:
@@ -101,7 +96,8 @@ def playout_figures(name: str, st: Settings) -> dict[str, Any]:
     engines = {mode: load_game(name, mode=mode) for mode in ("compiled", "interpreted")}
     runs = {mode: (lambda r, g=g: bench_playouts(g, st.seconds, seed=1 + 1000 * r)["playouts_per_s"])
             for mode, g in engines.items()}
-    ref = benchmark_module(REFERENCES[name]) if name in REFERENCES else None
+    t = table()
+    ref = benchmark_module(t.REFERENCES[name]) if t and name in t.REFERENCES else None
     if ref is not None:
         runs["reference"] = lambda r: ref.bench(st.seconds, 1 + r)
     rates = interleaved(runs, st.rounds)
@@ -109,8 +105,8 @@ def playout_figures(name: str, st: Settings) -> dict[str, Any]:
                            "compiled_vs_interpreted": round(rates["compiled"] / rates["interpreted"], 3)}
     if "reference" in rates:
         out["compiled_vs_reference"] = round(rates["compiled"] / rates["reference"], 4)
-    if name in LUDII:
-        out["compiled_vs_ludii_quoted"] = round(rates["compiled"] / LUDII[name], 4)
+    if t and name in t.LUDII:
+        out["compiled_vs_ludii_quoted"] = round(rates["compiled"] / t.LUDII[name], 4)
     if engines["compiled"].rules.state_triggers:
         out["cascades"] = cascade_figures(name, engines, st)
     return out
@@ -123,7 +119,8 @@ def cascade_figures(name: str, engines: dict[str, Game], st: Settings) -> dict[s
         return {"positions": 0}
     runs = {mode: (lambda r, g=g: bench_cascades(g, positions, st.seconds)["resolutions_per_s"])
             for mode, g in engines.items()}
-    ref = benchmark_module(CASCADE_REFERENCES[name]) if name in CASCADE_REFERENCES else None
+    t = table()
+    ref = benchmark_module(t.CASCADE_REFERENCES[name]) if t and name in t.CASCADE_REFERENCES else None
     converted = [p for p in (ref.convert(s) for s in positions) if p is not None] if ref else []
     if converted:
         runs["reference"] = lambda r: ref.bench(converted, st.seconds)
@@ -154,17 +151,21 @@ def mcts_rate(game: Game, seconds: float, seed: int = 1) -> dict[str, Any]:
             "proven": bool(bot.stats.get("proven"))}
 
 
-def bubble_four(st: Settings, c4_reference: float | None) -> dict[str, Any]:
-    """Bubble Singularity with 4 players: random games/s, and that rate scaled to a 37,000/s connect four."""
-    game = load_game("bubble-singularity", mode="compiled")
-    res = bench_playouts(game, st.seconds, players=4, seed=1)
-    sampled = bench_sampled(game, st.seconds, players=4, seed=1)
-    out = {"players": 4, "games_per_s": res["playouts_per_s"], "games": res["playouts"],
-           "sampled_games_per_s": sampled["playouts_per_s"], "sampled_games": sampled["playouts"]}
-    if c4_reference:
-        out["normalised_games_per_s"] = round(res["playouts_per_s"] * C4_REFERENCE_NORM / c4_reference, 3)
-        out["sampled_normalised_games_per_s"] = round(sampled["playouts_per_s"] * C4_REFERENCE_NORM / c4_reference, 3)
-        out["c4_reference_per_s"] = c4_reference
+def full_table(st: Settings, spec: dict[str, Any], normaliser_rate: float | None) -> dict[str, Any]:
+    """A game at a full table (targets.FULL_TABLE): random games/s, exact and sampled (as the search bot
+    plays), and those rates scaled to the reference rate the target assumes."""
+    game = load_game(spec["game"], mode="compiled")
+    res = bench_playouts(game, st.seconds, players=spec["players"], seed=1)
+    sampled = bench_sampled(game, st.seconds, players=spec["players"], seed=1)
+    out = {"game": spec["game"], "players": spec["players"], "games_per_s": res["playouts_per_s"],
+           "games": res["playouts"], "sampled_games_per_s": sampled["playouts_per_s"],
+           "sampled_games": sampled["playouts"], "normaliser": spec["normaliser"],
+           "normaliser_assumed_per_s": spec["normaliser_rate"]}
+    if normaliser_rate:
+        scale = spec["normaliser_rate"] / normaliser_rate
+        out["normalised_games_per_s"] = round(res["playouts_per_s"] * scale, 3)
+        out["sampled_normalised_games_per_s"] = round(sampled["playouts_per_s"] * scale, 3)
+        out["normaliser_per_s"] = normaliser_rate
     return out
 
 
@@ -216,16 +217,20 @@ def run_report(st: Settings | None = None, say: Progress | None = None) -> dict[
     """Measure every figure of issue 17 in one run and check each against its target."""
     st = st or Settings()
     say = say or (lambda _msg: None)
-    names = st.games or [g for g in GAME_ORDER if g in bundled_games()] + \
-        [g for g in bundled_games() if g not in GAME_ORDER]
+    t = table()
+    order = t.GAME_ORDER if t else []
+    names = st.games or [g for g in order if g in bundled_games()] + [g for g in bundled_games() if g not in order]
     started = time.perf_counter()
     games = [game_figures(n, st, say) for n in names]
-    c4 = next((g["playouts_per_s"].get("reference") for g in games if g["game"] == "connect-four"), None)
-    if c4 is None and (ref := benchmark_module("ref_connect_four")) is not None:
-        c4 = round(ref.bench(st.seconds, 1), 1)
-    say("bubble-singularity, 4 players")
-    report: dict[str, Any] = {"settings": asdict(st), "machine": machine(), "games": games,
-                              "bubble_singularity_4p": bubble_four(st, c4)}
+    report: dict[str, Any] = {"settings": asdict(st), "machine": machine(), "games": games, "full_table": None}
+    if t is not None:
+        spec = t.FULL_TABLE
+        norm = spec["normaliser"]
+        rate = next((g["playouts_per_s"].get("reference") for g in games if g["game"] == norm), None)
+        if rate is None and norm in t.REFERENCES:
+            rate = round(benchmark_module(t.REFERENCES[norm]).bench(st.seconds, 1), 1)
+        say(f"{spec['game']}, {spec['players']} players")
+        report["full_table"] = full_table(st, spec, rate)
     say("decision chain")
     report["chain"] = chain_figures(st)
     report["targets"] = targets(report)
@@ -244,23 +249,28 @@ def target(what: str, figure: float | None, goal: float, at_most: bool = False) 
 
 
 def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """Issue 17's targets, in its order, each with the figure of this run."""
+    """Issue 17's targets (benchmarks/targets.py), in its order, each with the figure of this run."""
+    t = table()
+    if t is None:
+        return []
     rows = {g["game"]: g for g in report["games"]}
     out = [target(f"{n}: compiled / hand-written playouts", rows[n].get("compiled_vs_reference"), goal)
-           for n, goal in VS_REFERENCE.items() if n in rows]
-    out += [target(f"{n}: compiled / interpreted playouts", g["compiled_vs_interpreted"], VS_INTERPRETER)
+           for n, goal in t.VS_REFERENCE.items() if n in rows]
+    out += [target(f"{n}: compiled / interpreted playouts", g["compiled_vs_interpreted"], t.VS_INTERPRETER)
             for n, g in rows.items()]
-    b4 = report["bubble_singularity_4p"]
-    out.append(target("bubble-singularity 4 players: games/s normalised to a 37,000/s hand-written connect four",
-                      b4.get("normalised_games_per_s"), BUBBLE_GAMES_PER_S))
-    out.append(target("bubble-singularity 4 players, sampled playouts (as the search bot plays them): games/s normalised",
-                      b4.get("sampled_normalised_games_per_s"), BUBBLE_GAMES_PER_S))
+    full = report["full_table"] or {}
+    where = f"{full.get('game')} {full.get('players')} players"
+    norm = (f"games/s normalised to a {full.get('normaliser_assumed_per_s', 0):,.0f}/s hand-written "
+            f"{full.get('normaliser')}")
+    out.append(target(f"{where}: {norm}", full.get("normalised_games_per_s"), t.FULL_TABLE["games_per_s"]))
+    out.append(target(f"{where}, sampled playouts (as the search bot plays them): {norm}",
+                      full.get("sampled_normalised_games_per_s"), t.FULL_TABLE["games_per_s"]))
     chain = report["chain"] or {}
     for mode in ("compiled", "interpreted"):
         out.append(target(f"chain of {chain.get('k', CHAIN_K)} decisions, per decision / a chain of 1 ({mode})",
-                          chain.get(mode, {}).get("ratio"), CHAIN_MAX, at_most=True))
+                          chain.get(mode, {}).get("ratio"), t.CHAIN_MAX, at_most=True))
     out += [target(f"{n}: MCTS iterations/s from the start", rows[n]["mcts"]["iterations_per_s"], goal)
-            for n, goal in MCTS_TARGETS.items() if n in rows]
+            for n, goal in t.MCTS_TARGETS.items() if n in rows]
     out += [target(f"{n}: thinking bot's slowest decision / its budget", g["think"]["max_over_budget"], 1.0,
                    at_most=True) for n, g in rows.items()]
     return out

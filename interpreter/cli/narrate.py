@@ -1,10 +1,9 @@
 """Moves told at the table in the game's words: a bot's choice and what it changed, and the engine's automatic answers.
 
 After a decision, the engine may answer more decisions itself (a menu with one option:
-`GameState.steps` marks them `auto`); each is told in one line, `Red — Move your Mari: move
-(the only option)`, except the last one when it only starts the action whose question is now
-asked (tic-tac-toe's `place` before "Where do you play?").  A bot's move is told as
-`Green (mcts): PROMPT -> LABEL`, then what it changed: the narration (`say`) lines the rules
+`GameState.steps` marks them `auto`); each is told in one line, `SEAT — PROMPT: LABEL (the only
+option)`, except the last one when it only starts the action whose question is now asked (a step
+menu whose one action is the one that asks).  A bot's move is told as `SEAT (mcts): PROMPT -> LABEL`, then what it changed: the narration (`say`) lines the rules
 printed, or, when they printed none, a summary of the public state's difference (cells whose
 pieces changed, counts of zones, variables).
 
