@@ -136,7 +136,7 @@ def test_new_makes_a_game_that_validates_and_passes_its_scenarios(tmp_path, caps
     in_checkout = (CHECKOUT / "docs" / "spec.schema.json").is_file()
     from orrery.interpreter.cli import scaffold
 
-    if Path(scaffold.__file__).resolve().is_relative_to(REPO.resolve()):  # running from this checkout
+    if Path(scaffold.__file__).resolve().is_relative_to((REPO / "interpreter").resolve()):  # an editable install
         assert in_checkout and CHECKOUT == REPO.resolve(), CHECKOUT
     assert {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()} == {
         "rules.yaml", "variants/sprint.yaml", "scenarios/basics.yaml", "NOTES.md"} | (

@@ -122,4 +122,22 @@ def test_sampled_playouts_of_bundled_games_take_only_legal_options(name):
         exact.pos.decision = d
         offered = {o.label for o in exact._viable(d)}  # what look-ahead would offer here
         mover, label = gs.sample_step(rng)
+        if not offered:  # a step menu nothing can complete is skipped, as in play: the answer is a later menu's
+            assert d.kind == "action" and gs.decision is not d
+            continue
         assert mover == d.player and label in offered, (label, offered)
+
+
+@pytest.mark.parametrize("name", ["connect-four", "tic-tac-toe", "breakthrough"])
+def test_without_look_ahead_a_sampled_playout_is_the_random_playout(name):
+    # where no option can fail, sampling draws the numbers a random pick among legal_options() draws
+    game = load_game(GAMES / name / "rules.yaml")
+    exact, sampled = game.new_initial_state(seed=2), game.new_initial_state(seed=2)
+    r1, r2 = Rng(9), Rng(9)
+    while not exact.is_terminal():
+        options = exact.legal_options()
+        exact.apply(options[r1.below(len(options))].index)
+        while not sampled.is_terminal() and len(sampled.decision.options) == 1:
+            sampled.sample_step(r2)  # (a lone option: the exact state answered it itself)
+        sampled.sample_step(r2)
+    assert sampled.is_terminal() and sampled.state.digest() == exact.state.digest()

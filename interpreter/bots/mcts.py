@@ -684,12 +684,13 @@ class MctsBot:
 
         while not gs.is_terminal() and steps < cap:
             self._tick()
+            real = len(gs.decision.options) > 1  # a lone option is no move of a player (as in the tree)
             # uniform over the options that can be completed, found by trying them in a random order
             # rather than by checking every one (engine.driver.GameState.sample_step)
             mover, label = gs.sample_step(rng)
-            if label:
+            if real and label:
                 played.append((mover, label))
-            steps += 1
+                steps += 1
         if gs.is_terminal():
             return gs.returns()
         self._bump({"capped": 1})

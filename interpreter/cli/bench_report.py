@@ -63,9 +63,13 @@ class Settings:
 
 
 def checkout_root() -> Path | None:
-    """The checkout holding `benchmarks/` beside the engine, or None (an installed package has none)."""
-    root = Path(__file__).resolve().parents[2]  # interpreter/cli/ -> the checkout
-    return root if (root / "benchmarks" / "targets.py").is_file() else None
+    """The checkout holding `benchmarks/`, or None: beside the engine (an editable install), else the
+    working folder or a folder on the import path (the README's plain install, run in the checkout)."""
+    here = Path(__file__).resolve().parents[2]  # interpreter/cli/ -> the checkout
+    for root in [here, Path.cwd(), *(Path(p) for p in sys.path if p)]:
+        if (root / "benchmarks" / "targets.py").is_file():
+            return root.resolve()
+    return None
 
 
 def benchmark_module(name: str) -> ModuleType | None:

@@ -305,7 +305,9 @@ class GameState:
         check = self._needs_lookahead(d)
         actions = self.game.rules.actions
         while options:
-            opt = options.pop(rng.below(len(options)))
+            # (a lone option takes no random number: where no look-ahead is needed, a sampled playout
+            # draws exactly the numbers a random pick among legal_options() draws, and plays the same game)
+            opt = options.pop(rng.below(len(options)) if len(options) > 1 else 0)
             q = pos.clone() if check and (options or top) else pos
             mark = len(self.steps)
             self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False))
