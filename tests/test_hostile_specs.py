@@ -890,3 +890,18 @@ def test_markup_in_a_log_path_is_shown_verbatim(capsys, tmp_path):
     run = cli(capsys, "play", TTT, "--seats", "random,random", "--no-save", "--log", log)
     assert run.code == 0, run.err
     assert str(log) in run.out
+
+
+def test_nested_sizes_cost_the_distinct_lists_not_the_items_they_stand_for():
+    """valueops._expanded_size measures each shared list once: 60 levels of [l, l] stand for about
+    2**61 items and are measured in 60 steps, exactly; 20,000 levels of nesting need no Python stack."""
+    from orrery.interpreter.core.valueops import _expanded_size
+
+    shared, expected = [0], 1
+    for _ in range(60):
+        shared, expected = [shared, shared], 2 + 2 * expected
+    assert _expanded_size(shared) == expected > 2 ** 61
+    deep = [1]
+    for _ in range(20_000):
+        deep = [deep, {"k": 2}]
+    assert _expanded_size(deep) == 1 + 20_000 * 3

@@ -162,26 +162,40 @@ def joined(interp: Interp, a: Any, b: Any, span: Any) -> Any:
 def check_nested(interp: Interp, value: Any, span: Any) -> Any:
     """A new list or record holding lists or records: the items it stands for, nested levels included,
     must stay within the `values` limit (a list holding the same list twice, 40 levels deep, stands for
-    2**40 items that showing or comparing it would walk). The walk stops past the limit and counts
-    against `loop`. Returns the value."""
+    2**40 items that showing or comparing it would walk).  The count is charged to `loop`.  Returns the
+    value."""
     items = value.values() if isinstance(value, dict) else value
-    stack = [x for x in items if isinstance(x, (list, dict))]
-    if not stack:
+    if not any(isinstance(x, (list, dict)) for x in items):
         return value
-    total = len(items)
+    total = _expanded_size(value)
     limit = interp.limits.values
-    while stack:
-        inner = stack.pop()
-        inner = list(inner.values()) if isinstance(inner, dict) else inner
-        total += len(inner)
-        if total > limit:
-            what = "record" if isinstance(value, dict) else "list"
-            message = (f"this would make a {what} standing for more than {limit} items, counting the items of "
-                       f"the lists inside it (limit values); raise it with --limit values=N")
-            raise limit_error(message, span)
-        stack.extend(x for x in inner if isinstance(x, (list, dict)))
+    if total > limit:
+        what = "record" if isinstance(value, dict) else "list"
+        message = (f"this would make a {what} standing for more than {limit} items, counting the items of "
+                   f"the lists inside it (limit values); raise it with --limit values=N")
+        raise limit_error(message, span)
     spend(interp, total - len(items), span)
     return value
+
+
+def _expanded_size(value: Any) -> int:
+    """The items a list or record stands for, the items of the lists and records inside it included as
+    often as they occur.  Each distinct inner value is measured once (by identity: values are never
+    changed in place), so a value sharing one list at every level costs its levels, not 2**levels; and
+    without recursion, so nesting depth costs no Python stack."""
+    sizes: dict[int, int] = {}
+    todo: list[tuple[Any, bool]] = [(value, False)]
+    while todo:
+        node, ready = todo.pop()
+        if id(node) in sizes:
+            continue
+        inner = [x for x in (node.values() if isinstance(node, dict) else node) if isinstance(x, (list, dict))]
+        if ready:
+            sizes[id(node)] = len(node) + sum(sizes[id(x)] for x in inner)
+            continue
+        todo.append((node, True))
+        todo.extend((x, False) for x in inner if id(x) not in sizes)
+    return sizes[id(value)]
 
 
 def stack_overflow(exc: RecursionError, limits: Limits) -> RunawayError | None:
