@@ -90,10 +90,12 @@ def cmd_compile(args: argparse.Namespace) -> int:
     module = game.rules.compiled
     if args.show_source:
         print(module.source, end="")
+        print(f"\n# ---- the flow (rounds, phases, turns, steps, end checks)\n{game.flow_source}", end="")
         return EXIT_OK
-    lines = module.source.count("\n")
+    lines = module.source.count("\n") + game.flow_source.count("\n")
     print(f"{game.name}: {len(module.fns)} rule expressions and effects, {len(module.scans)} cascade scans, "
-          f"{lines} lines of Python (spec digest {module.digest[:12]}); --source prints them")
+          f"the flow of {len(game.rules.phases)} phase(s); {lines} lines of Python (spec digest "
+          f"{module.digest[:12]}); --source prints them")
     return EXIT_OK
 
 

@@ -21,7 +21,6 @@ from ..reference.evaluator import Interp
 from .flow import NOTHING_VIABLE
 from ..core.state import State
 from .fallible import fallible_of
-from .flowframe import FlowFrame
 from .position import Position
 
 TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
@@ -69,7 +68,7 @@ class GameState:
         initial = State(game.rules, n, seed)
         if setup is not None or replace_setup:
             initial.setup_override = (setup, replace_setup)
-        gs = cls(game, Position(initial, game.limits, [FlowFrame()]), seed)
+        gs = cls(game, Position(initial, game.limits, [game.flow_frame()]), seed)
         gs._listen()
         try:
             gs._advance()

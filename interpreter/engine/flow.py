@@ -101,18 +101,23 @@ def next_step(c: Any) -> None:
 # ------------------------------------------------------------------ ending
 
 
-_TIMINGS = {"immediate": ("immediate",), "end_of_turn": ("immediate", "end_of_turn"),
+_TIMINGS = TIMINGS = {"immediate": ("immediate",), "end_of_turn": ("immediate", "end_of_turn"),
             "end_of_phase": ("immediate", "end_of_phase"), "end_of_round": ("immediate", "end_of_round")}
+
+
+def ends_of(rules: Any, timing: str) -> tuple[list[Any], bool]:
+    """The end conditions a timing checks, in spec order, and whether any reads the flow (once per spec)."""
+    at = rules.ends_at.get(timing)
+    if at is None:
+        allowed = _TIMINGS[timing]
+        ends = [e for e in rules.ends.values() if e.when is not None and e.check in allowed]
+        at = rules.ends_at[timing] = (ends, any(reads_flow(rules, e.when) for e in ends))
+    return at
 
 
 def check_ends(it: Interp, timing: str) -> None:
     """Raise GameEnded for the first end condition (in spec order) that applies now and holds."""
-    at = it.r.ends_at.get(timing)
-    if at is None:  # the ends each timing checks, in spec order, and whether they read the flow (once per spec)
-        allowed = _TIMINGS[timing]
-        ends = [e for e in it.r.ends.values() if e.when is not None and e.check in allowed]
-        at = it.r.ends_at[timing] = (ends, any(reads_flow(it.r, e.when) for e in ends))
-    ends, flow_read = at
+    ends, flow_read = ends_of(it.r, timing)
     if not ends:
         return
     s = it.s
@@ -144,7 +149,7 @@ def check_ends(it: Interp, timing: str) -> None:
         it.memo = saved
 
 
-_ENDS_FALSE = ("__ends_false__",)
+_ENDS_FALSE = ENDS_FALSE = ("__ends_false__",)  # the State.derived entry of the ends found false
 _FIXED_SPECIALS = frozenset({"players", "num_players"})  # special names that never change during a game
 
 
@@ -221,5 +226,5 @@ def rank_winners(it: Interp) -> list[int]:
     return winners
 
 
-__all__ = ["check_ends", "finish", "turn_order", "eligible", "init_var", "next_step", "parameter_menus",
+__all__ = ["check_ends", "ends_of", "ENDS_FALSE", "TIMINGS", "finish", "turn_order", "eligible", "init_var", "next_step", "parameter_menus",
            "step_candidates", "DONE", "NOTHING_VIABLE"]

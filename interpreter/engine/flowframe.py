@@ -34,7 +34,7 @@ class FlowFrame:
         self.prompt = ""
 
     def copy(self, envs: dict) -> "FlowFrame":
-        f = FlowFrame.__new__(FlowFrame)
+        f = self.__class__.__new__(self.__class__)  # (the compiled flow's class too: engine/flowcompiled.py)
         f.sub, f.menus, f.prompt = self.sub, self.menus, self.prompt
         return f
 

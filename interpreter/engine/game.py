@@ -16,6 +16,7 @@ from orrery.rulespec.errors import Finding
 
 from ..core.decisions import BadAnswer
 from .driver import STATE_FORMAT, TERMINAL, GameState, IllegalMove, Step
+from .flowframe import FlowFrame
 from ..core.valueops import Limits
 from ..core.rules import Rules
 
@@ -38,10 +39,17 @@ class Game:
         self.mode = mode or default_mode()
         if self.mode not in MODES:
             raise ValueError(f"unknown engine mode '{self.mode}' (known: {', '.join(MODES)})")
+        # the flow frame new positions start with: the reference stage machine, or on the fast path the
+        # spec's generated flow (compiler/flowgen.py), with its source for `orrery compile --source`
+        self.flow_frame: type = FlowFrame
+        self.flow_source: str = ""
         if self.mode == "compiled":
             from ..compiler.codegen import compile_rules
+            from .flowcompiled import compiled_flow_frame
 
             self.rules.compiled = compile_rules(self.rules)
+            self.flow_frame, generated = compiled_flow_frame(self.rules)
+            self.flow_source = generated.source
 
     @classmethod
     def load(cls, path: str | Path, variants: list[str | Path] = (), limits: Limits | None = None,

@@ -97,7 +97,7 @@ class Position:
         effect's locals or progress have different digests."""
         out = []
         for f in self.stack:
-            slots = getattr(f, "__slots__", ())
+            slots = [k for cls in type(f).__mro__ for k in getattr(cls, "__slots__", ())]  # (subclasses add none)
             where = {k: serialize(getattr(f, k)) for k in slots if k in _PROGRESS}
             env = getattr(f, "env", None)
             if env is not None:

@@ -1,0 +1,70 @@
+"""The generated flow of a spec (compiler/flowgen.py), linked to the engine and run as the flow frame.
+
+`compiled_flow_frame(rules)` returns a subclass of FlowFrame whose `step` is the spec's generated FLOW
+loop; everything else (`resume`, `copy`, the rare stages of a round) is the reference frame's.  The class
+keeps the name FlowFrame: the continuation is the same data on both engines (Position.frames_view and
+the digest name a frame by its class name).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ..compiler.flowgen import RUNTIME, FlowSource, flow_source
+from ..core.decisions import Decision, GameEnded, Option, RequireFailed, RunawayError
+from ..core.values import Player, Record
+from .flow import DONE, ENDS_FALSE, TIMINGS, ends_of, parameter_menus, turn_order
+from .flowframe import _STAGES, FlowFrame, _next_turn
+from .frames import emit, run_block, settle
+from ..reference.effects import check_action
+
+_CODE: dict[str, Any] = {}  # source hash -> code object (one compile() per distinct flow)
+_CACHE_LIMIT = 64
+
+
+def _flow_runaway(pos: Any) -> None:
+    """The reference frame's message (FlowFrame.step) when the flow never asks anybody anything."""
+    limit = pos.it.limits.flow
+    raise RunawayError(f"the flow went through {limit} stages without asking any player anything "
+                       f"(limit flow); is an end condition missing? Raise it with --limit flow=N",
+                       pos.it.r.spec.span("flow"))
+
+
+_HELPERS: dict[str, Any] = {
+    "RUN_BLOCK": run_block, "EMIT": emit, "SETTLE": settle, "CHECK_ACTION": check_action,
+    "PARAMETER_MENUS": parameter_menus, "NEXT_TURN": _next_turn, "TURN_ORDER": turn_order, "OPTION": Option,
+    "DECISION": Decision, "RECORD": Record, "PLAYER": Player, "REQUIRE_FAILED": RequireFailed, "DONE": DONE,
+    "FLOW_RUNAWAY": _flow_runaway, "GENERIC": _STAGES, "LEN": len, "SET": set, "GAME_ENDED": GameEnded,
+    "ENDS_FALSE": ENDS_FALSE, "TUPLE": tuple, "SORTED": sorted,
+}
+assert set(_HELPERS) == set(RUNTIME), "the generated flow's runtime names and the linked helpers differ"
+
+
+def link_flow(fs: FlowSource) -> dict[str, Any]:
+    """Compile (cached by source hash) and run the generated source in a namespace of the helpers only."""
+    key = hashlib.sha256(fs.source.encode()).hexdigest()
+    code = _CODE.get(key)
+    if code is None:
+        code = compile(fs.source, f"<orrery-flow {key[:12]}>", "exec")
+        if len(_CODE) >= _CACHE_LIMIT:
+            _CODE.pop(next(iter(_CODE)))
+        _CODE[key] = code
+    ns: dict[str, Any] = {"__builtins__": {}}
+    ns.update(_HELPERS)
+    for i, value in enumerate(fs.consts):
+        ns[f"K{i}"] = value
+    exec(code, ns)  # noqa: S102 - generated from the validated rules only (compiler/flowgen.py)
+    return ns
+
+
+def compiled_flow_frame(rules: Any) -> tuple[type, FlowSource]:
+    """The flow frame class running this spec's generated flow, and the generated source."""
+    fs = flow_source(rules, {timing: ends_of(rules, timing) for timing in TIMINGS})
+    ns = link_flow(fs)
+    cls = type("FlowFrame", (FlowFrame,), {"__slots__": (), "step": ns["FLOW"],
+                                           "__doc__": "The spec's generated flow (engine/flowcompiled.py)."})
+    return cls, fs
+
+
+__all__ = ["compiled_flow_frame", "link_flow"]
