@@ -188,3 +188,43 @@ def test_make_game_uses_the_environment_engine(tmp_path, engine):
     game = make_game(tmp_path, PLAIN)
     assert game.mode == engine
     assert (game.flow_frame is FlowFrame) == (engine == "interpreted")
+
+
+ASKING = """
+orrery: 1
+game: {name: asking, players: {min: 2, max: 2}}
+variables: {n: {start: 0}, log: {type: list, start: "[]"}}
+flow:
+  phases:
+    - name: play
+      steps: [{actions: [go]}]
+actions:
+  go:
+    effect: |
+      let a = n + 1
+      log = log + [a]
+      n += a
+      choose k from [1, 2, 3] prompt "how many?"
+      let b = k * 2
+      n += b
+      log = log + [b]
+      choose j from [a, b] prompt "which?"
+      n += j
+end:
+  enough: {when: "n > 60", winners: "[]"}
+"""
+
+
+def test_runs_of_statements_that_cannot_ask_run_as_one_compiled_function(tmp_path):
+    """engine/frames.py run_plan: on the fast path the statements between two questions are one compiled
+    call, and the frame's index where it waits is the reference's (so the continuations are equal)."""
+    fast, ref = _game(tmp_path, ASKING, "compiled"), _game(tmp_path, ASKING, "interpreted")
+    states = [fast.new_initial_state(seed=3), ref.new_initial_state(seed=3)]
+    for prompt, waits_after in (("how many?", 4), ("which?", 8)):  # (the step menu's one action answers itself)
+        for gs in states:
+            assert gs.pos.decision.prompt == prompt and gs.pos.stack[-2].i == waits_after  # (under the choose)
+            gs.apply(0)
+    plan = next(kept[1] for kept in fast.rules.compiled.plans.values())
+    assert [after for _, after in plan] == [3, 2, 3, 4, 7, 6, 7, 8, 9]  # runs 0-2 and 4-6; 3 and 7 ask
+    assert plan[3][0] is None and plan[7][0] is None and callable(plan[0][0]) and callable(plan[4][0])
+    assert _play(fast, 3, 2, 60) == _play(ref, 3, 2, 60)

@@ -57,6 +57,7 @@ class Module:
     digest: str = ""
     env_names: set[str] = field(default_factory=set)
     keep: list[Any] = field(default_factory=list)  # nodes compiled late: kept alive so their ids stay theirs
+    plans: dict[int, tuple] = field(default_factory=dict)  # engine/frames.py run_plan: id(body) -> (body, plan)
 
     def late(self, rules: Any, node: A.Node) -> Callable[..., Any]:
         """Compile a node the engine met at run time that was not among the spec's roots."""

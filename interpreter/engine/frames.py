@@ -70,6 +70,8 @@ class BlockFrame:
     def step(self, pos: "Position") -> Decision | None:
         stmts, env, ids = self.stmts, self.env, pos.sus.ids
         it = pos.it
+        if it.fast is not None:
+            return self._step_compiled(pos, it)
         while self.i < len(stmts):
             stmt = stmts[self.i]
             self.i += 1
@@ -79,10 +81,56 @@ class BlockFrame:
         pos.stack.pop()
         return None
 
+    def _step_compiled(self, pos: "Position", it: Any) -> Decision | None:
+        """The fast path: each run of statements that cannot suspend is one compiled function (run_plan);
+        `i` moves past the whole run, so it holds the same values as the reference's where a frame waits."""
+        stmts, env = self.stmts, self.env
+        kept = it.fast.plans.get(id(stmts))
+        plan = kept[1] if kept is not None and kept[0] is stmts else run_plan(pos, stmts)
+        while self.i < len(stmts):
+            fn, after = plan[self.i]
+            if fn is None or fn is _ONE:  # a statement that may ask (or, never met, one inside a run)
+                stmt = stmts[self.i]
+                self.i += 1
+                if fn is None:
+                    return START[type(stmt)](pos, stmt, env)
+                EXEC[type(stmt)](it, stmt, env)
+                continue
+            self.i = after
+            fn(it, env)
+        pos.stack.pop()
+        return None
+
     def copy(self, envs: dict) -> "BlockFrame":
         f = BlockFrame.__new__(BlockFrame)
         f.stmts, f.i, f.env = self.stmts, self.i, copy_env(self.env, envs)
         return f
+
+
+def run_plan(pos: "Position", stmts: tuple) -> list[tuple[Any, int]]:
+    """Per statement of a block that may suspend: (None, next) where the statement may ask; at the first
+    statement of a run of statements that cannot, (one compiled function running the whole run, the
+    index after the run); inside a run, (_ONE, next): that statement alone, by the reference (a frame
+    waits only after a statement that asks, so a run is always entered at its start).  Made once per
+    block and kept with the spec's compiled code; a run compiles as a synthetic block, as the spec's
+    own blocks do."""
+    ids, it = pos.sus.ids, pos.it
+    plan: list[tuple[Any, int]] = []
+    for i, stmt in enumerate(stmts):
+        if id(stmt) in ids:
+            plan.append((None, i + 1))
+        elif i > 0 and plan[-1][0] is not None:
+            plan.append((_ONE, i + 1))
+        else:
+            j = i
+            while j < len(stmts) and id(stmts[j]) not in ids:
+                j += 1
+            plan.append((it.fast.late(it.r, A.Block(span=stmt.span, body=tuple(stmts[i:j]))), j))
+    it.fast.plans[id(stmts)] = (stmts, plan)  # (the statements kept alive: their id stays theirs)
+    return plan
+
+
+_ONE = object()  # (a statement inside a run: run_plan)
 
 
 def run_block(pos: "Position", block: A.Block | None, env: dict) -> bool:
