@@ -22,7 +22,6 @@ interpreter's own statement function, whose sub-expressions run compiled.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -32,13 +31,12 @@ from orrery.rulespec import ast as A
 from . import fastlib
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
 from .analysis import cheap, env_bound_names, memoisable, placebound
+from .link import link
 from .shapes import Shapes, element, is_scalar
 
 # Statements compiled inline; the others call the interpreter's statement function (EXEC).
 _INLINE = (A.Let, A.If, A.For, A.While, A.Repeat, A.Require, A.Say)
 
-_CODE_CACHE: dict[str, Any] = {}  # source hash -> code object (one `compile()` per distinct spec)
-_CACHE_LIMIT = 64
 
 
 class CompileError(Exception):
@@ -751,13 +749,6 @@ def compile_one(rules: Any, node: A.Node, env_names: set[str]) -> Callable[..., 
 
 
 def _link(source: str, consts: list[Any]) -> dict[str, Any]:
-    key = hashlib.sha256(source.encode()).hexdigest()
-    code = _CODE_CACHE.get(key)
-    if code is None:
-        code = compile(source, f"<orrery-compiled {key[:12]}>", "exec")
-        if len(_CODE_CACHE) >= _CACHE_LIMIT:
-            _CODE_CACHE.pop(next(iter(_CODE_CACHE)))
-        _CODE_CACHE[key] = code
     ns: dict[str, Any] = {"__builtins__": {"list": list, "range": range, "enumerate": enumerate,
                                            "TypeError": TypeError}}
     ns.update(fastlib.HELPERS)
@@ -768,8 +759,7 @@ def _link(source: str, consts: list[Any]) -> dict[str, Any]:
     for i, value in enumerate(consts):
         ns[f"K{i}"] = value
         ns[f"N{i}"] = value
-    exec(code, ns)  # noqa: S102 - source generated from the validated AST only, see the module docstring
-    return ns
+    return link(source, "compiled", ns)
 
 
 def _unknown_function(name: str, span: Any) -> Any:

@@ -8,20 +8,16 @@ the digest name a frame by its class name).
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from ..compiler.flowgen import RUNTIME, FlowSource, flow_source
+from ..compiler.link import link
 from ..core.decisions import Decision, GameEnded, Option, RequireFailed, RunawayError
 from ..core.values import Player, Record
 from .flow import DONE, ENDS_FALSE, TIMINGS, ends_of, parameter_menus, turn_order
 from .flowframe import _STAGES, FlowFrame, _next_turn
 from .frames import emit, run_block, settle
 from ..reference.effects import check_action
-
-_CODE: dict[str, Any] = {}  # source hash -> code object (one compile() per distinct flow)
-_CACHE_LIMIT = 64
-
 
 def _flow_runaway(pos: Any) -> None:
     """The reference frame's message (FlowFrame.step) when the flow never asks anybody anything."""
@@ -42,20 +38,12 @@ assert set(_HELPERS) == set(RUNTIME), "the generated flow's runtime names and th
 
 
 def link_flow(fs: FlowSource) -> dict[str, Any]:
-    """Compile (cached by source hash) and run the generated source in a namespace of the helpers only."""
-    key = hashlib.sha256(fs.source.encode()).hexdigest()
-    code = _CODE.get(key)
-    if code is None:
-        code = compile(fs.source, f"<orrery-flow {key[:12]}>", "exec")
-        if len(_CODE) >= _CACHE_LIMIT:
-            _CODE.pop(next(iter(_CODE)))
-        _CODE[key] = code
+    """Run the generated source (compiler/link.py) in a namespace of the helpers and its constants only."""
     ns: dict[str, Any] = {"__builtins__": {}}
     ns.update(_HELPERS)
     for i, value in enumerate(fs.consts):
         ns[f"K{i}"] = value
-    exec(code, ns)  # noqa: S102 - generated from the validated rules only (compiler/flowgen.py)
-    return ns
+    return link(fs.source, "flow", ns)
 
 
 def compiled_flow_frame(rules: Any) -> tuple[type, FlowSource]:
