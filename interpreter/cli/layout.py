@@ -117,14 +117,30 @@ class Arrange:
     that fits them (else the lowest): the panel beside the boards' last rows only, or below them, with the
     boards' rows as wide as the widest board or as the terminal allows.  Heights are worked out from each
     board's and the panel's own (a board is drawn once to count its lines, the panel once per width tried),
-    and only the layout chosen is drawn."""
+    and kept for another `lines` asked of the same object."""
 
     def __init__(self, boards: list[RenderableType], panel: RenderableType, gap: int = 3, board_gap: int = 1,
                  lines: int | None = None):
         self.boards, self.panel, self.gap, self.board_gap, self.lines = boards, panel, gap, board_gap, lines
+        # by width, and whether only the usual layout was asked for: `lines` may change between drawings
+        self._layouts: dict[tuple[int, bool], list[tuple[int, RenderableType]]] = {}
 
     def choose(self, console: Console, options: ConsoleOptions) -> RenderableType:
         """The layout to draw in this width."""
+        key = (options.max_width, self.lines is None)
+        if key not in self._layouts:
+            self._layouts[key] = self.layouts(console, options, usual_only=self.lines is None)
+        layouts = self._layouts[key]
+        if not layouts:
+            return self.panel
+        if self.lines is None:
+            return layouts[0][1]  # the usual layout
+        fits = [layout for lines, layout in layouts if lines <= self.lines]
+        return fits[0] if fits else min(layouts, key=lambda x: x[0])[1]
+
+    def layouts(self, console: Console, options: ConsoleOptions,
+                usual_only: bool = False) -> list[tuple[int, RenderableType]]:
+        """Every layout tried (or the usual one only), in the order of preference, with its height."""
         width = options.max_width
         widths = [Measurement.get(console, options, x).maximum for x in self.boards]
         boards = [Drawn(console.render_lines(x, options.update_width(max(w, 1)), pad=False), w)
@@ -137,14 +153,11 @@ class Arrange:
                 drawn[w] = Drawn(console.render_lines(self.panel, options.update_width(w), pad=False), w)
             return drawn[w]
 
-        def panel_height(w: int) -> int:
-            return len(panel_in(w).lines)
-
         def flow_height(rows: list[list[int]]) -> int:
             return sum(max(heights[j] for j in row) for row in rows)
 
         widest = min(width, max(widths, default=0))
-        best: tuple[int, RenderableType] | None = None
+        out: list[tuple[int, RenderableType]] = []
         for limit in dict.fromkeys([widest, width - self.gap - PANEL_MIN_WIDTH, width]):
             rows = pack(widths, max(limit, widest), self.board_gap)
             for k in dict.fromkeys([0, len(rows), *range(1, len(rows))]):  # beside rows[k:]; k == len(rows): below
@@ -154,17 +167,15 @@ class Arrange:
                 if rest and width - left - self.gap < PANEL_MIN_WIDTH:
                     continue
                 if rest:
-                    lines = flow_height(rows[:k]) + max(flow_height(rows[k:]), panel_height(width - left - self.gap))
-                    beside: RenderableType = Beside(Flow(rest, self.board_gap, limit),
-                                                    panel_in(width - left - self.gap), self.gap)
+                    panel = panel_in(width - left - self.gap)
+                    lines = flow_height(rows[:k]) + max(flow_height(rows[k:]), len(panel.lines))
+                    beside: RenderableType = Beside(Flow(rest, self.board_gap, limit), panel, self.gap)
                 else:
-                    lines, beside = flow_height(rows) + panel_height(width), panel_in(width)
-                layout = Group(Flow(top, self.board_gap, limit), beside) if top else beside
-                if self.lines is None or lines <= self.lines:
-                    return layout  # the usual layout, or the first that fits
-                if best is None or lines < best[0]:
-                    best = (lines, layout)
-        return best[1] if best is not None else self.panel
+                    lines, beside = flow_height(rows) + len(panel_in(width).lines), panel_in(width)
+                out.append((lines, Group(Flow(top, self.board_gap, limit), beside) if top else beside))
+                if usual_only:
+                    return out
+        return out
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.choose(console, options)

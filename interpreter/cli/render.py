@@ -656,10 +656,20 @@ def render_state(gs: "GameState", viewer: int | None = None, debug: bool = False
     if legend is not None:
         panel.append(legend)
     parts: list[RenderableType] = [status_line(ctx)]
-    parts.append(Arrange(boards, Group(*panel), lines=None if height is None else height - 1) if boards
-                 else Group(*panel))
+    parts.append(Arrange(boards, Group(*panel)) if boards else Group(*panel))
     parts += [x for x in (narration_text(ctx, narration), outcome_text(ctx)) if x is not None]
-    return Group(*parts)
+    state = Group(*parts)
+    fit_state(state, height)
+    return state
+
+
+def fit_state(state: RenderableType, height: int | None) -> None:
+    """Ask a state drawn by `render_state` for the layout that keeps it within `height` lines (None: the usual
+    one); the boards and panel it measured are kept, so asking again is cheap."""
+    if isinstance(state, Group):
+        for part in state.renderables:
+            if isinstance(part, Arrange):
+                part.lines = None if height is None else height - 1  # the status line above it
 
 
 def render_decision(gs: "GameState", first: int = 0, count: int | None = None,

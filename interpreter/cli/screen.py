@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console, Group, RenderableType
 
 from .layout import Drawn
-from .render import NARRATION_LINES, recent_narration, render_decision, render_state
+from .render import NARRATION_LINES, fit_state, recent_narration, render_decision, render_state
 
 if TYPE_CHECKING:
     from ..engine.game import GameState
@@ -48,6 +48,7 @@ class PlayScreen:
         self.options = len(d.options) if d is not None else 0
         self.lines: int | None = None  # the state's layout asked to fit this many lines (None: the usual one)
         self._states: dict[tuple[bool, int | None], Drawn] = {}
+        self._views: dict[bool, RenderableType] = {}
         if height is not None:
             self._fit(height - PROMPT_LINES)
 
@@ -69,7 +70,10 @@ class PlayScreen:
         """The state without its narration, its grids with or without rules, laid out to take at most `lines`
         lines if it can (None: the usual layout); drawn once for each (it is slow)."""
         if (compact, lines) not in self._states:
-            state = render_state(self.gs, self.viewer, self.debug, 0, compact, lines)
+            if compact not in self._views:  # one state drawn for each, its layouts kept for every height asked
+                self._views[compact] = render_state(self.gs, self.viewer, self.debug, 0, compact)
+            state = self._views[compact]
+            fit_state(state, lines)
             self._states[compact, lines] = Drawn(self.console.render_lines(state, self.console.options, pad=False),
                                                  self.console.width)
         return self._states[compact, lines]
