@@ -17,7 +17,6 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING, Any
 
-from rich import box
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.segment import Segment

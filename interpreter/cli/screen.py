@@ -6,7 +6,8 @@ order (a whole screen is never made shorter than it must be):
 1. the narration keeps fewer lines, down to the last one;
 2. a short menu goes into columns, the grids are drawn without their rules (columns a space apart) and
    the zones' lines list the pieces that fit on one line;
-3. the menu shows a page of its options that fits, with a line saying that `more` shows the next ones
+3. the state takes its lowest layout (the panel beside the boards' last rows, or boards side by side), and
+   the menu shows a page of its options that fits, with a line saying that `more` shows the next ones
    (every option's number and label may still be typed on any page);
 4. the last narration line goes too.
 
