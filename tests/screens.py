@@ -3,11 +3,11 @@
 Each case seats one human (seat 0) and bots, with a fixed seed; the human answers `1`
 (the first option) a few times, and the screen is taken at the human's next decision.
 `screen_text` renders that screen in-process (what `orrery play` prints there);
-`capture` plays the same game under tmux in a terminal of the case's size and returns
-the pane.  The goldens in tests/golden/screens/ are such captures; to regenerate them:
+`capture` plays the same game under tmux in a terminal of the case's size (the answers typed
+ahead once the first screen shows) and returns the pane.  The goldens in tests/golden/screens/ are such captures; to regenerate them:
 
     .venv/bin/python tests/screens.py            # every game
-    .venv/bin/python tests/screens.py reversi    # one game
+    .venv/bin/python tests/screens.py reversi    # one case (a game, or `burbuja-late`)
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from rich.console import Console
 
 from orrery.interpreter.bots.factory import apply_choice, make_bot
 from orrery.interpreter.engine.game import GameState, load_game
-from orrery.interpreter.cli.render import render_decision, render_state
+from orrery.interpreter.cli.screen import PlayScreen
 from orrery.interpreter.bots.simulate import bot_seed
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,7 +35,8 @@ HUMAN = "human"
 
 @dataclass(frozen=True)
 class Case:
-    """A bundled game, its seats and seed, how many answers the human gives first, and the terminal size."""
+    """A bundled game, its seats and seed, how many answers the human gives first, and the terminal size;
+    `moment` names a second case of one game (its golden is `<game>-<moment>.txt`)."""
 
     game: str
     seats: tuple[str, ...]
@@ -43,11 +44,17 @@ class Case:
     answers: int
     width: int
     height: int
+    moment: str = ""
+
+    @property
+    def name(self) -> str:
+        """The case's name: the game's, and its moment's when it has one."""
+        return f"{self.game}-{self.moment}" if self.moment else self.game
 
     @property
     def golden(self) -> Path:
         """The committed capture of this case."""
-        return GOLDEN / f"{self.game}.txt"
+        return GOLDEN / f"{self.name}.txt"
 
 
 CLASSIC = (80, 24)  # the classic games and Burbuja fit a small terminal; the larger games 100×40
@@ -58,10 +65,12 @@ CASES = [
     Case("breakthrough", (HUMAN, "random"), 1, 10, *CLASSIC),
     Case("reversi", (HUMAN, "random"), 1, 10, *CLASSIC),
     Case("burbuja", (HUMAN,), 1, 6, *CLASSIC),
+    # late in the game: a wide table of tiles and a menu of 50 cells, paged to fit 24 lines
+    Case("burbuja", (HUMAN,), 1, 35, *CLASSIC, moment="late"),
     Case("bubble-singularity", (HUMAN, "random", "random", "random"), 1, 12, *BIG),
     Case("bubblee-pop", (HUMAN, "random"), 1, 12, *BIG),
 ]
-BY_NAME = {c.game: c for c in CASES}
+BY_NAME = {c.name: c for c in CASES}
 
 
 def _play_to(case: Case, answers: int) -> GameState:
@@ -81,17 +90,33 @@ def _play_to(case: Case, answers: int) -> GameState:
     raise AssertionError(f"{case.game}: the game ended before the human's answer {answers + 1}")
 
 
-def screen_lines(gs: GameState, viewer: int, width: int) -> list[str]:
-    """The human's screen as `orrery play` prints it at a terminal `width` wide: state, then menu."""
+def screen_lines(gs: GameState, viewer: int, width: int, height: int | None = None) -> list[str]:
+    """The human's screen as `orrery play` prints it in a terminal `width` wide and `height` high (None: not a
+    terminal): state, narration and menu, fitted to the height with the prompt's line below."""
     console = Console(record=True, width=width, file=io.StringIO(), color_system=None)
-    console.print(render_state(gs, viewer))
-    console.print(render_decision(gs))
+    console.print(PlayScreen(gs, viewer, console, height=height).render())
     return [line.rstrip() for line in console.export_text().rstrip("\n").split("\n")]
+
+
+def full_game_screens(case: Case, most: int | None = None) -> list[list[str]]:
+    """Every screen the human sees in a whole game (answering `1` each time), rendered in-process; the first
+    `most` only, when given."""
+    gs = load_game(case.game).new_initial_state(players=len(case.seats), seed=case.seed)
+    bots = {i: make_bot(k, bot_seed(case.seed, i)) for i, k in enumerate(case.seats) if k != HUMAN}
+    screens: list[list[str]] = []
+    while not gs.is_terminal() and (most is None or len(screens) < most):
+        p = gs.current_player()
+        if p in bots:
+            apply_choice(gs, bots[p].choose(gs))
+            continue
+        screens.append(screen_lines(gs, p, case.width, case.height))
+        gs.apply_label("1")
+    return screens
 
 
 def screen_text(case: Case) -> list[str]:
     """The case's screen, rendered in-process."""
-    return screen_lines(_play_to(case, case.answers), 0, case.width)
+    return screen_lines(_play_to(case, case.answers), 0, case.width, case.height)
 
 
 # ------------------------------------------------------------------ tmux
@@ -129,7 +154,7 @@ def _wait_for(socket: str, tail: list[str], timeout: float = 60.0) -> list[str]:
 
 def capture(case: Case) -> list[str]:
     """Play the case under tmux in a terminal of its size and return the pane at the case's moment."""
-    socket = f"orrery-screens-{os.getpid()}-{case.game}"  # a private server: no other tmux session is touched
+    socket = f"orrery-screens-{os.getpid()}-{case.name}"  # a private server: no other tmux session is touched
     command = [sys.executable, "-m", "orrery.interpreter.cli.main", "play", case.game, "--seats", ",".join(case.seats),
                "--seed", str(case.seed), "--no-save"]
     env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
@@ -138,12 +163,10 @@ def capture(case: Case) -> list[str]:
     subprocess.run(["tmux", "-u", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "screen", "-x",
                     str(case.width), "-y", str(case.height), *command], check=True, cwd=REPO, env=env)
     try:
-        for k in range(case.answers + 1):
-            tail = screen_lines(_play_to(case, k), 0, case.width)[-2:]
-            pane = _wait_for(socket, tail)
-            if k < case.answers:
-                _tmux(socket, "send-keys", "-t", "screen", "1", "Enter")
-        return pane
+        _wait_for(socket, screen_lines(_play_to(case, 0), 0, case.width, case.height)[-2:])
+        for _ in range(case.answers):  # typed ahead: the prompt keeps what it has not read yet for the next one
+            _tmux(socket, "send-keys", "-t", "screen", "1", "Enter")
+        return _wait_for(socket, screen_text(case)[-2:])
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
 

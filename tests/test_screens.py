@@ -36,7 +36,7 @@ def without_prompt(lines: list[str]) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_golden_capture_fits_its_terminal_and_has_a_legend(case: Case) -> None:
     lines = golden_lines(case)
     assert len(lines) <= case.height
@@ -44,7 +44,7 @@ def test_golden_capture_fits_its_terminal_and_has_a_legend(case: Case) -> None:
     assert any("Legend:" in line for line in lines)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_screen_rendered_now_fits_and_is_the_golden_one(case: Case) -> None:
     screen = screen_text(case)
     assert len(screen) + 1 <= case.height, f"{case.game}: {len(screen)} lines and the prompt do not fit"
@@ -54,18 +54,18 @@ def test_screen_rendered_now_fits_and_is_the_golden_one(case: Case) -> None:
     assert "round" in title and "to act" in title  # the whole screen, from its status line
     pane = without_prompt(golden_lines(case))
     assert pane[-len(screen):] == screen, (f"{case.golden} is not the screen rendered now: regenerate it with "
-                                           f"`python tests/screens.py {case.game}`")
+                                           f"`python tests/screens.py {case.name}`")
 
 
 @pytest.mark.skipif(not tmux_available(), reason="tmux is not installed")
-@pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_tmux_capture_is_the_golden_one(case: Case) -> None:
     pane, screen = capture(case), screen_text(case)
     assert len(pane) <= case.height and max(len(line) for line in pane) <= case.width
     assert without_prompt(pane)[-len(screen):] == screen == without_prompt(golden_lines(case))[-len(screen):]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_no_piece_differs_from_another_by_colour_alone(case: Case) -> None:
     gs = _play_to(case, case.answers)
     ctx = _Ctx(gs, None, debug=True)
@@ -76,7 +76,7 @@ def test_no_piece_differs_from_another_by_colour_alone(case: Case) -> None:
     assert not alike, f"{case.game}: these symbols differ only by colour: {alike}"
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_legend_explains_every_symbol_drawn(case: Case) -> None:
     gs = _play_to(case, case.answers)
     ctx = _Ctx(gs, 0)

@@ -4,7 +4,9 @@ Humans answer numbered menus by number or by label (`c3`, a card's name); an
 illegal answer is refused with the rule that forbids it.  On a terminal the
 answer is read with line editing, a history and Tab completion of the labels,
 and the table's commands (`help`, `rules`, `why OPTION`, `undo`, `save`,
-`board`, `quit`) are there too (prompter.py).  Bots answer through the same
+`board`, `more`, `quit`) are there too (prompter.py).  On a terminal the screen
+of a decision fits the terminal's height (screen.py): a menu too long for it
+shows a page of its options, and `more` the next one.  Bots answer through the same
 interface; by default every seat but the first is a search bot (mcts) that
 thinks `--think` seconds (default 1) a decision, shown as "… is thinking".
 Each bot move, and each decision the engine answers by itself (one option),
@@ -354,7 +356,8 @@ def revealed(before: GameState, after: GameState) -> list[tuple[int, list[int]]]
 
 def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, resume: Save | None = None) -> int:
     """Run one game at the terminal (new, or resumed from a save); return the exit code."""
-    from .render import SafeConsole, render_decision, render_state
+    from .render import SafeConsole, render_state
+    from .screen import PlayScreen, terminal_height
 
     # spec text is shown with its control characters escaped; --no-color (or NO_COLOR, which rich reads) drops
     # colours: every board distinction is also a symbol, listed in the legend
@@ -489,12 +492,20 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                 if not handover.to(p):
                     console.print(stopped("input ended."), soft_wrap=True)
                     return 0
-                console.print(render_state(gs, p, debug))
-                console.print(render_decision(gs))
+                screen = PlayScreen(gs, p, console, debug, terminal_height(console))  # fits the terminal
+                page = [0]
+
+                def more() -> None:
+                    if screen.pages == 1:
+                        console.print("The whole menu is shown.")
+                        return
+                    page[0] += 1
+                    console.print(screen.render(page[0]))
+
+                console.print(screen.render())
                 if p not in readers:
                     readers[p] = LineReader(lambda: answer_words(gs))
-                table = Table(console, lambda: (console.print(render_state(gs, gs.current_player(), debug)),
-                                                console.print(render_decision(gs))), lambda: save_now(gs))
+                table = Table(console, lambda: console.print(screen.render(page[0])), lambda: save_now(gs), more)
                 answer = ask(table, gs, readers[p])
                 while answer == UNDO:
                     try:

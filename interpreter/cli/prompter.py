@@ -6,7 +6,7 @@ option labels and of the commands.  When standard input is not a terminal (a pip
 StringIO) it is read line by line with `input()`.
 
 Commands (an exact option label wins over a command of the same name; `/COMMAND` is always the
-command): `help`, `board`, `rules` (the game's rules, as `orrery explain` prints them), `why OPTION`
+command): `help`, `board`, `more` (the next page of a menu too long for the screen), `rules` (the game's rules, as `orrery explain` prints them), `why OPTION`
 (what an option does, or the rule that forbids it), `undo` (when the rules of undo allow it), `save`
 (write the save now and say where) and `quit`.  Anything else that is not an option is refused with
 the rule that forbids it, or with the options and a pointer to `help`.
@@ -25,11 +25,11 @@ from ..engine.game import GameState, IllegalMove
 from ..core.values import PieceRef
 
 UNDO, QUIT, EOF = "undo", "quit", "eof"
-COMMANDS = ("help", "board", "rules", "why", "undo", "save", "quit")
+COMMANDS = ("help", "board", "more", "rules", "why", "undo", "save", "quit")
 _ALIASES = {"?": "help", "exit": "quit", "q": "quit"}
 HELP = ("Type an option's number or its label (Tab completes labels, up-arrow recalls your earlier answers). "
         "Commands: 'why OPTION' says what an option does or which rule forbids it, 'rules' prints the game's "
-        "rules, 'board' redraws the board, 'undo' takes back the last decision (when the rules allow), 'save' "
+        "rules, 'board' redraws the board, 'more' shows the next options of a menu too long for the screen, 'undo' takes back the last decision (when the rules allow), 'save' "
         "saves now, 'help' shows this, 'quit' stops (the game stays saved). An option whose label is a command "
         "wins; type '/undo' (etc.) for the command.")
 
@@ -198,10 +198,12 @@ def rules_text(gs: GameState) -> str:
 
 
 class Table:
-    """What a command needs from the table: redraw the board, save now."""
+    """What a command needs from the table: redraw the board, show the menu's next page, save now."""
 
-    def __init__(self, console: Console, board: Callable[[], None], save: Callable[[], str]):
+    def __init__(self, console: Console, board: Callable[[], None], save: Callable[[], str],
+                 more: Callable[[], None] | None = None):
         self.console, self.board, self.save = console, board, save
+        self.more = more or (lambda: console.print("The whole menu is shown."))
 
 
 def ask(table: Table, gs: GameState, reader: LineReader) -> tuple[int, str] | str:
@@ -248,6 +250,8 @@ def _command(table: Table, gs: GameState, cmd: str, rest: str) -> str | None:
         console.print(HELP, soft_wrap=True)
     elif cmd == "board":
         table.board()
+    elif cmd == "more":
+        table.more()
     elif cmd == "rules":
         console.print(escape(rules_text(gs)), soft_wrap=True)
     elif cmd == "why":

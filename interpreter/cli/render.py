@@ -17,7 +17,6 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING, Any
 
-from rich import box
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.segment import Segment
@@ -28,7 +27,8 @@ from rich.text import Text
 from orrery.rulespec.errors import printable
 
 from ..reference.evaluator import Interp
-from .layout import Beside, Flow, Packed
+from .gridtext import compact_grid, ruled_grid
+from .layout import Arrange, FirstFit, Packed
 from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, ZoneRef, cell_label, column_letters
 
@@ -79,6 +79,7 @@ class _Ctx:
         self.debug = debug
         self.it = Interp(gs.state.clone())  # a clone: display expressions must never touch the live state
         self.cell_width = self.model.display.cell_width
+        self.compact = False  # a short screen: grids without rules, zone lines cut to the width
         # what the boards drew, for the legend: (symbol, style) -> piece ids; and the marks for empty/hidden cells
         self.drawn: dict[tuple[str, str | None], list[int]] = {}
         self.marks: set[str] = set()
@@ -208,7 +209,7 @@ def pieces_text(ctx: _Ctx, pids: list[int], ordered: bool = True, most: int = MA
         out.append(f"{n}× {lab}" if n > 1 else lab, style=sty or "")
     if len(groups) > most:
         rest = sum(n for _, _, n in groups[most:])
-        out.append(f", ... and {rest} more", style="dim")
+        out.append(f"{', ' if most else ''}... and {rest} more", style="dim")
     return out
 
 
@@ -244,18 +245,15 @@ def grid_table(ctx: _Ctx, zone: "ZoneInfo", owner: int | None, upside_down: bool
             lines.append(line)
         return Group(*lines)
     rows = y1 - y0 + 1
+    order = range(y0, y1 + 1) if upside_down else range(y1, y0 - 1, -1)
+    lines = [(str(y + 1), [cell_text(ctx, cells.get((x, y), []), shown) for x in range(x0, x1 + 1)]) for y in order]
+    letters = [Text(column_letters(x)) for x in range(x0, x1 + 1)]
+    compact = compact_grid(title, letters, lines)
+    if ctx.compact:
+        return compact
     # no outer edge: the row and column labels frame the board, and the two lines saved help it fit the screen
-    table = Table(title=Text(title), box=box.SQUARE, show_lines=rows <= GRID_LINES_UP_TO,
-                  padding=(0, 0), title_justify="left", show_edge=False)
-    table.add_column("", justify="center", style="dim", no_wrap=True, min_width=3)
-    for x in range(x0, x1 + 1):
-        table.add_column(Text(column_letters(x)), justify="center", min_width=ctx.cell_width, no_wrap=True)
-    table.add_column("", justify="center", style="dim", no_wrap=True, min_width=3)
-    for y in (range(y0, y1 + 1) if upside_down else range(y1, y0 - 1, -1)):
-        row_label = str(y + 1)
-        table.add_row(row_label, *[cell_text(ctx, cells.get((x, y), []), shown) for x in range(x0, x1 + 1)],
-                      row_label)
-    return table
+    ruled = ruled_grid(title, letters, lines, ctx.cell_width, rows <= GRID_LINES_UP_TO)
+    return FirstFit(ruled, compact)  # the rules go when the board would not fit the width
 
 
 def graph_list(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> RenderableType:
@@ -290,8 +288,9 @@ def graph_list(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> RenderableType
     return Group(*lines)
 
 
-def zone_line(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> Text:
-    """A bag, deck, pile or hand as one line: name, count, and the pieces when the viewer may see them."""
+def zone_line(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> RenderableType:
+    """A bag, deck, pile or hand as one line: name, count, and the pieces when the viewer may see them (on a
+    short screen, as many as fit the width, then how many more)."""
     d = zone.decl
     pids = list(ctx.state.contents(ZoneRef(zone.name, owner)))
     line = Text(f"{ctx.zone_title(zone, owner)}", style="bold")
@@ -303,14 +302,22 @@ def zone_line(ctx: _Ctx, zone: "ZoneInfo", owner: int | None) -> Text:
     if not ctx.sees(d.visibility, owner):
         line.append(" (hidden)", style="dim")
         return line
-    if d.type in ("deck", "pile"):
+    count = line.copy()
+    if d.type in ("deck", "pile") and len(pids) > 1:
         pids.reverse()  # the top of a deck or pile first
         line.append(" — top first: ")
     else:
         line.append(" — ")
-    line.append_text(pieces_text(ctx, pids, ordered=d.type != "bag",
-                                 most=PILE_TOP if d.type in ("deck", "pile") else MAX_LISTED))
-    return line
+    ordered, most = d.type != "bag", PILE_TOP if d.type in ("deck", "pile") else MAX_LISTED
+    full = line + pieces_text(ctx, pids, ordered, most)
+    if not ctx.compact:
+        return full
+    fewer = [line + pieces_text(ctx, pids, ordered, k) for k in range(min(most, len(pids)) - 1, 0, -1)]
+    return ZoneLine(full, *fewer, count)  # at the least, the count alone
+
+
+class ZoneLine(FirstFit):
+    """A zone's line, listing as many of its pieces as fit the width."""
 
 
 def _split_seat(item: str) -> tuple[str, int | None]:
@@ -608,9 +615,14 @@ def outcome_text(ctx: _Ctx) -> Text | None:
     return out
 
 
-def narration_text(ctx: _Ctx) -> RenderableType | None:
-    """The last few narration lines."""
-    recent = ctx.gs.narration[-NARRATION_LINES:]
+def narration_text(ctx: _Ctx, most: int = NARRATION_LINES) -> RenderableType | None:
+    """The last few narration lines (at most `most`)."""
+    return recent_narration(ctx.gs, most)
+
+
+def recent_narration(gs: "GameState", most: int = NARRATION_LINES) -> RenderableType | None:
+    """The last `most` narration lines of a game, as the play screen shows them below the state; None if none."""
+    recent = gs.narration[-most:] if most > 0 else []
     if not recent:
         return None
     return Group(*[Text(f"  {m}", style="italic") for m in recent])
@@ -619,14 +631,20 @@ def narration_text(ctx: _Ctx) -> RenderableType | None:
 # ------------------------------------------------------------------ public API
 
 
-def render_state(gs: "GameState", viewer: int | None = None, debug: bool = False) -> RenderableType:
+def render_state(gs: "GameState", viewer: int | None = None, debug: bool = False,
+                 narration: int = NARRATION_LINES, compact: bool = False, height: int | None = None) -> RenderableType:
     """The whole state as `viewer` may see it (None: the spectator), ready for `Console.print`: the status line,
-    the boards with the panel (players, other zones, legend) beside or below them, then narration and outcome."""
+    the boards with the panel (players, other zones, legend) beside or below them, then the last `narration`
+    lines of narration and the outcome.  For a short screen: `compact` draws the grids without rules and cuts
+    the zones' lines to one line each, and
+    `height` asks for a layout of the boards and panel that keeps the status line and them within that many
+    lines."""
     ctx = _Ctx(gs, viewer, debug)
+    ctx.compact = compact
     boards: list[RenderableType] = []
     lines: list[RenderableType] = []
     for part in zones_view(ctx):
-        (lines if isinstance(part, Text) else boards).append(part)
+        (lines if isinstance(part, (Text, ZoneLine)) else boards).append(part)
     players, values = players_table(ctx), globals_line(ctx)  # before the legend: the panel draws symbols too
     if isinstance(players, Text) and values is not None:  # a one-line players panel takes the values after it
         players, values = players + Text("  ·  ", style="dim") + values, None
@@ -637,21 +655,40 @@ def render_state(gs: "GameState", viewer: int | None = None, debug: bool = False
     if legend is not None:
         panel.append(legend)
     parts: list[RenderableType] = [status_line(ctx)]
-    parts.append(Beside(Flow(boards), Group(*panel)) if boards else Group(*panel))
-    parts += [x for x in (narration_text(ctx), outcome_text(ctx)) if x is not None]
-    return Group(*parts)
+    parts.append(Arrange(boards, Group(*panel)) if boards else Group(*panel))
+    parts += [x for x in (narration_text(ctx, narration), outcome_text(ctx)) if x is not None]
+    state = Group(*parts)
+    fit_state(state, height)
+    return state
 
 
-def render_decision(gs: "GameState") -> RenderableType:
-    """The pending decision: `<seat>, <prompt>` and a numbered menu (in columns when long)."""
+def fit_state(state: RenderableType, height: int | None) -> None:
+    """Ask a state drawn by `render_state` for the layout that keeps it within `height` lines (None: the usual
+    one); the boards and panel it measured are kept, so asking again is cheap."""
+    if isinstance(state, Group):
+        for part in state.renderables:
+            if isinstance(part, Arrange):
+                part.lines = None if height is None else height - 1  # the status line above it
+
+
+def render_decision(gs: "GameState", first: int = 0, count: int | None = None,
+                    columns: bool | None = None) -> RenderableType:
+    """The pending decision: `<seat>, <prompt>` and a numbered menu (in columns when long, or when `columns`);
+    `first` and `count` show a page of it (the options numbered as in the whole menu), with a line saying how
+    to see the others."""
     d = gs.decision
     if d is None:
         return Text("The game is over.", style="bold")
     head = Text(f"{gs.game.rules.seat_name(d.player)}, {d.prompt}", style="bold")
-    items = [Text(f"{i}) {opt.label}") for i, opt in enumerate(d.options, 1)]
-    if len(items) >= MENU_COLUMNS_FROM:
-        return Group(head, Columns(items, padding=(0, 3), column_first=True))
-    return Group(head, *items)
+    shown = d.options[first:] if count is None else d.options[first:first + count]
+    items = [Text(f"{i}) {opt.label}") for i, opt in enumerate(shown, first + 1)]
+    more = []
+    if len(shown) < len(d.options):
+        more = [Text(f"(options {first + 1}-{first + len(shown)} of {len(d.options)}; 'more' shows the next ones)",
+                     style="dim")]
+    if columns or (columns is None and len(d.options) >= MENU_COLUMNS_FROM):
+        return Group(head, Columns(items, padding=(0, 3), column_first=True), *more)
+    return Group(head, *items, *more)
 
 
 def print_state(gs: "GameState", viewer: int | None = None, console: Console | None = None,
