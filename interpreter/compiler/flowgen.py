@@ -224,7 +224,10 @@ class _Gen:
             self.line(2, "c.step += 1")
             self.line(2, "c.step_count = 0")
             self.line(2, "return None")
-        names = list(st.actions) + [a for a in ph.free_actions if a not in st.actions]
+        names = list(st.actions)  # then the phase's free actions not yet offered (flow.step_candidates)
+        for a in ph.free_actions:
+            if a not in names:
+                names.append(a)
         self.line(1, "options = []")
         self.line(1, "reasons = {}")
         self.line(1, "rejected = []")
