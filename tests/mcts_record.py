@@ -2,7 +2,8 @@
 its positions changes nothing it decides (tests/test_mcts_memory.py).
 
 `python tests/mcts_record.py` writes tests/fixtures/mcts/choices.json from the code checked out; it was run once
-on the code before the positions were capped (commit d075c02), and the file committed.  For each case: the move
+on the code before the positions were capped (commit d075c02; the dice-race cases were added later, recorded
+with that commit's interpreter/bots/mcts.py), and the file committed.  For each case: the move
 chosen, the root's visit counts, and a digest of the whole tree's statistics (visits, values, availability,
 RAVE counts and proofs of every node), for one search from each of a few positions and for consecutive decisions
 of one bot against a random opponent (its tree reused from one decision to the next).
@@ -29,13 +30,16 @@ CASES = [
     ("connect-four", 800, 12, [5]),
     ("breakthrough", 60, None, [0, 20, 44]),
     ("reversi", 40, None, [20, 48]),
+    ("dice-race", 300, None, [3, 0]),  # tests/specs: nothing hidden, and a move that draws at random
 ]
 LINE_DECISIONS = 4  # consecutive decisions of one bot (tree reused) in the line case of each game
 
 
 def _game(name: str) -> Any:
+    """A bundled game, or a test spec of that name."""
     from orrery.interpreter.engine.game import Game
-    return Game.load(REPO / "games" / name / "rules.yaml")
+    path = REPO / "games" / name / "rules.yaml"
+    return Game.load(path if path.exists() else HERE / "specs" / f"{name}.yaml")
 
 
 def position(game: Any, plies: int, seed: int) -> Any:
