@@ -344,8 +344,9 @@ class MctsBot:
         return best
 
     # -- exact mode: nothing hidden from the bot; positions reached without a random draw are certain
-    def _child(self, node: _Node, parent: GameState, opt: Any) -> None:
-        """Make the child of a certain position (`parent`, the node's) for one option.
+    def _child(self, node: _Node, parent: GameState, opt: Any) -> GameState | None:
+        """Make the child of a certain position (`parent`, the node's) for one option; its position when it is
+        certain and not terminal (the caller may play out from it), else None.
 
         The child is certain unless a random draw happened on the way (then the search below it goes on in
         general mode); its position is not kept (it is rebuilt when needed); a terminal child is proven at once.
@@ -358,25 +359,30 @@ class MctsBot:
             self._bump({"errors": 1})
             child = node.children[opt.index] = _Node(opt.label)
             child.proven = tuple([0.0] * parent.num_players)
-            return
+            return None
         child = node.children[opt.index] = _Node(opt.label)
         if g.state.rng.state != before:
-            return
+            return None
         child.sure = True
         if g.is_terminal():
             child.proven = tuple(g.returns())
-        else:
-            child.mover = g.current_player()
+            return None
+        child.mover = g.current_player()
+        return g
 
-    def _expand(self, node: _Node, gs: GameState) -> None:
+    def _expand(self, node: _Node, gs: GameState) -> dict[int, GameState]:
         """Make every child of a certain position (`gs`, the node's; the root's at once: a decisive move is
-        found in the first iteration)."""
+        found in the first iteration); the positions of the new certain children, by option index."""
+        made = {}
         for opt in gs.legal_options():
             if opt.index not in node.children:
                 self._tick()
-                self._child(node, gs, opt)
+                g = self._child(node, gs, opt)
+                if g is not None:
+                    made[opt.index] = g
         node.expanded = True
         self._prove(node, node.mover)
+        return made
 
     @staticmethod
     def _prove(node: _Node, mover: int) -> None:
@@ -404,6 +410,8 @@ class MctsBot:
         result: tuple[float, ...] | list[float] | None = None
         base: GameState | None = None  # the last position kept on the path
         moves: list[int] = []  # the moves from `base` to `node`
+        made: dict[int, GameState] = {}  # the positions of the children of a node expanded in this iteration
+        ready: GameState | None = None  # the position of `node` when it was just made
         try:
             while True:
                 if node.proven is not None:
@@ -413,13 +421,8 @@ class MctsBot:
                 if node.gs is not None:
                     base, moves = node.gs, []
                 assert base is not None  # the root's position is always kept
-                if node is not root and node.visits == 0:  # a new leaf: play out from here
-                    g = self._rebuild(base, moves)
-                    if g is base:
-                        g = self._fresh(base)
-                    else:
-                        g.state.rng = Rng(self.rng.next64())  # as _fresh (a leaf is never terminal: it is proven)
-                    result = self._playout(g, played)
+                if node is not root and node.visits == 0:  # a new leaf (never terminal: that is proven)
+                    result = self._playout(self._private(base, moves, ready), played)
                     break
                 mover = node.mover
                 movers.append(mover)
@@ -427,7 +430,7 @@ class MctsBot:
                     g = self._rebuild(base, moves)
                     if g is not base and self._keep(node, g):
                         base, moves = g, []
-                    self._expand(node, g)
+                    made = self._expand(node, g)
                     if node.proven is not None:
                         result = node.proven
                         break
@@ -435,17 +438,13 @@ class MctsBot:
                 child = node.children[a]
                 path.append((child, mover))
                 if not child.sure and child.proven is None:
+                    g = self._private(base, moves, None)  # (the node has children: not terminal)
                     self._tick()
-                    g = self._rebuild(base, moves)
-                    if g is base:
-                        g = self._fresh(base)
-                    else:
-                        g.state.rng = Rng(self.rng.next64())  # as _fresh (the node has children: not terminal)
                     g.apply(a, keep=False)  # (a failure drops the iteration: g is not used again)
                     result = self._descend_general(child, g, path, played)
                     break
                 moves.append(a)
-                node = child
+                node, ready, made = child, made.get(a), {}
         except _SEARCH_ERRORS:
             self._bump({"errors": 1})
             result = None
@@ -454,6 +453,16 @@ class MctsBot:
         nodes = [root] + [n for n, _ in path]
         for n, mover in zip(reversed(nodes[:len(movers)]), reversed(movers)):
             self._prove(n, mover)
+
+    def _private(self, base: GameState, moves: list[int], ready: GameState | None) -> GameState:
+        """A private copy of the (non-terminal) position `moves` lead to from `base`, reseeded as `_fresh` makes
+        it (one number of the bot's RNG): `ready` itself when given (a position just made), else rebuilt."""
+        if ready is None:
+            if not moves:
+                return self._fresh(base)
+            ready = self._rebuild(base, moves)
+        ready.state.rng = Rng(self.rng.next64())
+        return ready
 
     def _rebuild(self, base: GameState, moves: list[int]) -> GameState:
         """The position `moves` lead to from `base`: `base` itself when there are none, else a private copy.
