@@ -124,7 +124,7 @@ def test_a_rebuilt_position_is_the_one_the_moves_reach():
     assert len(nodes) > 100 and any(len(moves) >= 3 for moves, _ in nodes)
     root = bot._root.gs
     for moves, node in nodes:
-        rebuilt = bot._rebuild(root, moves)
+        rebuilt = bot._rebuild(root.clone(), moves)
         real = gs.clone()
         for a in moves:
             real.apply(a)
@@ -159,5 +159,6 @@ def test_replaying_a_random_draw_from_the_same_position_gives_the_same_position(
     bot = MctsBot(1, iterations=200, keep=None)
     bot.choose(game.new_initial_state(seed=2))
     child = bot._root.children[roll]
-    assert not child.sure and child.gs is None and child.children  # searched below, in information-set mode
-    assert all(node.gs is None for _, node in certain_nodes(child))
+    assert not child.sure and child.children  # searched below, in information-set mode
+    assert kept_positions(child) == 0 and not certain_nodes(child)
+    assert kept_positions(bot._root) >= 2  # above the draw, positions are kept as usual
