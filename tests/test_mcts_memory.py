@@ -94,7 +94,8 @@ def test_positions_are_kept_only_in_expanded_nodes():
 
 def test_memory_per_node_is_a_fraction_of_a_position():
     """`mcts_bytes` (the bench report's figure): with positions in a seventh of the nodes, connect four holds
-    about 12 MB per 10,000 nodes at this size, against 72 MB when every node kept its position (about 7 KB)."""
+    about 13 MB per 10,000 nodes at this size (400 nodes), against 72 MB when every node kept its position
+    (about 7 KB)."""
     game = Game.load(CONNECT_FOUR)
     measured = mcts_bytes(game, iterations=300, playout=1)
     assert measured["nodes"] > 300
