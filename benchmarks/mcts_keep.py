@@ -10,7 +10,10 @@ iterations per second, this checkout's bot against another `mcts.py` (the code b
 tracemalloc, one search from the start position, playouts of PLAYOUT decisions, default 1), with each bot
 class in turn; also the positions the tree keeps.  `time GAME:ITERATIONS[:PLAYOUT]`: one search of ITERATIONS
 from the start position (the spec's playouts unless PLAYOUT is given), process time, each bot in turn, the
-order alternating from round to round; the median of the rounds.  `--keep N` gives this checkout's bot
+order alternating from round to round; the median of the rounds.  `think GAME:SECONDS`: the bench report's
+thinking-bot figure (`bench_think.think_times`: the first 20 decisions of a seeded bot-against-bot game, every
+seat `mcts:<SECONDS>s`), each bot in turn (the `mcts` factory made to build it), each round: the slowest decision
+over the budget and the decisions over it.  `--keep N` gives this checkout's bot
 `keep=N` (`none` for no limit).  Both bots get the same seed, and the move chosen is printed.
 """
 
@@ -100,22 +103,43 @@ def timing(game: Game, iterations: int, playout: int | None, pairs: list[tuple[s
           + f"; moves {answers}", flush=True)
 
 
+def think(game: Game, seconds: float, before: Any, rounds: int) -> None:
+    from orrery.interpreter.cli.bench_think import think_times
+    made = current.MctsBot
+    pairs = [("before", before.MctsBot), ("after", made)]
+    results: dict[str, list[str]] = {"before": [], "after": []}
+    try:
+        for r in range(rounds):
+            for name, cls in pairs if r % 2 == 0 else pairs[::-1]:
+                current.MctsBot = cls  # make_mcts builds the module's MctsBot
+                t = think_times(game, seconds, decisions=20, seed=1)
+                results[name].append(f"{t['max_over_budget']:.3f} ({t['over_budget']} over)")
+    finally:
+        current.MctsBot = made
+    for name, figures in results.items():
+        print(f"{game.name:14} think {seconds} s, {name:6}: slowest decision / budget, each round: {', '.join(figures)}",
+              flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--before", required=True, help="the other version's interpreter/bots/mcts.py")
     ap.add_argument("--keep", default="default", help="this checkout's bot's keep= (a number or none)")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("what", choices=["memory", "time"])
-    ap.add_argument("runs", nargs="+", metavar="GAME:ITERATIONS[:PLAYOUT]")
+    ap.add_argument("what", choices=["memory", "time", "think"])
+    ap.add_argument("runs", nargs="+", metavar="GAME:ITERATIONS[:PLAYOUT] or GAME:SECONDS")
     a = ap.parse_args()
     keep = a.keep if a.keep == "default" else None if a.keep == "none" else int(a.keep)
-    pairs = bots(load_before(a.before), keep)
+    before = load_before(a.before)
+    pairs = bots(before, keep)
     print(f"# {' '.join(sys.argv[1:])} (Python {platform.python_version()}, keep {keep})", flush=True)
     for run in a.runs:
         name, iterations, *rest = run.split(":")
         game = Game.load(ROOT / "games" / name / "rules.yaml")
         if a.what == "memory":
             memory(game, int(iterations), int(rest[0]) if rest else 1, pairs)
+        elif a.what == "think":
+            think(game, float(iterations), before, a.rounds)
         else:
             timing(game, int(iterations), int(rest[0]) if rest else None, pairs, a.rounds)
 
