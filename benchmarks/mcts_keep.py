@@ -13,7 +13,9 @@ from the start position (the spec's playouts unless PLAYOUT is given), process t
 order alternating from round to round; the median of the rounds.  `think GAME:SECONDS`: the bench report's
 thinking-bot figure (`bench_think.think_times`: the first 20 decisions of a seeded bot-against-bot game, every
 seat `mcts:<SECONDS>s`), each bot in turn (the `mcts` factory made to build it), each round: the slowest decision
-over the budget and the decisions over it.  `--keep N` gives this checkout's bot
+over the budget and the decisions over it.  `count GAME:ITERATIONS`: the work of one search, counted (no
+clock): `GameState.apply` calls (and how many keep a rollback copy), `sample_step` and `clone` calls per
+iteration.  `--keep N` gives this checkout's bot
 `keep=N` (`none` for no limit).  Both bots get the same seed, and the move chosen is printed.
 """
 
@@ -121,12 +123,43 @@ def think(game: Game, seconds: float, before: Any, rounds: int) -> None:
               flush=True)
 
 
+def count(game: Game, iterations: int, pairs: list[tuple[str, Any]]) -> None:
+    from orrery.interpreter.engine.driver import GameState
+    calls = {"apply": 0, "with rollback copy": 0, "sample_step": 0, "clone": 0}
+    real = GameState.apply, GameState.sample_step, GameState.clone
+
+    def apply(self: Any, index: int, keep: bool = True) -> None:
+        calls["apply"] += 1
+        calls["with rollback copy"] += keep
+        return real[0](self, index, keep)
+
+    def sample_step(self: Any, rng: Any) -> Any:
+        calls["sample_step"] += 1
+        return real[1](self, rng)
+
+    def clone(self: Any) -> Any:
+        calls["clone"] += 1
+        return real[2](self)
+
+    GameState.apply, GameState.sample_step, GameState.clone = apply, sample_step, clone
+    try:
+        for name, make in pairs:
+            calls.update(dict.fromkeys(calls, 0))
+            bot = make(1, iterations, None)
+            bot.choose(game.new_initial_state(seed=1))
+            n = bot.stats["iterations"]
+            print(f"{game.name:14} {name:6} {iterations} iterations, per iteration: "
+                  + ", ".join(f"{k} {v / n:.2f}" for k, v in calls.items()), flush=True)
+    finally:
+        GameState.apply, GameState.sample_step, GameState.clone = real
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--before", required=True, help="the other version's interpreter/bots/mcts.py")
     ap.add_argument("--keep", default="default", help="this checkout's bot's keep= (a number or none)")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("what", choices=["memory", "time", "think"])
+    ap.add_argument("what", choices=["memory", "time", "think", "count"])
     ap.add_argument("runs", nargs="+", metavar="GAME:ITERATIONS[:PLAYOUT] or GAME:SECONDS")
     a = ap.parse_args()
     keep = a.keep if a.keep == "default" else None if a.keep == "none" else int(a.keep)
@@ -138,6 +171,8 @@ def main() -> None:
         game = Game.load(ROOT / "games" / name / "rules.yaml")
         if a.what == "memory":
             memory(game, int(iterations), int(rest[0]) if rest else 1, pairs)
+        elif a.what == "count":
+            count(game, int(iterations), pairs)
         elif a.what == "think":
             think(game, float(iterations), before, a.rounds)
         else:
