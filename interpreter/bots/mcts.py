@@ -3,27 +3,10 @@
 The bot reads nothing game-specific: only the GameState API (`legal_actions`,
 `apply`, `clone`, `is_terminal`, `returns`, `current_player`, `view`).
 
-**Determinisation** (`determinise`).  The acting player may only know what
-`gs.view(player)` shows.  Each iteration searches a *world* sampled to agree
-with that view:
-
-- The pieces hidden from the player (in zones of visibility `hidden`, in other
-  players' `owner` zones, in cells of hidden boards) are split into pools, and
-  the identities (kind and attributes) of the pieces of each pool are shuffled
-  among the pool's positions.  A pool is one cell of a board (a hidden cell is
-  a position with a meaning of its own, like one colour's face-down stack), or, for
-  other zones, every hidden copy of a zone (all opponents' hands together)
-  joined with every other hidden zone holding a piece of the same kind (the
-  deck and the opponents' hands dealt from it).  The box (destroyed and unused
-  pieces) is not hidden: it is treated as known.
-- The RNG is reseeded, so future draws, dice and shuffles are unknown.
-- The deal and the new seed are applied to a clone of the position (a position
-  is plain data, its continuation included: nothing is replayed); the world is
-  kept only if `view(player)` is exactly the same as in the real position (menu
-  included).  Otherwise the bot retries with other permutations, and as a last
-  resort searches the real hidden layout with a reseeded RNG (counted in
-  `stats["fallback"]`).  When nothing is hidden, the world is the position
-  itself with a new seed.
+**Determinisation** (`worlds.determinise`).  Each iteration searches a *world*: a clone of the position
+whose pieces hidden from the acting player are re-dealt among themselves and whose RNG is reseeded, kept
+only if the player's view of it is the same as of the real position (see `worlds.py`).  When nothing is
+hidden, the world is the position itself with a new seed.
 
 **Search.**  One tree per decision (the subtree under the moves played since
 the last search is reused), children keyed by option index (`legal_actions()`),
@@ -38,9 +21,16 @@ spec has none.  Two modes:
 
 - *Exact* (nothing hidden from the bot, so a world differs from the real game
   only in its future random draws):
-  positions are cached in the nodes as long as no random draw happens on the
-  way (each playout starts from a reseeded copy); a node is expanded (all its
-  children made) on its second visit, the root at once; results are proven
+  a node's position is *certain* as long as no random draw happens on the way
+  (each playout starts from a reseeded copy); a node is expanded (all its
+  children made) on its second visit, the root at once.  Positions are kept
+  only in the root and in the first `keep` expanded nodes (DEFAULT_KEEP, the
+  bot's `keep=`, `mcts:...:keep=N`; the first expanded are the nearest the
+  root): a position costs kilobytes and a node's statistics a few hundred
+  bytes.  Any other certain position is rebuilt when the search needs it (a new
+  leaf's playout, an expansion) by cloning the last position kept on the path
+  and replaying the moves since, which gives the same position (no move on the
+  way draws at random), so the cap changes no choice.  Results are proven
   bottom-up (MCTS-Solver, max^n: a node is proven when its mover has a proven
   win, or when all its children are proven).  So a move that wins at once is
   found in the first iteration and played, and a move that lets another player
@@ -73,7 +63,6 @@ reproduces exactly; a time budget depends on the machine).
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import time
@@ -82,19 +71,18 @@ from typing import Any
 from ..core.decisions import RequireFailed, RuleError, RunawayError
 from ..engine.game import GameState, IllegalMove
 from ..core.rng import Rng
-from ..core.state import State
-from ..core.values import serialize
-from ..core.values import Cell, ZoneRef
+from .worlds import WORLD_TRIES, determinise, hidden_pools, reseeded  # noqa: F401 (the bot's public names)
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_PLAYOUT = 200  # decisions in one playout before it is scored as a draw
 DEFAULT_C = 0.7  # UCB1 exploration constant, for values scaled to [0, 1]
 DEFAULT_RAVE = 200.0  # RAVE equivalence: the visits at which a move's own mean and its AMAF mean weigh the same
-WORLD_TRIES = 3  # permutations tried before giving up on re-dealing the hidden pieces
 DECISIVE_CHECKS = 2  # other worlds in which a move that wins at once must win too (hidden information)
 # Of a time budget, the share left for playing the chosen move (the engine's look-ahead runs then) and for
 # pauses the search cannot foresee (garbage collection, a busy machine): the search aims to end before it.
 RESERVE = 0.15
+# Exact mode: the most positions one tree keeps (see `MctsBot._keep`); the others are rebuilt when needed.
+DEFAULT_KEEP = 1000
 
 _SEARCH_ERRORS = (IllegalMove, RuleError, RequireFailed, RunawayError)
 
@@ -103,162 +91,38 @@ class _OutOfTime(Exception):
     """The time budget would run out before one more step of the search: the iteration is dropped."""
 
 
-# ------------------------------------------------------------------ determinisation
-
-
-def _hidden_place(state: State, place: Any, viewer: int) -> bool:
-    """Whether `viewer` sees only a count of this place's pieces (the rule of view.py)."""
-    if isinstance(place, Cell):
-        name, owner = place.zone, place.owner
-    elif isinstance(place, ZoneRef):
-        name, owner = place.name, place.owner
-    else:
-        return False
-    z = state.rules.zones.get(name)
-    if z is None:  # the box: treated as known
-        return False
-    vis = z.decl.visibility
-    return vis == "hidden" or (vis == "owner" and owner != viewer)
-
-
-def _place_key(place: Any) -> tuple:
-    """A canonical sort key for a place (zone or cell)."""
-    if isinstance(place, Cell):
-        return ("cell", place.zone, -1 if place.owner is None else place.owner, repr(place.pos))
-    return ("zone", place.name, -1 if place.owner is None else place.owner, "")
-
-
-def hidden_pools(state: State, viewer: int) -> list[list[int]]:
-    """The pieces hidden from `viewer`, in pools whose members may exchange identities (see the module doc).
-
-    Each pool lists its pieces in the order of their positions (places in a canonical
-    order, each bottom to top), and the pools come in the order of their first positions: the result
-    depends on where hidden pieces are, never on which pieces they are.
-    """
-    parent: dict[Any, Any] = {}
-
-    def find(x: Any) -> Any:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    members: dict[Any, list[int]] = {}
-    hidden = sorted((place for place, pids in state.places.items() if pids and _hidden_place(state, place, viewer)),
-                    key=_place_key)
-    for place in hidden:
-        key = ("cell", place) if isinstance(place, Cell) else ("zone", place.name)
-        find(key)
-        for pid in state.places[place]:
-            members.setdefault(key, []).append(pid)
-            if not isinstance(place, Cell):
-                a, b = find(key), find(("kind", state.kinds[pid]))
-                if a != b:
-                    parent[b] = a
-    groups: dict[Any, list[int]] = {}
-    for key, pids in members.items():  # in the order of the places' first positions
-        groups.setdefault(find(key), []).extend(pids)
-    return [p for p in groups.values() if len(p) > 1]
-
-
-def _identity(state: State, pid: int) -> tuple[str, Any]:
-    return state.kinds[pid], state.attrs[pid]
-
-
-def _identity_key(identity: tuple[str, Any]) -> tuple[str, str]:
-    kind, attrs = identity
-    return kind, json.dumps(serialize(attrs), sort_keys=True, default=str)
-
-
-def _varied(state: State, pool: list[int]) -> bool:
-    """True if the pool holds at least two different identities (else shuffling it changes nothing)."""
-    first = _identity(state, pool[0])
-    return any(_identity(state, p) != first for p in pool[1:])
-
-
-def _relabel(state: State, pools: list[list[int]], rng: Rng) -> None:
-    """Deal the identities (kind, attributes) of each pool's pieces at random over its positions, in place.
-
-    The identities are put in a canonical order before the shuffle, so the deal depends on the multiset of
-    hidden identities and the RNG only, not on where the real pieces are.
-    """
-    state.kinds = list(state.kinds)  # clones share the list
-    for pool in pools:
-        ids = sorted((_identity(state, p) for p in pool), key=_identity_key)
-        rng.shuffle(ids)
-        for p, (kind, attrs) in zip(pool, ids):
-            state.kinds[p] = kind
-            state.attrs[p] = attrs
-    state.version += 1  # values worked out from the old identities are out of date
-    state.clock += 1
-    state.derived = {}
-
-
-def reseeded(gs: GameState, seed: int) -> GameState:
-    """The same position with the RNG reseeded: what is drawn from now on (draws, dice, shuffles) is unknown.
-
-    What was drawn before is in the position already, so reseeding never changes what a player has seen.
-    """
-    world = gs.clone()
-    world.state.rng = Rng(seed)
-    return world
-
-
-def determinise(gs: GameState, viewer: int, rng: Rng, target: dict[str, Any] | None = None,
-                stats: dict[str, int] | None = None) -> GameState:
-    """A world consistent with what `viewer` sees of `gs`: hidden pieces re-dealt, the RNG reseeded.
-
-    `target` is `gs.view(viewer)` when the caller has it.  `stats` counts the kind of world made:
-    exact (nothing hidden: only the RNG changed), redealt (hidden pieces re-dealt and the RNG reseeded),
-    fallback (no deal tried agreed with the view: the real hidden layout, reseeded).  The deal is made on
-    a clone of the position itself (its continuation included), so nothing is replayed; `gs` itself is
-    never changed.
-    """
-    stats = stats if stats is not None else {}
-
-    def count(key: str) -> None:
-        stats[key] = stats.get(key, 0) + 1
-
-    if gs.is_terminal():
-        count("exact")
-        return gs.clone()
-    pools = [p for p in hidden_pools(gs.state, viewer) if _varied(gs.state, p)]
-    if not pools:
-        count("exact")
-        return reseeded(gs, rng.next64())
-    if target is None:
-        target = gs.view(viewer)
-    for _ in range(WORLD_TRIES):
-        world = reseeded(gs, 0)
-        _relabel(world.state, pools, rng)
-        world.state.rng = Rng(rng.next64())
-        if world.view(viewer) == target:
-            count("redealt")
-            return world
-    count("fallback")
-    return reseeded(gs, rng.next64())
-
-
 # ------------------------------------------------------------------ the tree
 
 
 class _Node:
     """Statistics of one move (the edge into this node) and of the moves after it."""
 
-    __slots__ = ("children", "visits", "value", "avail", "gs", "expanded", "proven", "label", "amaf_n", "amaf_w")
+    __slots__ = ("children", "visits", "value", "avail", "gs", "sure", "mover", "expanded", "proven", "label",
+                 "amaf_n", "amaf_w")
 
-    def __init__(self, label: str, gs: GameState | None = None) -> None:
+    def __init__(self, label: str) -> None:
         self.label = label  # the option's label: the move's name for RAVE
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.value = 0.0  # sum of returns for the player who chose the move into this node
         self.avail = 0  # iterations in which this move was legal when its parent was visited
-        self.gs = gs  # exact mode: the position here, the same in every world (never mutated)
-        self.expanded = False  # exact mode: every child made (with its position when it is certain)
+        self.sure = False  # exact mode: the position here is certain (no random draw on the way from the root)
+        self.gs: GameState | None = None  # exact mode: that position, when the tree keeps it (never mutated)
+        self.mover: int | None = None  # exact mode: the player to move in that position
+        self.expanded = False  # exact mode: every child made
         self.proven: tuple[float, ...] | None = None  # exact mode: the result under best play (max^n)
         self.amaf_n = 0  # RAVE: simulations from the parent in which the mover played this label later on
         self.amaf_w = 0.0
+
+
+def _kept(root: _Node) -> int:
+    """The positions a tree keeps (a node keeps one only when it is expanded, or about to be)."""
+    count, todo = 0, [root]
+    while todo:
+        node = todo.pop()
+        count += node.gs is not None
+        todo.extend(ch for ch in node.children.values() if ch.expanded or ch.gs is not None)
+    return count
 
 
 def parse_budget(text: str | None) -> dict[str, Any]:
@@ -283,6 +147,10 @@ def parse_budget(text: str | None) -> dict[str, Any]:
                 out["rave"] = float(p[len("rave="):])
                 if not out["rave"] >= 0:
                     raise ValueError
+            elif p.startswith("keep="):
+                out["keep"] = int(p[len("keep="):])
+                if out["keep"] < 1:
+                    raise ValueError
             elif p.startswith("c="):
                 out["c"] = float(p[2:])
                 if not out["c"] >= 0:
@@ -291,7 +159,7 @@ def parse_budget(text: str | None) -> dict[str, Any]:
                 raise ValueError
         except ValueError:
             raise ValueError(f"mcts: cannot read '{part}' in 'mcts:{text}' (use mcts:N for N iterations, mcts:Ts "
-                             f"for T seconds, both as mcts:N:Ts, optionally :playout=N, :c=X and :rave=K)") from None
+                             f"for T seconds, both as mcts:N:Ts, optionally :playout=N, :c=X, :rave=K and :keep=N)") from None
     if out.get("iterations") == 0 or out.get("seconds") == 0:
         raise ValueError(f"mcts: a budget of 0 in 'mcts:{text}' leaves nothing to search")
     return out
@@ -306,7 +174,7 @@ class MctsBot:
 
     def __init__(self, seed: int = 0, budget: str | None = None, *, iterations: int | None = None,
                  seconds: float | None = None, playout: int | None = None, c: float = DEFAULT_C,
-                 rave: float = DEFAULT_RAVE, reuse: bool = True, clock: Any = None):
+                 rave: float = DEFAULT_RAVE, reuse: bool = True, clock: Any = None, keep: int | None = DEFAULT_KEEP):
         opts = parse_budget(budget)
         self.iterations = opts.get("iterations", iterations)
         self.seconds = opts.get("seconds", seconds)
@@ -321,6 +189,9 @@ class MctsBot:
         self._root: _Node | None = None
         self._trail: list[tuple[int, int]] = []  # the real decisions (player, index) up to the root
         self._exact = False
+        self.keep = opts.get("keep", keep)  # exact mode: the most positions a tree keeps (None: no limit)
+        self._kept = 0  # positions the current tree keeps
+        self.rebuilt = 0  # exact mode: moves replayed to rebuild positions the tree does not keep
         if clock is not None:  # the time source of a time budget (a test injects its own)
             self.clock = clock
         self._deadline: float | None = None
@@ -341,8 +212,10 @@ class MctsBot:
         exact = "exact" in probe
         self._bump(probe)
         root = self._reused_root(gs, exact)
-        if exact and root.gs is None:
-            root.gs = world
+        if exact:
+            root.sure, root.mover = True, me
+            if root.gs is None:
+                self._keep(root, world, force=True)
         if not exact:
             win = self._decisive(gs, me, world, target)
             if win is not None:
@@ -437,13 +310,14 @@ class MctsBot:
                 root = root.children.get(index)
                 if root is None:
                     break
-            if root is not None and exact and root.gs is None:
+            if root is not None and exact and not root.sure:
                 root = None  # reached through a random draw: its statistics are not exact-mode ones
         else:
             root = None
         if root is None:
             root = _Node("")
         self._root, self._trail, self._exact = root, trail, exact
+        self._kept = _kept(root) if exact else 0
         return root
 
     def _best(self, root: _Node, legal: list[int], me: int) -> int:
@@ -469,41 +343,46 @@ class MctsBot:
                 best, best_key = a, key
         return best
 
-    # -- exact mode: nothing hidden from the bot; positions reached without a random draw are cached
-    def _child(self, node: _Node, opt: Any) -> tuple[_Node, GameState]:
-        """Make the child of a cached position for one option, and the position it leads to (with a fresh seed).
+    # -- exact mode: nothing hidden from the bot; positions reached without a random draw are certain
+    def _child(self, node: _Node, parent: GameState, opt: Any) -> GameState | None:
+        """Make the child of a certain position (`parent`, the node's) for one option; its position when it is
+        certain and not terminal (the caller may play out from it), else None.
 
-        The position is cached in the child unless a random draw happened on the way (then the child has none,
-        and the search below it goes on in general mode); a terminal child is proven at once.
+        The child is certain unless a random draw happened on the way (then the search below it goes on in
+        general mode); its position is not kept (it is rebuilt when needed); a terminal child is proven at once.
         """
-        parent = node.gs
-        assert parent is not None
         g = self._fresh(parent)
         before = g.state.rng.state
         try:
-            g.apply(opt.index)
+            g.apply(opt.index, keep=False)  # (a failed answer leaves g unusable: it is dropped)
         except _SEARCH_ERRORS:
             self._bump({"errors": 1})
             child = node.children[opt.index] = _Node(opt.label)
             child.proven = tuple([0.0] * parent.num_players)
-            return child, g
+            return None
+        child = node.children[opt.index] = _Node(opt.label)
         if g.state.rng.state != before:
-            child = node.children[opt.index] = _Node(opt.label)
-            return child, g
-        child = node.children[opt.index] = _Node(opt.label, g)
+            return None
+        child.sure = True
         if g.is_terminal():
             child.proven = tuple(g.returns())
-        return child, g
+            return None
+        child.mover = g.current_player()
+        return g
 
-    def _expand(self, node: _Node) -> None:
-        """Make every child of a cached position (the root's: a decisive move is found at once)."""
-        assert node.gs is not None
-        for opt in node.gs.legal_options():
+    def _expand(self, node: _Node, gs: GameState) -> dict[int, GameState]:
+        """Make every child of a certain position (`gs`, the node's; the root's at once: a decisive move is
+        found in the first iteration); the positions of the new certain children, by option index."""
+        made = {}
+        for opt in gs.legal_options():
             if opt.index not in node.children:
                 self._tick()
-                self._child(node, opt)
+                g = self._child(node, gs, opt)
+                if g is not None:
+                    made[opt.index] = g
         node.expanded = True
-        self._prove(node, node.gs.current_player())
+        self._prove(node, node.mover)
+        return made
 
     @staticmethod
     def _prove(node: _Node, mover: int) -> None:
@@ -519,51 +398,98 @@ class MctsBot:
             node.proven = max((ch.proven for ch in kids), key=lambda v: v[mover])
 
     def _iterate_exact(self, root: _Node) -> None:
-        """Descend cached positions (expanding a node on its second visit), then play out or go on in general
-        mode below a move that draws at random; back up, and propagate proofs up the cached path."""
+        """Descend certain positions (expanding a node on its second visit), then play out or go on in general
+        mode below a move that draws at random; back up, and propagate proofs up the certain path.
+
+        Positions are kept in at most `keep` nodes (`_keep`); the others are rebuilt from the last position
+        kept on the path by replaying the moves since (`_rebuild`)."""
         node = root
         path: list[tuple[_Node, int]] = []
-        movers: list[int] = []  # the player to move at each cached node of the path (root first)
+        movers: list[int] = []  # the player to move at each certain node of the path (root first)
         played: list[tuple[int, str]] = []  # the playout's moves (player, label), for RAVE
         result: tuple[float, ...] | list[float] | None = None
+        base: GameState | None = None  # the last position kept on the path
+        moves: list[int] = []  # the moves from `base` to `node`
+        made: dict[int, GameState] = {}  # the positions of the children of a node expanded in this iteration
+        ready: GameState | None = None  # the position of `node` when it was just made
         try:
             while True:
                 if node.proven is not None:
                     result = node.proven
                     break
-                cached = node.gs
-                assert cached is not None  # children reached through a random draw are left below
-                if node is not root and node.visits == 0:  # a new leaf: play out from here
-                    result = self._playout(self._fresh(cached), played)
+                assert node.sure  # children reached through a random draw are left below
+                if node.gs is not None:
+                    base, moves = node.gs, []
+                assert base is not None  # the root's position is always kept
+                if node is not root and node.visits == 0:  # a new leaf (never terminal: that is proven)
+                    result = self._playout(self._private(base, moves, ready), played)
                     break
-                mover = cached.current_player()
+                mover = node.mover
                 movers.append(mover)
                 if not node.expanded:  # on its second visit (the root: at once)
-                    self._expand(node)
+                    g = self._rebuild(base, moves)
+                    if g is not base and self._keep(node, g):
+                        base, moves = g, []
+                    made = self._expand(node, g)
                     if node.proven is not None:
                         result = node.proven
                         break
                 a = self._select(node, mover)
                 child = node.children[a]
                 path.append((child, mover))
-                if child.gs is None and child.proven is None:
+                if not child.sure and child.proven is None:
+                    g = self._private(base, moves, None)  # (the node has children: not terminal)
                     self._tick()
-                    g = self._fresh(cached)
-                    g.apply(a)
+                    g.apply(a, keep=False)  # (a failure drops the iteration: g is not used again)
                     result = self._descend_general(child, g, path, played)
                     break
-                node = child
+                moves.append(a)
+                node, ready, made = child, made.get(a), {}
         except _SEARCH_ERRORS:
             self._bump({"errors": 1})
             result = None
         self._backup(root, path, result, played)
-        # proofs found below propagate up the cached part of the path
+        # proofs found below propagate up the certain part of the path
         nodes = [root] + [n for n, _ in path]
         for n, mover in zip(reversed(nodes[:len(movers)]), reversed(movers)):
             self._prove(n, mover)
 
+    def _private(self, base: GameState, moves: list[int], ready: GameState | None) -> GameState:
+        """A private copy of the (non-terminal) position `moves` lead to from `base`, reseeded as `_fresh` makes
+        it (one number of the bot's RNG): `ready` itself when given (a position just made), else rebuilt."""
+        if ready is None:
+            if not moves:
+                return self._fresh(base)
+            ready = self._rebuild(base, moves)
+        ready.state.rng = Rng(self.rng.next64())
+        return ready
+
+    def _rebuild(self, base: GameState, moves: list[int]) -> GameState:
+        """The position `moves` lead to from `base`: `base` itself when there are none, else a private copy.
+
+        No move on the way draws at random (the nodes are certain), so the same moves from the same position
+        give the same position: only its RNG (reseeded before any use) differs from one made at expansion."""
+        if not moves:
+            return base
+        g = base.clone()
+        for a in moves:
+            self._tick()
+            g.apply(a, keep=False)
+        self.rebuilt += len(moves)
+        return g
+
+    def _keep(self, node: _Node, gs: GameState, force: bool = False) -> bool:
+        """Keep `gs` in `node` if the tree keeps fewer than `keep` positions (the first nodes expanded, the
+        ones nearest the root, keep theirs; no position is dropped while the tree lives), or if `force`d
+        (the root's)."""
+        if not force and self.keep is not None and self._kept >= self.keep:
+            return False
+        node.gs = gs
+        self._kept += 1
+        return True
+
     def _fresh(self, cached: GameState) -> GameState:
-        """A private copy of a cached position, with a new seed for what is drawn from now on."""
+        """A private copy of a certain position, with a new seed for what is drawn from now on."""
         if cached.is_terminal():
             return cached.clone()
         return reseeded(cached, self.rng.next64())

@@ -1,0 +1,171 @@
+"""Determinised worlds for the search bot (`mcts.py`): positions that agree with what one player sees.
+
+**Determinisation** (`determinise`).  The acting player may only know what
+`gs.view(player)` shows.  Each iteration searches a *world* sampled to agree
+with that view:
+
+- The pieces hidden from the player (in zones of visibility `hidden`, in other
+  players' `owner` zones, in cells of hidden boards) are split into pools, and
+  the identities (kind and attributes) of the pieces of each pool are shuffled
+  among the pool's positions.  A pool is one cell of a board (a hidden cell is
+  a position with a meaning of its own, like one colour's face-down stack), or, for
+  other zones, every hidden copy of a zone (all opponents' hands together)
+  joined with every other hidden zone holding a piece of the same kind (the
+  deck and the opponents' hands dealt from it).  The box (destroyed and unused
+  pieces) is not hidden: it is treated as known.
+- The RNG is reseeded, so future draws, dice and shuffles are unknown.
+- The deal and the new seed are applied to a clone of the position (a position
+  is plain data, its continuation included: nothing is replayed); the world is
+  kept only if `view(player)` is exactly the same as in the real position (menu
+  included).  Otherwise the bot retries with other permutations, and as a last
+  resort searches the real hidden layout with a reseeded RNG (counted in
+  `stats["fallback"]`).  When nothing is hidden, the world is the position
+  itself with a new seed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..engine.game import GameState
+from ..core.rng import Rng
+from ..core.state import State
+from ..core.values import serialize
+from ..core.values import Cell, ZoneRef
+
+WORLD_TRIES = 3  # permutations tried before giving up on re-dealing the hidden pieces
+
+
+def _hidden_place(state: State, place: Any, viewer: int) -> bool:
+    """Whether `viewer` sees only a count of this place's pieces (the rule of view.py)."""
+    if isinstance(place, Cell):
+        name, owner = place.zone, place.owner
+    elif isinstance(place, ZoneRef):
+        name, owner = place.name, place.owner
+    else:
+        return False
+    z = state.rules.zones.get(name)
+    if z is None:  # the box: treated as known
+        return False
+    vis = z.decl.visibility
+    return vis == "hidden" or (vis == "owner" and owner != viewer)
+
+
+def _place_key(place: Any) -> tuple:
+    """A canonical sort key for a place (zone or cell)."""
+    if isinstance(place, Cell):
+        return ("cell", place.zone, -1 if place.owner is None else place.owner, repr(place.pos))
+    return ("zone", place.name, -1 if place.owner is None else place.owner, "")
+
+
+def hidden_pools(state: State, viewer: int) -> list[list[int]]:
+    """The pieces hidden from `viewer`, in pools whose members may exchange identities (see the module doc).
+
+    Each pool lists its pieces in the order of their positions (places in a canonical
+    order, each bottom to top), and the pools come in the order of their first positions: the result
+    depends on where hidden pieces are, never on which pieces they are.
+    """
+    parent: dict[Any, Any] = {}
+
+    def find(x: Any) -> Any:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    members: dict[Any, list[int]] = {}
+    hidden = sorted((place for place, pids in state.places.items() if pids and _hidden_place(state, place, viewer)),
+                    key=_place_key)
+    for place in hidden:
+        key = ("cell", place) if isinstance(place, Cell) else ("zone", place.name)
+        find(key)
+        for pid in state.places[place]:
+            members.setdefault(key, []).append(pid)
+            if not isinstance(place, Cell):
+                a, b = find(key), find(("kind", state.kinds[pid]))
+                if a != b:
+                    parent[b] = a
+    groups: dict[Any, list[int]] = {}
+    for key, pids in members.items():  # in the order of the places' first positions
+        groups.setdefault(find(key), []).extend(pids)
+    return [p for p in groups.values() if len(p) > 1]
+
+
+def _identity(state: State, pid: int) -> tuple[str, Any]:
+    return state.kinds[pid], state.attrs[pid]
+
+
+def _identity_key(identity: tuple[str, Any]) -> tuple[str, str]:
+    kind, attrs = identity
+    return kind, json.dumps(serialize(attrs), sort_keys=True, default=str)
+
+
+def _varied(state: State, pool: list[int]) -> bool:
+    """True if the pool holds at least two different identities (else shuffling it changes nothing)."""
+    first = _identity(state, pool[0])
+    return any(_identity(state, p) != first for p in pool[1:])
+
+
+def _relabel(state: State, pools: list[list[int]], rng: Rng) -> None:
+    """Deal the identities (kind, attributes) of each pool's pieces at random over its positions, in place.
+
+    The identities are put in a canonical order before the shuffle, so the deal depends on the multiset of
+    hidden identities and the RNG only, not on where the real pieces are.
+    """
+    state.kinds = list(state.kinds)  # clones share the list
+    for pool in pools:
+        ids = sorted((_identity(state, p) for p in pool), key=_identity_key)
+        rng.shuffle(ids)
+        for p, (kind, attrs) in zip(pool, ids):
+            state.kinds[p] = kind
+            state.attrs[p] = attrs
+    state.version += 1  # values worked out from the old identities are out of date
+    state.clock += 1
+    state.derived = {}
+
+
+def reseeded(gs: GameState, seed: int) -> GameState:
+    """The same position with the RNG reseeded: what is drawn from now on (draws, dice, shuffles) is unknown.
+
+    What was drawn before is in the position already, so reseeding never changes what a player has seen.
+    """
+    world = gs.clone()
+    world.state.rng = Rng(seed)
+    return world
+
+
+def determinise(gs: GameState, viewer: int, rng: Rng, target: dict[str, Any] | None = None,
+                stats: dict[str, int] | None = None) -> GameState:
+    """A world consistent with what `viewer` sees of `gs`: hidden pieces re-dealt, the RNG reseeded.
+
+    `target` is `gs.view(viewer)` when the caller has it.  `stats` counts the kind of world made:
+    exact (nothing hidden: only the RNG changed), redealt (hidden pieces re-dealt and the RNG reseeded),
+    fallback (no deal tried agreed with the view: the real hidden layout, reseeded).  The deal is made on
+    a clone of the position itself (its continuation included), so nothing is replayed; `gs` itself is
+    never changed.
+    """
+    stats = stats if stats is not None else {}
+
+    def count(key: str) -> None:
+        stats[key] = stats.get(key, 0) + 1
+
+    if gs.is_terminal():
+        count("exact")
+        return gs.clone()
+    pools = [p for p in hidden_pools(gs.state, viewer) if _varied(gs.state, p)]
+    if not pools:
+        count("exact")
+        return reseeded(gs, rng.next64())
+    if target is None:
+        target = gs.view(viewer)
+    for _ in range(WORLD_TRIES):
+        world = reseeded(gs, 0)
+        _relabel(world.state, pools, rng)
+        world.state.rng = Rng(rng.next64())
+        if world.view(viewer) == target:
+            count("redealt")
+            return world
+    count("fallback")
+    return reseeded(gs, rng.next64())
