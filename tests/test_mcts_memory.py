@@ -55,12 +55,12 @@ def test_same_search_as_recorded(key, setting):
     assert R.run_case(*key, **SETTINGS[setting]) == RECORDED[R.case_id(key)]
 
 
-@pytest.mark.parametrize("setting", sorted(SETTINGS))
 @pytest.mark.parametrize("key", R.lines(), ids=R.case_id)
-def test_same_decisions_as_recorded_with_the_tree_reused(key, setting):
+def test_same_decisions_as_recorded_with_the_tree_reused(key):
     """Consecutive decisions of one bot, its tree reused from one to the next (through a random draw in the dice
-    race: such a subtree is not reused in exact mode)."""
-    assert R.run_line(*key, **SETTINGS[setting]) == RECORDED["line/" + R.case_id(key)]
+    race: such a subtree is not reused in exact mode).  With keep=2 only: the default keeps every position in
+    trees this small, which the single searches above already compare (and these lines are the slowest cases)."""
+    assert R.run_line(*key, **SETTINGS["keep2"]) == RECORDED["line/" + R.case_id(key)]
 
 
 # ------------------------------------------------------------------ the bound
