@@ -1,7 +1,7 @@
 """Every screen of a whole game fits its terminal: the play screen `orrery play` prints at each of the
 human's decisions (state, narration and menu, fitted to the terminal's height as the play loop fits it),
 then the prompt's line, for a full seeded game with the human answering `1` each time (as
-tests/screens.py plays), at 80×24 for Burbuja and the classic games.
+tests/screens.py plays), at 80×24 for Burbuja and the classic games, at 100×40 for the larger ones.
 
 Burbuja late in a game answered so is the hard case: its table of tiles grows to 20 columns and more,
 and a move offers 50 cells; before the play screen knew the terminal's height it took up to 37 lines."""
@@ -13,10 +13,12 @@ import pytest
 from screens import CASES, full_game_screens
 
 SMALL = list({c.game: c for c in CASES if (c.width, c.height) == (80, 24) and not c.moment}.values())
+BIG = list({c.game: c for c in CASES if (c.width, c.height) == (100, 40) and not c.moment}.values())
 
 
-@pytest.mark.parametrize("case", SMALL, ids=[c.game for c in SMALL])
-def test_every_screen_of_a_whole_game_fits_80x24(case) -> None:
+@pytest.mark.parametrize("case", SMALL + BIG, ids=[f"{c.game}-{c.width}x{c.height}" for c in SMALL + BIG])
+def test_every_screen_of_a_whole_game_fits_its_terminal(case) -> None:
+    """80×24 for Burbuja and the classic games, 100×40 for the two larger games (issue 18)."""
     screens = full_game_screens(case)
     assert len(screens) > 3
     for k, lines in enumerate(screens):
