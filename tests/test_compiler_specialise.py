@@ -213,3 +213,19 @@ def test_two_numbers_compare_without_a_helper(game):
         assert not any(h in code for h in ("GE(", "LT(", "EQ(")), (text, code)
     assert "EQ(" in gen.expr(parse_expr("level(none) == total"))
     assert "GE(" in gen.expr(parse_expr("total >= 2"))
+
+
+@pytest.mark.parametrize("text", [
+    "[empty(c) for c in cells(row)]", "[empty(z) for z in [row]]", "[empty(x) for x in [none]]",
+    "[empty(x) for x in [3]]", '[empty(x) for x in ["b1"]]', "[empty(x) for x in [[]]]",
+    "all(not empty(c) for c in cells(row))", "lit_at(none)", "lit_count()",
+])
+def test_empty_of_a_local_is_written_out_and_matches_the_builtin(game, text):
+    """`empty(c)` of a comprehension variable or parameter: the cell case inline, anything else the built-in."""
+    _on_both_engines(game, text, moves=("b1",))
+
+
+def test_empty_of_a_local_is_inline_in_the_source(game):
+    module = compiler.compile_rules(game.rules)
+    assert "(not it.s.places.get(a" in module.source  # lit_at's parameter
+    assert "(not it.s.places.get(v" in module.source  # the end condition's comprehension variable

@@ -400,7 +400,12 @@ class CodeGen:
         fast = fastlib.fast_builtin(node.func, spec.fn) if not node.kwargs or only_kind else None
         if fast is not None:
             kind = f"kind={self.expr(node.kwargs[0][1])}" if only_kind else ""
-            return f"{self.const(fast, hashable=False)}(it, {self.span(node)}, {args}{kind})"
+            call = f"{self.const(fast, hashable=False)}(it, {self.span(node)}, {args}{kind})"
+            x = args[:-2]
+            if node.func == "empty" and len(node.args) == 1 and _LOCAL.fullmatch(x):
+                # a cell held in a Python local: fastlib's `empty` of a cell, written out (anything else calls it)
+                return f"((not it.s.places.get({x})) if {x}.__class__ is CELL else {call})"
+            return call
         fn = self.const(spec.fn, hashable=False)
         return f"CB(it, {fn}, {self.const(node.func)}, {self.span(node)}, ({args}), {{{kwargs}}})"
 
