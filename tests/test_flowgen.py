@@ -121,7 +121,7 @@ def test_generated_source_holds_only_what_the_spec_has(tmp_path):
     everything = _game(tmp_path, EVERYTHING, "compiled").flow_source
     assert "EMIT(pos, 'turn_start'" in everything and "EMIT(pos, 'phase_end'" in everything
     assert "EMIT(pos, 'turn_end'" not in everything  # nobody listens to turn_end
-    assert everything.count("CHECK_ACTION(") == 3  # improve (twice: two steps offer it) and peek (a limit)
+    assert everything.count("CHECK_ACTION(") == 3  # improve (a condition) once; peek (a limit), free at both steps
     for timing in ("immediate", "end_of_turn", "end_of_phase", "end_of_round"):
         assert f"def ends_{timing}(" in everything
     assert "c.current, c.round" in everything  # `late` reads the flow: the cursor is in its memo key
