@@ -171,3 +171,56 @@ def test_apply_without_keeping_a_copy_plays_the_same_and_still_refuses(tmp_path)
     with pytest.raises(IllegalMove, match="only one"):
         lost.apply(1, keep=False)
     assert lost.decision is None  # nothing kept to go back to: the state is not to be used again
+
+
+LONG = """
+orrery: 1
+game: {name: long, players: {min: 2, max: 2}}
+variables: {total: {start: 0}, turns: {start: 0}}
+flow:
+  phases:
+    - name: play
+      order: clockwise
+      steps: [{actions: [go]}]
+actions:
+  go:
+    effect: |
+      turns += 1
+      choose k from [5] prompt "only five?"
+      let r = random_int(1, 6)
+      say "rolled " + text(r)
+      choose x from [1, 2, 3] prompt "how many?"
+      require x != 3 else "three is never allowed"
+      total += x * r + k
+end:
+  done: {when: "turns >= 60", winners: "[]"}
+"""
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_refused_answers_go_back_exactly_however_far_the_last_checkpoint(tmp_path, mode):
+    """A refused answer (found only by running it: no look-ahead) is undone by redoing the answers since
+    the last checkpoint: after each refusal the position, history and narration are those before it, and
+    the game goes on exactly as a twin that was never refused anything."""
+    from orrery.interpreter.core.valueops import Limits
+    from orrery.interpreter.engine.driver import REDO_EVERY
+    from orrery.interpreter.engine.game import IllegalMove
+
+    game = Game(make_game(tmp_path, LONG).spec, limits=Limits(lookahead=0), mode=mode)
+    gs, twin = game.new_initial_state(seed=4), game.new_initial_state(seed=4)
+    bot, refused, answered = RandomBot(9), 0, 0
+    while not gs.is_terminal():
+        before = (gs.digest(), list(gs.steps), list(gs.narration), gs.legal_actions())
+        if gs.decision.prompt == "how many?":
+            with pytest.raises(IllegalMove, match="three is never allowed"):
+                gs.apply_label("3")
+            refused += 1
+            assert (gs.digest(), list(gs.steps), list(gs.narration), gs.legal_actions()) == before
+        choice = bot.choose(gs)
+        if choice == 2 and gs.decision.prompt == "how many?":
+            choice = 1
+        gs.apply(choice)
+        twin.apply(choice)
+        answered += 1
+        assert gs.digest() == twin.digest() and gs.steps == twin.steps and gs.narration == twin.narration
+    assert refused >= 2 * REDO_EVERY and answered > 3 * REDO_EVERY  # refusals at every distance from a checkpoint

@@ -24,6 +24,10 @@ from .fallible import fallible_of
 from .position import Position
 
 TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
+# answers between two checkpoints of a GameState: a copy of the position every REDO_EVERY answers costs
+# 1/REDO_EVERY of the copy per answer that a protective copy before every answer cost (a fifth of a
+# random connect four playout); a refused answer redoes at most REDO_EVERY - 1 answers
+REDO_EVERY = 16
 STATE_FORMAT = "orrery-state/1"  # GameState.to_json; Game.state_from_json reads it
 
 
@@ -61,6 +65,11 @@ class GameState:
         self.narration: list[str] = []
         self.lookahead_used = 0
         self._look_loops = 0
+        # What a refused answer goes back to (instead of a copy of the position before every answer): a
+        # checkpoint taken every REDO_EVERY answers and the answers given since, redone on a copy of it.
+        # None: nothing to go back to (a sampled state, or a failure with keep=False).
+        self._base: Position | None = None
+        self._since: list[Any] = []
 
     @classmethod
     def start(cls, game: Any, n: int, seed: int, setup: Any = None, replace_setup: bool = False) -> "GameState":
@@ -74,6 +83,7 @@ class GameState:
             gs._advance()
         except RequireFailed as failed:  # no player chose anything yet: the spec itself is at fault
             raise RuleError(f"the game cannot start: {failed.message}", failed.span) from None
+        gs._checkpoint()
         return gs
 
     # ------------------------------------------------------------- queries
@@ -166,6 +176,7 @@ class GameState:
         g.game, g.seed, g.pos = self.game, self.seed, self.pos.clone()
         g.steps, g.narration = list(self.steps), list(self.narration)
         g.lookahead_used, g._look_loops = 0, 0
+        g._base, g._since = self._base, list(self._since)  # (a checkpoint is never changed: shared)
         g._listen()
         return g
 
@@ -182,9 +193,10 @@ class GameState:
     def apply(self, index: int, keep: bool = True) -> None:
         """Answer the pending decision with the option of that index; raise IllegalMove if not allowed.
 
-        A refused or failing answer leaves the position as it was.  keep=False skips the copy that takes
-        (about a third of a random playout's time): for a caller that throws the state away when an
-        answer fails, as a search bot's playouts do; the state is then unusable after a failure."""
+        A refused or failing answer leaves the position as it was: a checkpoint's copy with the answers
+        since redone (see _restore).  keep=False takes no checkpoint and does not go back: for a caller
+        that throws the state away when an answer fails, as a search bot's playouts do; the state is then
+        unusable after a failure."""
         d = self.pos.decision
         if d is None:
             raise IllegalMove("the game is over")
@@ -207,22 +219,48 @@ class GameState:
     def _commit(self, opt: Option, keep: bool = True) -> None:
         d = self.pos.decision
         assert d is not None
-        saved, nh, nn = self.pos.clone() if keep else None, len(self.steps), len(self.narration)
+        nh, nn = len(self.steps), len(self.narration)
         self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False))
         try:
             self.pos.resume(opt.value)
             self._advance()
-        except BaseException as failed:  # refused or broken: the position stays as it was before the answer
-            if saved is not None:
-                self.pos = saved
-                self._listen()
-                del self.steps[nh:]
-                del self.narration[nn:]
+        except BaseException as failed:  # refused or broken: the position goes back to where it was
+            del self.steps[nh:]
+            del self.narration[nn:]
+            if keep and self._base is not None:
+                self._restore()
             else:
-                self.pos.decision = None  # (no copy was kept: this state is not to be used again)
+                self.pos.decision = None  # (nothing kept to go back to: this state is not to be used again)
+                self._base = None
             if isinstance(failed, RequireFailed):
                 raise IllegalMove(failed.explain()) from None
             raise
+        if self._base is not None:
+            self._since.append(opt.value)
+            if keep and len(self._since) >= REDO_EVERY:  # (a search's playout takes none: it never goes back)
+                self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """The position as it is now becomes what a refused answer goes back to."""
+        self._base, self._since = self.pos.clone(), []
+
+    def _restore(self) -> None:
+        """The position before the refused answer: the checkpoint's copy with the answers since redone.
+
+        The engine is deterministic (the same position and answer always lead to the same position), so
+        this is the position the answer started from; the history and narration were kept, so the redo
+        writes to scratch lists (an automatic answer appends to `steps`)."""
+        assert self._base is not None
+        steps, narration = self.steps, self.narration
+        self.pos = self._base.clone()
+        self.steps, self.narration = [], []
+        try:
+            for value in self._since:
+                self.pos.resume(value)
+                self._advance()
+        finally:
+            self.steps, self.narration = steps, narration
+            self._listen()
 
     def _advance(self) -> None:
         """Run to the next decision that needs a real choice, answering the ones that do not."""
@@ -275,6 +313,7 @@ class GameState:
         if d is None:
             raise IllegalMove("the game is over")
         self.lookahead_used = 0
+        self._base = None  # (a sampled state is not answered through _commit: nothing to go back to)
         pos.on_forced = None  # a sampled state lists the sampled answers only (see the docstring)
         for _ in range(limits.auto):
             path = self._sample(pos, d, rng, None if d.kind == "action" else d.action)
