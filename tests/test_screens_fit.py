@@ -126,3 +126,41 @@ def test_more_with_the_whole_menu_shown_says_so():
     console = Console(file=io.StringIO())
     Table(console, lambda: None, lambda: "").more()
     assert "The whole menu is shown." in console.file.getvalue()
+
+
+# ------------------------------------------------------------------ the spectator's screen of a bots-only game
+
+from orrery.interpreter.bots.factory import RandomBot, apply_choice  # noqa: E402
+from orrery.interpreter.cli.narrate import auto_lines, bot_lines, public_view  # noqa: E402
+from orrery.interpreter.cli.screen import LOWEST, watched_state  # noqa: E402
+from orrery.interpreter.engine.game import load_game  # noqa: E402
+
+WATCHED = [("tic-tac-toe", 2, 80, 24), ("connect-four", 2, 80, 24), ("reversi", 2, 80, 24),
+           ("burbuja", 1, 80, 24), ("bubblee-pop", 2, 100, 40), ("bubble-singularity", 4, 100, 40)]
+
+
+@pytest.mark.parametrize("name,players,width,height", WATCHED, ids=[w[0] for w in WATCHED])
+def test_a_spectator_sees_each_move_and_the_board_within_the_terminal(name, players, width, height) -> None:
+    """`orrery play GAME --seats random,...` prints each bot's move, then the board fitted below it."""
+    gs = load_game(name).new_initial_state(players=players, seed=2)
+    bots = [RandomBot(7 + p) for p in range(players)]
+    console = Console(width=width, height=height, file=io.StringIO(), color_system=None)
+    moves = crowded = 0
+    while not gs.is_terminal() and moves < 120:
+        p, d = gs.current_player(), gs.decision
+        steps, said, before = len(gs.steps), len(gs.narration), public_view(gs)
+        index = apply_choice(gs, bots[p].choose(gs))
+        label = next(o.label for o in d.options if o.index == index)
+        above = len(bot_lines(gs, p, "random", d.prompt, label, gs.narration[said:], before, [])) + \
+            len(auto_lines(gs, steps, []))
+        lines = console.render_lines(watched_state(gs, console, False, height, above), pad=False)
+        where = f"{name}, move {moves + 1}"
+        assert len(lines) + 1 <= height, f"{where}: {len(lines)} lines and the cursor's"
+        if above + len(lines) + 1 > height:  # a long move (many narrated lines): the state gave way all it can
+            lowest = render.render_state(gs, None, False, 0, True)
+            render.fit_state(lowest, LOWEST)
+            assert len(lines) == len(console.render_lines(lowest, pad=False)), f"{where}: {above} + {len(lines)}"
+            crowded += 1
+        assert any("Legend:" in "".join(seg.text for seg in line) for line in lines), f"{where}: no legend"
+        moves += 1
+    assert moves >= 5 and crowded <= moves // 10, (moves, crowded)

@@ -357,7 +357,7 @@ def revealed(before: GameState, after: GameState) -> list[tuple[int, list[int]]]
 def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, resume: Save | None = None) -> int:
     """Run one game at the terminal (new, or resumed from a save); return the exit code."""
     from .render import SafeConsole, render_state
-    from .screen import PlayScreen, terminal_height
+    from .screen import PlayScreen, terminal_height, watched_state
 
     # spec text is shown with its control characters escaped; --no-color (or NO_COLOR, which rich reads) drops
     # colours: every board distinction is also a symbol, listed in the legend
@@ -437,9 +437,11 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
         """Labels that must not be printed: pieces some human cannot see (none at a table of bots)."""
         return hidden_labels(g, humans, visible_pieces) if secret else []
 
-    def tell_autos(g: GameState, since: int) -> None:
-        for line in auto_lines(g, since, hidden_now(g)):
+    def tell_autos(g: GameState, since: int) -> int:
+        told = auto_lines(g, since, hidden_now(g))
+        for line in told:
             console.print(f"[dim]{escape(line)}[/dim]", soft_wrap=True)
+        return len(told)
 
     def save_now(g: GameState) -> str:
         if saver is None:
@@ -483,9 +485,9 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                 console.print(f"[dim]{escape(lines[0])}[/dim]", soft_wrap=True)
                 for line in lines[1:]:
                     console.print(escape(line), soft_wrap=True)
-                tell_autos(gs, steps_before)
-                if all_bots and not quiet_board:
-                    console.print(render_state(gs, None, debug))  # the board shows the narration too
+                autos = tell_autos(gs, steps_before)
+                if all_bots and not quiet_board:  # the board shows the narration too; it fits with the move's lines
+                    console.print(watched_state(gs, console, debug, terminal_height(console), len(lines) + autos))
                 if getattr(args, "delay", 0):
                     time.sleep(args.delay)
             else:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console, Group, RenderableType
 
-from .layout import Drawn
+from .layout import Arrange, Drawn
 from .render import NARRATION_LINES, fit_state, recent_narration, render_decision, render_state
 
 if TYPE_CHECKING:
@@ -122,9 +122,37 @@ class PlayScreen:
         return lo
 
 
+def watched_state(gs: "GameState", console: Console, debug: bool = False, height: int | None = None,
+                  above: int = 0) -> RenderableType:
+    """The state as a spectator sees it after a move, fitted to `height` lines less the `above` lines printed
+    over it (the move's own lines), giving way in the play screen's order: fewer narration lines (down to
+    one), grids without rules, the lowest layout, no narration; None: the whole state."""
+    if height is None:
+        return render_state(gs, None, debug)
+    room = height - above - PROMPT_LINES  # (the cursor's line below the screen, as under a menu)
+    told = min(len(gs.narration), NARRATION_LINES)
+    tries = [(n, False) for n in range(told, min(told, 1) - 1, -1)] + [(min(told, 1), True), (0, True)]
+    for narration, compact in tries:
+        state = render_state(gs, None, debug, narration, compact)
+        if _lines(console, state) <= room:
+            return state
+        if compact:  # the lowest layout that leaves room for what is printed below the boards
+            fit_state(state, max(room - _below_boards(console, state), LOWEST))
+            if _lines(console, state) <= room or narration == 0:
+                return state
+    return state
+
+
+def _below_boards(console: Console, state: RenderableType) -> int:
+    """The lines a drawn state prints after its boards and panel (narration, outcome)."""
+    parts = list(getattr(state, "renderables", ()))
+    after = next((i for i, part in enumerate(parts) if isinstance(part, Arrange)), len(parts))
+    return sum(_lines(console, part) for part in parts[after + 1:])
+
+
 def terminal_height(console: Console) -> int | None:
     """The terminal's height when the output is a terminal, else None (a pipe or file: nothing is cut)."""
     return console.size.height if console.is_terminal else None
 
 
-__all__ = ["PlayScreen", "terminal_height", "PROMPT_LINES", "MIN_MENU_ROWS"]
+__all__ = ["PlayScreen", "watched_state", "terminal_height", "PROMPT_LINES", "MIN_MENU_ROWS"]
