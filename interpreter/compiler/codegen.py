@@ -56,10 +56,11 @@ class Module:
     env_names: set[str] = field(default_factory=set)
     keep: list[Any] = field(default_factory=list)  # nodes compiled late: kept alive so their ids stay theirs
     plans: dict[int, tuple] = field(default_factory=dict)  # engine/frames.py run_plan: id(body) -> (body, plan)
+    functions: dict[str, Callable[..., Any]] = field(default_factory=dict)  # spec function -> its compiled form
 
     def late(self, rules: Any, node: A.Node) -> Callable[..., Any]:
         """Compile a node the engine met at run time that was not among the spec's roots."""
-        fn = compile_one(rules, node, self.env_names)
+        fn = compile_one(rules, node, self.env_names, self.functions)
         self.keep.append(node)
         self.fns[id(node)] = fn
         return fn
@@ -742,20 +743,27 @@ def compile_rules(rules: Any) -> Module:
     module.keep.extend(exprs + blocks)
     for key, what, fname in names:
         {"fn": module.fns, "scan": module.scans, "filter": module.filters}[what][key] = ns[fname]
+    module.functions = {n: ns[fid] for n, fid in gen.fn_ids.items()}
     return module
 
 
-def compile_one(rules: Any, node: A.Node, env_names: set[str]) -> Callable[..., Any]:
-    """Compile one node met at run time that was not a known root (e.g. a scenario's expectation)."""
+def compile_one(rules: Any, node: A.Node, env_names: set[str],
+                functions: dict[str, Callable[..., Any]] | None = None) -> Callable[..., Any]:
+    """Compile one node met at run time that was not a known root (e.g. a scenario's expectation, the
+    conditions and runs of an effect that asks): its calls of spec functions call the spec module's
+    compiled functions (`functions`), as the module's own code does, not the general call helper."""
     gen = CodeGen(rules, env_names)
     gen.strict_env = False
+    linked = {f"F{i}": fn for i, fn in enumerate((functions or {}).values())}
+    gen.fn_ids = {n: f"F{i}" for i, n in enumerate((functions or {}).keys())}
     fname = gen.root_block(node) if isinstance(node, A.Block) else gen.root_expr(node)
-    return _link("\n".join(gen.lines) + "\n", gen.consts)[fname]
+    return _link("\n".join(gen.lines) + "\n", gen.consts, linked)[fname]
 
 
-def _link(source: str, consts: list[Any]) -> dict[str, Any]:
+def _link(source: str, consts: list[Any], linked: dict[str, Callable[..., Any]] | None = None) -> dict[str, Any]:
     ns: dict[str, Any] = {"__builtins__": {"list": list, "range": range, "enumerate": enumerate,
                                            "TypeError": TypeError}}
+    ns.update(linked or {})
     ns.update(fastlib.HELPERS)
     ns["CMB"], ns["SETG"] = combine, assign_global
     ns["MOVETO"], ns["DESTROY"], ns["ASSIGNA"], ns["CREATE"], ns["CALLW"] = (move_to, destroy, assign_attr, create_with,
