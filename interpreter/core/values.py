@@ -22,41 +22,67 @@ class Player(int):
 
 
 class PieceRef:
-    """A reference to a piece by id."""
+    """A reference to a piece by id.
+
+    Interned as cells are: `PieceRef(i)` always returns the same object for the same id, so equality is
+    identity and hashing is Python's own, with no method called (sets and dicts of pieces are on the hot
+    paths of cascade scans; a Python `__eq__`/`__hash__` pair was about 30 calls per decision of Bubble
+    Singularity).  Copies and pickles come back as the interned object."""
 
     __slots__ = ("id",)
 
-    def __init__(self, pid: int):
-        self.id = pid
+    def __new__(cls, pid: int) -> "PieceRef":
+        ref = _PIECE_REFS.get(pid)
+        if ref is None:
+            ref = object.__new__(cls)
+            ref.id = pid
+            _PIECE_REFS[pid] = ref
+        return ref
 
-    def __eq__(self, other: Any) -> bool:
-        return isinstance(other, PieceRef) and other.id == self.id
+    def __reduce__(self) -> tuple:
+        return (PieceRef, (self.id,))
 
-    def __hash__(self) -> int:
-        return hash(("piece", self.id))
+    def __copy__(self) -> "PieceRef":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "PieceRef":
+        return self
 
     def __repr__(self) -> str:
         return f"piece#{self.id}"
 
 
+_PIECE_REFS: dict[int, PieceRef] = {}  # every piece reference made so far, by id: see PieceRef
+
+
 class ZoneRef:
-    """A whole zone; `owner` is the player for per-player zones, else None."""
+    """A whole zone; `owner` is the player for per-player zones, else None.  Interned (see PieceRef)."""
 
-    __slots__ = ("name", "owner", "_h")
+    __slots__ = ("name", "owner")
 
-    def __init__(self, name: str, owner: int | None = None):
-        self.name = name
-        self.owner = owner
-        self._h = hash(("zone", name, owner))
+    def __new__(cls, name: str, owner: int | None = None) -> "ZoneRef":
+        key = (name, owner)
+        ref = _ZONE_REFS.get(key)
+        if ref is None:
+            ref = object.__new__(cls)
+            ref.name, ref.owner = name, owner
+            _ZONE_REFS[key] = ref
+        return ref
 
-    def __eq__(self, other: Any) -> bool:
-        return isinstance(other, ZoneRef) and other.name == self.name and other.owner == self.owner
+    def __reduce__(self) -> tuple:
+        return (ZoneRef, (self.name, self.owner))
 
-    def __hash__(self) -> int:
-        return self._h
+    def __copy__(self) -> "ZoneRef":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "ZoneRef":
+        return self
 
     def __repr__(self) -> str:
         return self.name if self.owner is None else f"{self.name}[P{self.owner + 1}]"
+
+
+_ZONE_REFS: dict[tuple, ZoneRef] = {}  # every zone reference made so far, by (name, owner): see ZoneRef
 
 
 class Cell:
