@@ -306,3 +306,30 @@ def test_benchmarks_run_prints_the_ratios_from_the_checkout():
 def test_benchmarks_run_refuses_bad_arguments(args, says):
     done = _bench_run(*args)
     assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
+
+
+# ----------------------------------------------------------------- benchmarks/api_playouts.py
+
+
+@pytest.mark.parametrize("args", [("connect-four", "3"), ("bubble-singularity", "1", "2", "--sampled")])
+def test_api_playouts_plays_the_same_games_as_the_api(args):
+    """The script timed from outside (farm-bench) plays seeded games through the API: its count of decisions
+    is what the API gives for the same seeds."""
+    import subprocess
+
+    from orrery.interpreter.core.rng import Rng
+    from orrery.interpreter.engine.game import load_game
+
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "api_playouts.py"), *args], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    game, decisions = load_game(args[0]), 0
+    for i in range(int(args[1])):
+        gs, rng = game.new_initial_state(players=int(args[2]) if len(args) > 2 else None, seed=i), Rng(i * 7 + 1)
+        while not gs.is_terminal():
+            if "--sampled" in args:
+                gs.sample_step(rng)
+            else:
+                gs.apply(gs.legal_actions()[rng.below(len(gs.legal_actions()))])
+            decisions += 1
+    assert int(done.stdout) == decisions > 0

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Seeded random playouts through the public GameState API, for timing a whole process from outside.
+
+    benchmarks/api_playouts.py GAME GAMES [PLAYERS] [--sampled]
+
+Game i starts from seed i; each decision takes a random legal option (`legal_actions()` then `apply()`,
+as `orrery simulate --bots random` does, a copy kept for refusals), or with --sampled one `sample_step`
+(the search bots' playouts).  Prints the number of decisions, so two checkouts can be checked to play
+the same games; `farm-bench -- .venv/bin/python benchmarks/api_playouts.py connect-four 300 --vs '...'`
+times two checkouts against each other (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from orrery.interpreter.core.rng import Rng
+from orrery.interpreter.engine.game import load_game
+
+
+def main(argv: list[str]) -> int:
+    """Play the games; print the decisions made."""
+    sampled = "--sampled" in argv
+    args = [a for a in argv if a != "--sampled"]
+    name, games = args[0], int(args[1])
+    players = int(args[2]) if len(args) > 2 else None
+    game = load_game(name)
+    decisions = 0
+    for i in range(games):
+        gs = game.new_initial_state(players=players, seed=i)
+        rng = Rng(i * 7 + 1)
+        while not gs.is_terminal():
+            if sampled:
+                gs.sample_step(rng)
+            else:
+                options = gs.legal_actions()
+                gs.apply(options[rng.below(len(options))])
+            decisions += 1
+    print(decisions)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
