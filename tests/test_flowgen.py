@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import make_game
-from orrery.interpreter.core.decisions import RunawayError
+from orrery.interpreter.core.decisions import RuleError, RunawayError
 from orrery.interpreter.core.rng import Rng
 from orrery.interpreter.core.valueops import Limits
 from orrery.interpreter.compiler.flowgen import flow_source
@@ -181,6 +181,26 @@ def test_a_flow_that_never_asks_stops_with_the_same_message(tmp_path):
             _game(tmp_path, never, mode, Limits(flow=500)).new_initial_state(seed=1)
         messages.append(str(err.value).replace(f"/{mode}/", "/"))  # (each engine's spec is in its own folder)
     assert messages[0] == messages[1] and "500 stages" in messages[0]
+
+
+@pytest.mark.parametrize("where", ["end", "phase", "step"])
+def test_a_condition_that_is_not_true_or_false_fails_the_same_on_both(tmp_path, where):
+    """The generated flow calls its conditions' compiled functions directly (no `it.truth`): a number where
+    a condition belongs fails with the reference's message and location."""
+    text = {"end": PLAIN.replace('"n >= 6"', '"n + 1"'),
+            "phase": PLAIN.replace("- name: play", "- name: play\n      when: \"n + 1\""),
+            "step": PLAIN.replace("steps: [{actions: [tick]}]", "steps: [{actions: [tick], when: \"n + 1\"}]")}[where]
+    messages = []
+    for mode in ("compiled", "interpreted"):
+        game = _game(tmp_path, text, mode)
+        if mode == "compiled":
+            assert "it.truth(" not in game.flow_source and "C0(it, {})" in game.flow_source
+        with pytest.raises(RuleError) as err:
+            gs = game.new_initial_state(seed=1)
+            for _ in range(8):
+                gs.apply(gs.legal_actions()[0])
+        messages.append(str(err.value).replace(f"/{mode}/", "/"))
+    assert messages[0] == messages[1] and "condition must be true or false, got" in messages[0]
 
 
 def test_make_game_uses_the_environment_engine(tmp_path, engine):

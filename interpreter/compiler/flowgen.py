@@ -27,7 +27,7 @@ from typing import Any
 # the runtime names the generated source uses, which the engine must link (checked by flowcompiled.py)
 RUNTIME = ("RUN_BLOCK", "EMIT", "SETTLE", "CHECK_ACTION", "PARAMETER_MENUS", "NEXT_TURN",
            "TURN_ORDER", "OPTION", "DECISION", "RECORD", "PLAYER", "REQUIRE_FAILED", "DONE", "FLOW_RUNAWAY",
-           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED")
+           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL")
 
 
 @dataclass
@@ -37,6 +37,7 @@ class FlowSource:
     source: str
     consts: list[Any]
     line_spans: dict[int, Any] = field(default_factory=dict)
+    conds: list[Any] = field(default_factory=list)  # condition C<i>: the engine links its compiled function
 
 
 class _Gen:
@@ -49,6 +50,7 @@ class _Gen:
         self.consts: list[Any] = []
         self.ids: dict[int, str] = {}
         self.line_spans: dict[int, Any] = {}
+        self.conds: list[Any] = []
 
     def k(self, value: Any) -> str:
         """A constant's generated name (one per object)."""
@@ -57,6 +59,15 @@ class _Gen:
             name = self.ids[id(value)] = f"K{len(self.consts)}"
             self.consts.append(value)
         return name
+
+    def truth(self, indent: int, node: Any) -> None:
+        """`v = <the condition>` (Interp.truth: true or false, else the reference's error), calling the
+        condition's compiled function directly (linked in as C<i>) instead of through `it.truth`/`it.ev`."""
+        name = f"C{len(self.conds)}"
+        self.conds.append(node)
+        self.line(indent, f"v = {name}(it, {{}})", node.span)
+        self.line(indent, "if v is not True and v is not False:")
+        self.line(indent + 1, f"NOT_BOOL(it, v, {self.k(node)})")
 
     def line(self, indent: int, text: str, span: Any = None) -> None:
         self.lines.append("    " * indent + text)
@@ -95,7 +106,8 @@ class _Gen:
         self.line(1, "try:")
         for end in ends:
             self.line(2, f"if {self.k(end.name)} not in known:", end.when.span)
-            self.line(3, f"if it.truth({self.k(end.when)}, {{}}):")
+            self.truth(3, end.when)
+            self.line(3, "if v:")
             self.line(4, f"raise GAME_ENDED({self.k(end.name)})")
             self.line(3, "if s.rng.state == key[2]:  # (a condition that drew must be drawn again next time)")
             self.line(4, f"known.add({self.k(end.name)})")
@@ -140,7 +152,8 @@ class _Gen:
         self.head(name, ph.span, f"phase {i} starts")
         self.line(1, "if fr.sub == 0:")
         if ph.when is not None:
-            self.line(2, f"if not it.truth({self.k(ph.when)}, {{}}):", ph.when.span)
+            self.truth(2, ph.when)
+            self.line(2, "if not v:", ph.when.span)
             self.line(3, "c.stage = 'phase_next'")
             self.line(3, "return None")
         self.line(2, "fr.sub = 1")
@@ -220,7 +233,8 @@ class _Gen:
         name = f"menu_{i}_{j}"
         self.head(name, ph.span, f"the menu of step {j} of phase {i}")
         if st.when is not None:
-            self.line(1, f"if not it.truth({self.k(st.when)}, {{}}):", st.when.span)
+            self.truth(1, st.when)
+            self.line(1, "if not v:", st.when.span)
             self.line(2, "c.step += 1")
             self.line(2, "c.step_count = 0")
             self.line(2, "return None")
@@ -341,7 +355,7 @@ def flow_source(rules: Any, ends_at: dict[str, tuple[list[Any], bool]]) -> FlowS
     for timing in ends_at:
         gen.end_check(timing)
     gen.flow()
-    return FlowSource("\n".join(gen.lines) + "\n", gen.consts, gen.line_spans)
+    return FlowSource("\n".join(gen.lines) + "\n", gen.consts, gen.line_spans, gen.conds)
 
 
 __all__ = ["FlowSource", "RUNTIME", "flow_source"]
