@@ -129,6 +129,28 @@ def test_depth_limits_fail_where_the_reference_fails(specs, mode, depth):
         assert compiled[0] == "RunawayError" and "calls nested more than" in compiled[1]
 
 
+@pytest.mark.parametrize("depth", [1, 3, 64])
+def test_a_function_in_a_where_filter_and_an_end_condition(spec, depth):
+    """The menu's `where` calls `held` (one level), the end condition `pair` (two), the effect `score_at`
+    (three): the same menus, end and messages."""
+    seen = []
+    for engine in ("compiled", "interpreted"):
+        try:
+            gs = new_state(Game(spec, Limits(emit_depth=depth), mode=engine))
+            gs.apply_label("a1")
+            gs.apply_label("c1")
+            menu = [o.label for o in gs.decision.options]
+            gs.apply_label("b1")
+            seen.append((menu, gs.is_terminal(), list(gs.narration)))
+        except Exception as exc:  # noqa: BLE001 - both engines must fail alike
+            seen.append((type(exc).__name__, str(exc)))
+    assert seen[0] == seen[1]
+    if depth >= 3:
+        assert seen[0][0] == ["b1", "e1"] and seen[0][1]  # d1 lies east of the second player's c1; a1-b1 ends it
+    else:
+        assert "function 'held' calls nested more than 1 deep" in seen[0][1]  # pair's `held`: the first end check
+
+
 def test_the_call_exactly_at_the_limit_and_one_past(spec):
     """score_at's innermost `held` is the third level: it runs at emit_depth 3 and stops at 2, in pair's body."""
     at_limit, _ = _play(spec, Limits(emit_depth=3))
@@ -199,7 +221,8 @@ def test_the_source_holds_the_inlined_form(spec):
     assert "it.call_depth + 1 <= it.limits.emit_depth" in where
     ends = [f for f in _functions(source) if f.startswith("def e") and f"line {_line(spec, 'when: pair')} " in f]
     assert ends and all("it.call_depth + 2 <= it.limits.emit_depth" in f for f in ends)
-    # row_score is remembered (in it.memo: it reads `current`): still a function of its own, whose body counts no depth below the guard
+    # row_score is remembered (in it.memo: it reads `current`): still a function of its own, whose body
+    # counts no depth below the guard
     row_score = _function_source(source, _line(spec, "expr: sum(["), prefix="def f")
     assert "MEMO_PUT" in row_score and "if it.call_depth + 4 <= it.limits.emit_depth:" in row_score
 

@@ -14,7 +14,7 @@ in the region can be the one the interpreter stops at; when it fails, PLAIN is t
 call a generated function counting its depth), which fails exactly where the interpreter does.
 Inside an inlined body every call is itself inlined (a cheap function's callees are cheap); a call
 that cannot be (keyword arguments, a call in a comprehension's iterable, where Python forbids an
-assignment expression) gives up the whole region, which is then compiled as before.
+assignment expression) gives up the whole region: its calls then get a guard each, or stay calls.
 
 A spec function's own generated function skips its bookkeeping the same way when its body, inlined
 calls and all, reads no depth (no call left that counts one).  Piece labels are the one place an
