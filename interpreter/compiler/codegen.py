@@ -31,6 +31,7 @@ from orrery.rulespec import ast as A
 from . import fastlib
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
 from .analysis import cheap, env_bound_names, memoisable, placebound
+from .inline import InlineCalls
 from .link import link
 from .shapes import Shapes, element, is_scalar
 
@@ -73,7 +74,7 @@ class Module:
         return None
 
 
-class CodeGen:
+class CodeGen(InlineCalls):
     """Generates Python source for expressions (as Python expressions) and blocks (as statements)."""
 
     def __init__(self, rules: Any, env_names: set[str]):
@@ -95,6 +96,7 @@ class CodeGen:
         self.cheap: set[str] = set()  # functions cheaper to work out again than to look up (see cheap)
         self.bool_fns: dict[str, bool] = {}  # spec function -> always returns true/false
         self.bound: set[str] = set()  # effect-level names certainly in `env` at this point of a block
+        self.init_inline()
 
     # ------------------------------------------------------------ plumbing
     def const(self, value: Any, hashable: bool = True) -> str:
@@ -139,7 +141,7 @@ class CodeGen:
     def root_expr(self, node: A.Expr) -> str:
         """A function `(it, env) -> value` for an expression; returns its name."""
         fname = self.fresh("e")
-        body = self.expr(node)
+        body = self.region_expr(node)
         self.emit(0, f"def {fname}(it, env):  # {_pos(node)}", node)
         self.emit(1, f"return {body}", node)
         self.emit(0, "")
@@ -157,67 +159,6 @@ class CodeGen:
             self.emit(1, "pass")
         self.emit(0, "")
         return fname
-
-    def root_function(self, name: str, params: list[str], body: A.Expr) -> None:
-        """A spec function as a Python function `(it, call_span, *args)`: parameters are Python locals.
-
-        A pure, non-recursive function remembers its results while `it.memo` is set (during a cascade
-        scan, a menu filter, an end check or a heuristic, when nothing can change); one that reads only
-        pieces and variables (see placebound) remembers them in the state until its version moves.  A
-        remembered result is used only if the call would certainly not hit a limit, and it charges the
-        loop ticks the first evaluation counted, so loop-limit errors happen exactly where the
-        interpreter has them.
-        """
-        fid = self.fn_ids[name]
-        args = [self.fresh("a") for _ in params]
-        depth = None if name in self.cheap else self.memo_depth.get(name)
-        by_clock = depth is not None and name in self.by_clock
-        key = f"({self.const(name)}, {''.join(a + ', ' for a in args)})"
-        self.emit(0, f"def {fid}(it, span{''.join(', ' + a for a in args)}):  # {_pos(body)}", body)
-        # the memo lookups are written out (not helper calls): for the small functions of a cascade scan
-        # the calls cost more than the work they save (profiles of cascade scans)
-        if depth is not None:
-            if by_clock:
-                self.emit(1, "st_ = it.s")
-                self.emit(1, f"key_ = {key}")
-                self.emit(1, "try:")
-                self.emit(2, "hit = st_.derived.get(key_)")
-                self.emit(1, "except TypeError:  # lists and records as arguments: not remembered")
-                self.emit(2, "hit = key_ = None")
-                self.emit(1, "if hit is not None and hit[0] == st_.version:")
-                self.emit(2, "hit = hit[1]")
-            else:
-                self.emit(1, "m = it.memo")
-                self.emit(1, "if m is not None:")
-                self.emit(2, f"hit = MEMO_GET(m, {key})")
-            self.emit(2, f"if hit is not None and it.call_depth + {depth} <= it.limits.emit_depth "
-                         f"and it.loops + hit[1] <= it.limits.loop:")
-            self.emit(3, "it.loops += hit[1]")
-            self.emit(3, "return hit[0]")
-            self.emit(1, "t0 = it.loops")
-        self.emit(1, "it.call_depth += 1")
-        self.emit(1, "if it.call_depth > it.limits.emit_depth:")
-        self.emit(2, f"DEPTH(it, {self.const(name)}, span)")
-        self.emit(1, "try:")
-        self.scope.append(dict(zip(params, args)))
-        self.shape_scope.append(dict.fromkeys(params))  # parameters: any value
-        self.env_free = True
-        try:
-            self.emit(2, f"r = {self.expr(body)}", body)
-        finally:
-            self.env_free = False
-            self.scope.pop()
-            self.shape_scope.pop()
-        self.emit(1, "finally:")
-        self.emit(2, "it.call_depth -= 1")
-        if by_clock:
-            self.emit(1, "if key_ is not None:")
-            self.emit(2, "st_.derived[key_] = (st_.version, (r, it.loops - t0))")
-        elif depth is not None:
-            self.emit(1, "if m is not None:")
-            self.emit(2, f"MEMO_PUT(m, {key}, r, it.loops - t0)")
-        self.emit(1, "return r")
-        self.emit(0, "")
 
     def root_scan(self, trig: Any) -> str:
         """A function `(it) -> [(env, i)]`: every binding of a state trigger whose condition holds."""
@@ -379,6 +320,10 @@ class CodeGen:
         return f"IX(it, {self.expr(node.obj)}, {self.expr(node.index)}, {self.node_const(node)})"
 
     def visit_Call(self, node: A.Call) -> str:
+        if node.func in self.rules.functions:
+            inlined = self.inline_site(node)  # inline.py: the body written out, or None
+            if inlined is not None:
+                return inlined
         fid = self.fn_ids.get(node.func)
         if fid is not None and not node.kwargs and len(node.args) == len(self.rules.functions[node.func][0]):
             args = "".join(f", {self.expr(a)}" for a in node.args)
@@ -468,7 +413,11 @@ class CodeGen:
         self.shape_scope.append(sframe)
         try:
             for clause in node.clauses:
-                it_src = self.expr(clause.iter)
+                self.no_walrus += 1  # Python allows no assignment expression in a comprehension's iterable
+                try:
+                    it_src = self.expr(clause.iter)
+                finally:
+                    self.no_walrus -= 1
                 sframe[clause.var] = element(self.shape(clause.iter))
                 v = self.fresh("v")
                 frame[clause.var] = v
@@ -727,6 +676,7 @@ def compile_rules(rules: Any) -> Module:
     gen.memo_depth = memoisable(rules)
     gen.by_clock = placebound(rules, gen.memo_depth)
     gen.cheap = cheap(rules)
+    gen.set_inlining(gen.cheap)
     for n, params, body in functions:
         gen.root_function(n, list(params), body)
     for e in exprs:
