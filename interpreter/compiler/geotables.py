@@ -62,7 +62,7 @@ def by_cell_and(fn: Any, name: str, tables_: dict, rest: tuple, kind: type) -> C
                 if hit is not _MISS:
                     return hit
         r = call_builtin(it, fn, name, span, (c, k, *rest), {})
-        if keyed:
+        if keyed and (k in tables_ or len(tables_) < _LIMIT):  # (direction's keys are cells: bounded too)
             table = tables_.setdefault(k, {})
             if len(table) < _LIMIT:
                 table[c] = r
