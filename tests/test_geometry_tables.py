@@ -208,3 +208,23 @@ def test_constant_directions_and_zones_read_their_table_inline(spec):
     for fn in ("nb", "nb2", "way"):
         assert re.search(r"\(K\d+\[a\d+\]\[a\d+\] if ", body(fn)), fn
     assert "CB(" not in source  # no geometry call left on the generic built-in path
+
+
+def test_the_benchmark_compiles_a_game_without_tables():
+    """benchmarks/geometry_tables.py turns the tables off through call_source, and puts it back."""
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:  # `benchmarks/` sits beside the engine, outside the installed package
+        sys.path.insert(0, root)
+    from benchmarks import geometry_tables as bench
+    from orrery.interpreter.compiler import geotables
+
+    real = geotables.call_source
+    old = bench.without_tables("connect-four").rules.compiled.source
+    assert geotables.call_source is real
+    assert "is STR and" not in old and "is STR and" in compiler.compile_rules(Game.load(
+        Path(root) / "games" / "connect-four" / "rules.yaml", mode="compiled").rules).source
+    seconds, gain = bench.measure("connect-four", 2, 1, 2)
+    assert seconds > 0 and gain > 0
