@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 
-from . import fastlib
+from . import fastlib, geotables
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
 from .analysis import cheap, env_bound_names, memoisable, placebound
 from .inline import InlineCalls
@@ -340,6 +340,9 @@ class CodeGen(InlineCalls):
         if (node.func in ("any", "all") and len(node.args) == 1 and not node.kwargs
                 and isinstance(node.args[0], A.Comprehension)):
             return f"{node.func.upper()}({self.comprehension(node.args[0], generator=True)})"
+        table = geotables.call_source(self, node, spec.fn)  # fixed board geometry: per-rules tables
+        if table is not None:
+            return table
         args = "".join(f"{self.expr(a)}, " for a in node.args)
         kwargs = ", ".join(f"{self.const(k)}: {self.expr(v)}" for k, v in node.kwargs)
         only_kind = len(node.kwargs) == 1 and node.kwargs[0][0] == "kind" and node.func == "pieces"
