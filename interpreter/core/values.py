@@ -26,8 +26,8 @@ class PieceRef:
 
     Interned as cells are: `PieceRef(i)` always returns the same object for the same id, so equality is
     identity and hashing is Python's own, with no method called (sets and dicts of pieces are on the hot
-    paths of cascade scans; a Python `__eq__`/`__hash__` pair was about 30 calls per decision of Bubble
-    Singularity).  Copies and pickles come back as the interned object."""
+    paths of cascade scans; a Python `__eq__`/`__hash__` pair was about 30 calls per decision of a
+    cascade game's profile).  Copies and pickles come back as the interned object."""
 
     __slots__ = ("id",)
 

@@ -26,7 +26,7 @@ from .position import Position
 TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
 # answers between two checkpoints of a GameState: a copy of the position every REDO_EVERY answers costs
 # 1/REDO_EVERY of the copy per answer that a protective copy before every answer cost (a fifth of a
-# random connect four playout); a refused answer redoes at most REDO_EVERY - 1 answers
+# random playout of a small board game); a refused answer redoes at most REDO_EVERY - 1 answers
 REDO_EVERY = 16
 STATE_FORMAT = "orrery-state/1"  # GameState.to_json; Game.state_from_json reads it
 
