@@ -224,3 +224,24 @@ def test_refused_answers_go_back_exactly_however_far_the_last_checkpoint(tmp_pat
         answered += 1
         assert gs.digest() == twin.digest() and gs.steps == twin.steps and gs.narration == twin.narration
     assert refused >= 2 * REDO_EVERY and answered > 3 * REDO_EVERY  # refusals at every distance from a checkpoint
+
+
+def test_a_sampled_state_still_goes_back_when_an_answer_is_refused(tmp_path):
+    """sample_step keeps no checkpoint; the next kept answer takes one first, so a refusal still leaves the
+    position as it was."""
+    from orrery.interpreter.core.rng import Rng
+    from orrery.interpreter.core.valueops import Limits
+    from orrery.interpreter.engine.game import IllegalMove
+
+    gs = Game(make_game(tmp_path, LONG).spec, limits=Limits(lookahead=0)).new_initial_state(seed=4)
+    rng = Rng(3)
+    for _ in range(7):
+        gs.sample_step(rng)
+    while gs.decision.prompt != "how many?":
+        gs.apply(gs.legal_actions()[0])
+    before = (gs.digest(), list(gs.steps), list(gs.narration))
+    with pytest.raises(IllegalMove, match="three is never allowed"):
+        gs.apply_label("3")
+    assert (gs.digest(), list(gs.steps), list(gs.narration)) == before
+    gs.apply_label("1")
+    assert gs.decision is not None

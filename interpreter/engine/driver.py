@@ -219,6 +219,8 @@ class GameState:
     def _commit(self, opt: Option, keep: bool = True) -> None:
         d = self.pos.decision
         assert d is not None
+        if keep and self._base is None:  # (a state sampled before, or new from data: go back to here)
+            self._checkpoint()
         nh, nn = len(self.steps), len(self.narration)
         self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False))
         try:
@@ -228,7 +230,12 @@ class GameState:
             del self.steps[nh:]
             del self.narration[nn:]
             if keep and self._base is not None:
-                self._restore()
+                try:
+                    self._restore()
+                except BaseException:  # (the redo cannot fail where the answers first succeeded; if it
+                    self.pos.decision = None  # ever did, the state is marked unusable, not left half-redone)
+                    self._base = None
+                    raise failed from None
             else:
                 self.pos.decision = None  # (nothing kept to go back to: this state is not to be used again)
                 self._base = None
