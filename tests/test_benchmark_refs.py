@@ -333,3 +333,17 @@ def test_api_playouts_plays_the_same_games_as_the_api(args):
                 gs.apply(gs.legal_actions()[rng.below(len(gs.legal_actions()))])
             decisions += 1
     assert int(done.stdout) == decisions > 0
+
+
+def test_the_protocol_bound_plays_the_api_games():
+    """benchmarks/protocol_bound.py's bare loop (the compiled pieces without the engine around them) is a
+    fair bound only if it plays the very games the API plays: same decisions, narration and final boards."""
+    from benchmarks.protocol_bound import Bare, api_game, same_games
+
+    from orrery.interpreter.engine.game import load_game
+
+    game = load_game("connect-four")
+    same_games(game, 12)
+    n_api, gs = api_game(game, 3)
+    n_bare, bare = Bare(game).play(3)
+    assert n_api == n_bare > 5 and len(bare.pos.s.kinds) == len(gs.pos.s.kinds) >= 7
