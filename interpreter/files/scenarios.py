@@ -128,7 +128,7 @@ def _with_variants(game: Game, sc: ParsedScenario, game_path: Path | None) -> Ga
         except OrreryError as err:  # say which line of the scenario file names it
             raise InputError(Finding(sc.doc.span(("scenarios", sc.index, "variants", i)),
                                      err.findings[0].message)) from None
-    return Game(load_spec(game_path, paths, limits=sc.ylimits), game.limits)
+    return Game(load_spec(game_path, paths, limits=sc.ylimits), game.limits, mode=game.mode)  # (the same engine)
 
 
 def _parse(doc: SourceDoc, path: tuple, text: Any, kind: str, diags: Diagnostics) -> Any:
@@ -162,8 +162,15 @@ def _parse(doc: SourceDoc, path: tuple, text: Any, kind: str, diags: Diagnostics
     return A.Block(span=doc.span(path), body=body)
 
 
-def run_scenario(game: Game, sc: ParsedScenario, game_path: Path | None = None) -> ScenarioResult:
-    """Play one scenario and check its expectations."""
+def _trace(trace: list | None, gs: Any) -> None:
+    if trace is not None:
+        trace.append((gs.current_player(), [o.label for o in gs.legal_options()], gs.digest(), list(gs.narration)))
+
+
+def run_scenario(game: Game, sc: ParsedScenario, game_path: Path | None = None,
+                 trace: list | None = None) -> ScenarioResult:
+    """Play one scenario and check its expectations; `trace`, if given, gets one entry per position reached
+    (the decider, the offered labels, the digest and the narration so far) for comparing two engines."""
     d = sc.decl
     if d.variants:
         game = _with_variants(game, sc, game_path)
@@ -173,6 +180,7 @@ def run_scenario(game: Game, sc: ParsedScenario, game_path: Path | None = None) 
     except IllegalMove as exc:
         return _fail(result, f"cannot start: {exc.reason}")
     for k, step in enumerate(d.steps, start=1):
+        _trace(trace, gs)
         label, player = _step(step)
         last = k == len(d.steps)
         if gs.is_terminal():
@@ -192,6 +200,7 @@ def run_scenario(game: Game, sc: ParsedScenario, game_path: Path | None = None) 
             if last and d.expect_error is not None:
                 return _fail(result, f"step {k} ({label}) was accepted, but should be refused "
                                      f"('{d.expect_error}')")
+    _trace(trace, gs)
     if d.expect_end is not None:
         o = gs.outcome()
         if o is None or o.end != d.expect_end:
