@@ -16,6 +16,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
+from . import grammar_tables
 from .errors import Finding, Span, SpecError
 
 # Maps (line, col, end_line, end_col) inside the parsed text to a file span.
@@ -98,17 +99,26 @@ def grammar_text() -> str:
     return resources.files("orrery.grammar").joinpath("orrery.lark").read_text(encoding="utf-8")
 
 
+STARTS = ("expr_start", "block_start")
+_OPTIONS = {
+    "parser": "lalr",
+    "lexer": "basic",  # the post-lexer looks one token ahead, which a contextual lexer cannot allow
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+}
+
+
+def build_parser(start: str) -> tuple[Lark, str]:
+    """The parser of a start symbol built from the grammar (its LALR tables computed), and its tables' key."""
+    parser = Lark(grammar_text(), start=start, postlex=_PostLex(), **_OPTIONS)
+    return parser, grammar_tables.key(grammar_text(), start, _OPTIONS)
+
+
 @lru_cache(maxsize=2)
 def _parser(start: str) -> Lark:
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        lexer="basic",  # the post-lexer looks one token ahead, which a contextual lexer cannot allow
-        start=start,
-        propagate_positions=True,
-        maybe_placeholders=True,
-        postlex=_PostLex(),
-    )
+    # the tables shipped with the grammar when they were built from this very grammar (grammar_tables.py)
+    loaded = grammar_tables.load(start, grammar_tables.key(grammar_text(), start, _OPTIONS), _PostLex())
+    return loaded if loaded is not None else build_parser(start)[0]
 
 
 def _identity_mapper(file: str) -> SpanMapper:
@@ -581,3 +591,17 @@ def parse_expr(text: str, mapper: SpanMapper | None = None, *, file: str = "<exp
 def parse_block(text: str, mapper: SpanMapper | None = None, *, file: str = "<effect>") -> A.Block:
     """Parse an effect (statements); raise SpecError with a located finding."""
     return _parse(text, "block_start", mapper or _identity_mapper(file), "effect")
+
+
+def _write_tables() -> int:
+    """Rewrite grammar/tables.json from the grammar (run from the checkout after editing orrery.lark)."""
+    from pathlib import Path
+
+    target = Path(__file__).resolve().parents[1] / "grammar" / grammar_tables.FILE
+    grammar_tables.write(build_parser, STARTS, target)
+    print(f"wrote {target}")
+    return 0
+
+
+if __name__ == "__main__":  # python -m orrery.rulespec.parser: the grammar's tables, written anew
+    raise SystemExit(_write_tables())
