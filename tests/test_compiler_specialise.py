@@ -229,3 +229,29 @@ def test_empty_of_a_local_is_inline_in_the_source(game):
     module = compiler.compile_rules(game.rules)
     assert "(not it.s.places.get(a" in module.source  # lit_at's parameter
     assert "(not it.s.places.get(v" in module.source  # the end condition's comprehension variable
+
+
+@pytest.mark.parametrize("text", [
+    'top(cell(row, "b1")).owner', 'top(cell(row, "e1")).owner', "top(row).owner", "top(none).owner", "top(3).owner",
+    'top(cell(row, "b1")).nope', 'top(top(cell(row, "b1")).cell).owner', 'top(cell(row, "b1")).id',
+    "[m.owner for m in pieces(row)]", "[m.kind for m in pieces(row)]", "[m.nope for m in pieces(row)]",
+    "[m.cell for m in pieces(row)]", "[top(c).owner for c in cells(row) where not empty(c)]",
+    "[top(c).owner for c in cells(row)]", '[x for x in [top(cell(row, "b1")).owner]]',
+    "count(c for c in cells(row) where not empty(c) and top(c).owner == current)",
+    '[m.owner for m in [top(cell(row, "b1")), none]]', '[m.owner for m in [top(cell(row, "b1")), 3]]',
+])
+def test_piece_attributes_read_in_place_match_the_builtins(game, text):
+    """`top(c).name` and `m.name` of a piece-shaped value read the piece's own attribute dict in the
+    generated code; every other case (an empty cell, a zone, none, an attribute the kind lacks, a built-in
+    attribute) goes to the helpers and fails or answers as the interpreter does."""
+    _on_both_engines(game, text, moves=("b1", "c1"))
+
+
+def test_piece_attributes_are_read_in_place_in_the_source(game):
+    gen = compiler.CodeGen(game.rules, compiler.env_bound_names(game.rules))
+    gen.fn_ids = {name: f"f_{name}" for name in game.rules.functions}
+    top = gen.expr(parse_expr('top(cell(row, "b1")).owner'))
+    assert "it.s.attrs[" in top and top.index("it.s.attrs[") < top.index("GA(")  # the helper only as fallback
+    each = gen.expr(parse_expr("[m.owner for m in pieces(row)]"))
+    assert "it.s.attrs[" in each and "is PIECEREF" in each
+    assert "it.s.attrs[" not in gen.expr(parse_expr("[x for x in [top(cell(row, \"b1\")).owner]]"))  # (no :=)

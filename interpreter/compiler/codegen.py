@@ -308,13 +308,38 @@ class CodeGen(InlineCalls):
         return f"UNK({self.const(node.id)}, {self.span(node)})"
 
     def visit_Attr(self, node: A.Attr) -> str:
+        top = self.top_attr(node)
+        if top is not None:
+            return top
         obj = self.expr(node.obj)
-        slow = f"GA(it, {obj}, {self.const(node.name)}, {self.span(node)})"
+        k, span = self.const(node.name), self.span(node)
+        slow = f"GA(it, {obj}, {k}, {span})"
         if node.name in _CELL_XY and _LOCAL.fullmatch(obj):
             # a grid cell's column or row, read in place (the object is a local: reading it twice is free)
             return f"({obj}.pos[{_CELL_XY[node.name]}] if {obj}.__class__ is CELL and {obj}.pos.__class__ is TUPLE " \
                    f"else {slow})"
+        if self.shape(node.obj) == "piece" and not self.no_walrus:
+            # a piece's own attribute, read from its dict as fastlib.get_attr does first (anything else: GA)
+            o, a = self.fresh("a"), self.fresh("a")
+            return f"({a}[{k}] if ({o} := {obj}).__class__ is PIECEREF and {k} in ({a} := it.s.attrs[{o}.id]) " \
+                   f"else GA(it, {o}, {k}, {span}))"
         return slow
+
+    def top_attr(self, node: A.Attr) -> str | None:
+        """`top(x).name` of a cell x, read from the cell's last piece id without making its reference (the
+        built-in `top` and fastlib.get_attr's first case, written out); None where that does not apply."""
+        call = node.obj
+        if (self.no_walrus or not isinstance(call, A.Call) or call.func != "top" or len(call.args) != 1
+                or call.kwargs or call.func in self.rules.functions or node.name in ("cell", "place")):
+            return None
+        from ..reference.builtins import REGISTRY
+
+        fast = fastlib.fast_builtin("top", REGISTRY["top"].fn)
+        x, ids, a = self.fresh("a"), self.fresh("a"), self.fresh("a")
+        k = self.const(node.name)
+        top = f"{self.const(fast, hashable=False)}(it, {self.span(call)}, {x})"
+        return (f"({a}[{k}] if ({x} := {self.expr(call.args[0])}).__class__ is CELL and ({ids} := it.s.places.get({x})) "
+                f"and {k} in ({a} := it.s.attrs[{ids}[-1]]) else GA(it, {top}, {k}, {self.span(node)}))")
 
     def visit_Index(self, node: A.Index) -> str:
         return f"IX(it, {self.expr(node.obj)}, {self.expr(node.index)}, {self.node_const(node)})"
