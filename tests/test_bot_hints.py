@@ -165,3 +165,86 @@ def test_general_mode_judges_every_option_at_once(game_from):
     plain = game_from(HIDDEN.format(bots="bots: {playout: 1}"))
     won = sum(bool(play_game(plain, 1, seed, [make_bot("mcts:2", bot_seed(seed, 0))]).winners) for seed in range(5))
     assert won <= 1
+
+
+# ------------------------------------------------------------------ a bundled game's hints
+# Bubble Singularity (games/bubble-singularity, bots:) judges a position by each player's progress on the
+# rulebook's ways to win (Singularity Point markers, ability types, chain points) against the best other
+# player's, offset to 0..heuristic_max.
+
+
+def _singularity(players: int):
+    from orrery.interpreter.engine.game import load_game
+
+    return load_game("bubble-singularity", players=players)
+
+
+def _raw_heuristic(gs) -> list:
+    """Every player's heuristic value as the spec's expression gives it (the bot would clamp a value outside
+    0..heuristic_max: these must not need it)."""
+    it = gs.pos.it
+    saved, it.memo = it.memo, {}
+    try:
+        return [it.ev(gs.game.rules.heuristic, {"p": p}) for p in it.s.players]
+    finally:
+        it.memo = saved
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_bubble_singularity_heuristic_stays_in_range_and_follows_the_leader(players):
+    game = _singularity(players)
+    top = game.spec.model.bots.heuristic_max
+    seen, led = set(), 0
+    for seed in range(3):
+        gs = game.new_initial_state(players=players, seed=seed)
+        bots = [make_bot("random", bot_seed(seed, k)) for k in range(players)]
+        while not gs.is_terminal():
+            values = _raw_heuristic(gs)
+            assert all(isinstance(v, int) and 0 <= v <= top for v in values), (seed, values)
+            seen.update(values)
+            view = gs.view()
+            ahead = [(view["zones"][f"markers[{k}]"]["count"], view["zones"][f"abilities[{k}]"]["count"],
+                      view["players"][k]["score"]) for k in range(players)]
+            for k in range(players):  # ahead of everyone on every count, and by something: judged best
+                if all(ahead[k] != ahead[q] and all(a >= b for a, b in zip(ahead[k], ahead[q]))
+                       for q in range(players) if q != k):
+                    assert values[k] == max(values) and values[k] > 50 and values.count(values[k]) == 1, (seed, ahead)
+                    led += 1
+            gs.apply(bots[gs.current_player()].choose(gs))
+    assert len(seen) > 10 and led > 0  # it tells positions apart, and the checks above did find a leader
+
+
+def test_bubble_singularity_heuristic_ranks_markers_first():
+    from orrery.interpreter.core.values import ZoneRef
+
+    game = _singularity(4)
+    gs = game.new_initial_state(players=4, seed=3)
+    bots = [make_bot("random", bot_seed(3, k)) for k in range(4)]
+    while gs.state.cursor.round < 1:  # past the setup choices: every player holds one ability, no points
+        gs.apply(bots[gs.current_player()].choose(gs))
+    gs = gs.clone()
+    level = _raw_heuristic(gs)
+    assert len(set(level)) == 1  # nobody ahead: all the same
+
+    pool = ZoneRef("marker_pool")
+    gs.state.move(gs.state.contents(pool)[-1], ZoneRef("markers", 1))
+    one = _raw_heuristic(gs)
+    assert one[1] > level[1] and one[1] > one[0] == one[2] == one[3]
+    gs.state.move(gs.state.contents(pool)[-1], ZoneRef("markers", 2))
+    gs.state.move(gs.state.contents(pool)[-1], ZoneRef("markers", 2))
+    two = _raw_heuristic(gs)
+    assert two[2] > two[1] > two[0] == two[3]
+    # markers rank first: one is worth more than the 5 points of a 3-chain
+    gs.state.pvars[0]["score"] = 5
+    assert _raw_heuristic(gs)[0] < _raw_heuristic(gs)[1]
+    assert gs.heuristic_returns()[2] > gs.heuristic_returns()[0]  # what the bot sees (scaled to -1..1)
+
+
+def test_bubble_singularity_search_cuts_its_playouts_and_judges_them():
+    game = _singularity(4)
+    gs = game.new_initial_state(players=4, seed=1)
+    assert gs.bot_playout() == game.spec.model.bots.playout
+    bot = MctsBot(1, "3")
+    bot.choose(gs)
+    assert bot.stats["capped"] == 3  # no playout of 8 decisions from the setup reaches the end: all judged
+    assert bot.stats["judged"] > 0  # hidden pieces (the card stack, the bag): untried options judged at once
