@@ -255,3 +255,20 @@ def test_piece_attributes_are_read_in_place_in_the_source(game):
     each = gen.expr(parse_expr("[m.owner for m in pieces(row)]"))
     assert "it.s.attrs[" in each and "is PIECEREF" in each
     assert "it.s.attrs[" not in gen.expr(parse_expr("[x for x in [top(cell(row, \"b1\")).owner]]"))  # (no :=)
+
+
+@pytest.mark.parametrize("text", [
+    'empty(cell(row, "b1"))', 'empty(cell(row, "e1"))', "empty(row)", "empty(none)", "empty(3)", "empty([])",
+    'empty("b1")', 'empty(top(cell(row, "b1")).cell)', '[x for x in [empty(cell(row, "b1"))]]',
+    'count(c for c in cells(row) where empty(neighbor(c, "E")))',
+])
+def test_empty_of_any_argument_is_written_out_and_matches_the_builtin(game, text):
+    """`empty(X)` of an expression that is not a local: X bound once to a local, the cell case inline."""
+    _on_both_engines(game, text, moves=("b1",))
+
+
+def test_empty_of_an_expression_binds_it_once_in_the_source(game):
+    gen = compiler.CodeGen(game.rules, compiler.env_bound_names(game.rules))
+    gen.fn_ids = {name: f"f_{name}" for name in game.rules.functions}
+    code = gen.expr(parse_expr('empty(cell(row, "b1"))'))
+    assert code.startswith("((not it.s.places.get(a") and code.count(":=") == 1

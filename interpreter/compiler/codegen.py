@@ -379,6 +379,11 @@ class CodeGen(InlineCalls):
             if node.func == "empty" and len(node.args) == 1 and _LOCAL.fullmatch(x):
                 # a cell held in a Python local: fastlib's `empty` of a cell, written out (anything else calls it)
                 return f"((not it.s.places.get({x})) if {x}.__class__ is CELL else {call})"
+            if node.func == "empty" and len(node.args) == 1 and not self.no_walrus:
+                # any other argument: evaluated once into a local, then the same
+                t = self.fresh("a")
+                fallback = f"{self.const(fast, hashable=False)}(it, {self.span(node)}, {t})"
+                return f"((not it.s.places.get({t})) if ({t} := {x}).__class__ is CELL else {fallback})"
             return call
         fn = self.const(spec.fn, hashable=False)
         return f"CB(it, {fn}, {self.const(node.func)}, {self.span(node)}, ({args}), {{{kwargs}}})"
