@@ -272,3 +272,20 @@ def test_empty_of_an_expression_binds_it_once_in_the_source(game):
     gen.fn_ids = {name: f"f_{name}" for name in game.rules.functions}
     code = gen.expr(parse_expr('empty(cell(row, "b1"))'))
     assert code.startswith("((not it.s.places.get(a") and code.count(":=") == 1
+
+
+@pytest.mark.parametrize("name", ["current", "players", "num_players", "round", "turn", "first_player", "cascade",
+                                  "phase", "[current, players[0], num_players + round + turn]"])
+def test_special_names_read_in_place_match_the_interpreter(game, name):
+    """`current`, `players` and the other names the engine supplies: the compiled path reads them from the
+    state in place (rules.SPECIAL_SOURCE) instead of calling the rules' functions; same values, same types."""
+    outcomes = _on_both_engines(game, name, moves=("b1", "c1", "d1"))
+    assert outcomes[0][0] == "ok"
+
+
+def test_special_names_compile_to_their_source(game):
+    from orrery.interpreter.core.rules import SPECIAL_SOURCE
+
+    gen = compiler.CodeGen(game.rules, compiler.env_bound_names(game.rules))
+    assert SPECIAL_SOURCE["current"] in gen.expr(parse_expr("current"))
+    assert SPECIAL_SOURCE.keys() <= {n for n, (kind, _) in game.rules.names.items() if kind == "special"}

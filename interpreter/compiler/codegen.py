@@ -29,6 +29,7 @@ from typing import Any, Callable
 from orrery.rulespec import ast as A
 
 from . import fastlib, geotables
+from ..core.rules import SPECIAL_SOURCE
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
 from .analysis import cheap, env_bound_names, memoisable, placebound
 from .inline import InlineCalls
@@ -296,7 +297,8 @@ class CodeGen(InlineCalls):
         """Source for a spec-level name (as the interpreter resolves it when no local has it)."""
         kind, payload = self.rules.names.get(node.id, (None, None))
         if kind == "special":
-            return f"{self.const(payload, hashable=False)}(it)"
+            inline = SPECIAL_SOURCE.get(node.id)  # (read in place: no call of the rules' function)
+            return inline if inline is not None else f"{self.const(payload, hashable=False)}(it)"
         if kind == "var":
             return f"it.s.vars.get({self.const(node.id)})"
         if kind == "zone":

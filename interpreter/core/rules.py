@@ -248,6 +248,16 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
     return names
 
 
+# The special names above as Python source over `it` (and the Player class as PLAYER), for the compiled
+# path to read them in place instead of calling the functions; tests/test_compiler_specialise.py checks
+# that each gives what its function gives.
+SPECIAL_SOURCE = {
+    "current": "PLAYER(it.s.cursor.current)", "players": "it.s.players", "num_players": "it.s.n",
+    "round": "it.s.cursor.round", "turn": "it.s.cursor.turn", "first_player": "PLAYER(it.s.cursor.first_player)",
+    "cascade": "it.s.cascade",
+}
+
+
 class Rules:
     """Everything the interpreter needs from a spec, indexed for quick lookup."""
 
