@@ -4,8 +4,8 @@ Building the two Lark parsers (expressions, effects) from `grammar/orrery.lark` 
 about 0.36 s, a third of the start-up of every `orrery` command and of every test that runs one.  Lark can
 save a built parser, but its own cache is a pickle (in the shared temporary directory by default), and
 loading a pickle runs whatever it names.  So the tables are written here as JSON (`grammar/tables.json`,
-package data beside the grammar) and read with `json` and `Lark.load` given a plain dict: nothing in the
-file can run.
+package data beside the grammar), read with `json` and handed to Lark's loader as a plain dict: nothing
+in the file can run.
 
 Each start symbol's tables carry a key: a hash of the grammar text, the start symbol, the options and the
 Lark version.  A key that does not match what this process would build (the grammar was edited, another
