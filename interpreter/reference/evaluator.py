@@ -39,33 +39,17 @@ class Interp:
         # functions remember their results in it (see compiler.root_function)
         self.memo: dict | None = None
         if self.fast is not None:
-            self.ev = self._ev_fast  # type: ignore[method-assign]
-            self.run = self._run_fast  # type: ignore[method-assign]
+            # the compiled path's ev and run, as a class: bound methods kept in the instance made every
+            # interpreter (one per cloned position) a reference cycle that only the garbage collector frees
+            self.__class__ = FastInterp
             self.scans = self.fast.scans
 
     def fork(self, state: State) -> "Interp":
         """The same interpreter (counters included) over another state: for a cloned position."""
-        it = Interp.__new__(Interp)
+        it = Interp.__new__(type(self))
         it.__dict__.update(self.__dict__)
         it.s = state
-        if self.fast is not None:  # the bound methods installed by __init__ belong to this instance
-            it.ev = it._ev_fast  # type: ignore[method-assign]
-            it.run = it._run_fast  # type: ignore[method-assign]
         return it
-
-    def _ev_fast(self, node: A.Expr, env: dict[str, Any]) -> Any:
-        fn = self.fast.fns.get(id(node))
-        if fn is None:
-            fn = self.fast.late(self.r, node)
-        return fn(self, env)
-
-    def _run_fast(self, block: A.Block | None, env: dict[str, Any] | None = None) -> None:
-        if block is None:
-            return
-        fn = self.fast.fns.get(id(block))
-        if fn is None:
-            fn = self.fast.late(self.r, block)
-        fn(self, {} if env is None else env)
 
     # ================================================================ decisions
     def ask(self, decision: Decision) -> Any:
@@ -561,3 +545,25 @@ _EVAL: dict[type, Callable[[Interp, Any, dict], Any]] = {
 }
 
 from .effects import EXEC as _EXEC  # noqa: E402  (statements live in their own module)
+
+
+class FastInterp(Interp):
+    """The interpreter of a game on the compiled fast path: expressions and blocks run their compiled functions
+    (Interp.__init__ makes an interpreter one when its rules are compiled)."""
+
+    def ev(self, node: A.Expr, env: dict[str, Any]) -> Any:
+        """Evaluate an expression with its compiled function (compiled late when it has none yet)."""
+        fn = self.fast.fns.get(id(node))
+        if fn is None:
+            fn = self.fast.late(self.r, node)
+        return fn(self, env)
+
+    def run(self, block: A.Block | None, env: dict[str, Any] | None = None) -> None:
+        """Run a block with its compiled function (compiled late when it has none yet)."""
+        if block is None:
+            return
+        fn = self.fast.fns.get(id(block))
+        if fn is None:
+            fn = self.fast.late(self.r, block)
+        fn(self, {} if env is None else env)
+
