@@ -203,9 +203,9 @@ class MctsBot:
     def choose(self, gs: GameState) -> int:
         """Search, then the move to play: a proven win, else the best of the well-explored moves not proven lost."""
         # Python's cycle collector is paused while the search runs: a full collection walks every object the
-        # tree holds (80-120 ms in connect four, half of a 0.2 s budget) at a moment the clock cannot foresee,
-        # and a search makes no cyclic garbage (tests/test_mcts_clock.py checks it), so refcounting frees what
-        # it drops; the collector runs again between decisions.
+        # tree holds (80-120 ms in a bundled two-player game, half of a 0.2 s budget) at a moment the clock
+        # cannot foresee, and a search makes no cyclic garbage (tests/test_mcts_clock.py checks it), so
+        # refcounting frees what it drops; the collector runs again between decisions.
         paused = gc.isenabled()
         gc.disable()
         try:
