@@ -65,6 +65,9 @@ functions:
   at_in:
     params: [z, l]
     expr: cell(z, l)
+  up_right:
+    params: [c]
+    expr: nb(neighbor(c, "E"), "N")
 flow:
   phases:
     - name: main
@@ -208,6 +211,24 @@ def test_constant_directions_and_zones_read_their_table_inline(spec):
     for fn in ("nb", "nb2", "way"):
         assert re.search(r"\(K\d+\[a\d+\]\[a\d+\] if ", body(fn)), fn
     assert "CB(" not in source  # no geometry call left on the generic built-in path
+
+
+def test_a_constant_direction_passed_to_a_function_picks_its_table_in_the_source(spec):
+    """`nb(x, "N")` written into its caller: the direction is a constant there, so the table for "N" is chosen
+    at compile time and the cell, held in a local, is looked up in it inline (no table of tables read)."""
+    from orrery.interpreter.compiler.analysis import cheap
+
+    game = Game(spec, mode="compiled")
+    gen = compiler.CodeGen(game.rules, compiler.env_bound_names(game.rules))
+    gen.fn_ids = {name: f"f_{name}" for name in game.rules.functions}
+    gen.set_inlining(cheap(game.rules))
+    code = gen.expr(parse_expr('up_right(cell(board, "a1"))'))
+    inlined = code[:code.index(" if it.call_depth")]
+    north = tables(game.rules)[("neighbor", 1)]["N"]
+    picked = re.findall(r"\(K(\d+)\[(a\d+)\] if \2\.__class__ is CELL and \2 in K\1 else K\d+\(it, ", inlined)
+    assert any(gen.consts[int(k)] is north for k, _ in picked), inlined
+    assert "][" not in inlined  # no lookup of the direction at run time
+    assert _both(spec, 'up_right(cell(board, "a1"))')[0][1] == "b2"
 
 
 def test_the_benchmark_compiles_a_game_without_tables():

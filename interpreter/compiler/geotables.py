@@ -130,15 +130,13 @@ def call_source(gen: Any, node: A.Call, fn: Any) -> str | None:
         if isinstance(d, A.Literal) and type(d.value) is str:
             table = per_dir.setdefault(d.value, {})
             return _one_key(gen, by_cell(fn, name, table, (d.value, *rest)), table, gen.expr(args[0]), "CELL", span)
-        return _two_keys(gen, by_cell_and(fn, name, per_dir, rest, str), per_dir, gen.expr(args[0]),
-                         gen.expr(d), "STR", span)
+        return _two_keys(gen, fn, name, per_dir, gen.expr(args[0]), gen.expr(d), str, rest, span)
     if name == "adjacent" and len(args) == 1:
         table = store.setdefault(("adjacent",), {})
         return _one_key(gen, by_cell(fn, name, table, ()), table, gen.expr(args[0]), "CELL", span)
     if name == "direction" and len(args) == 2:
         per_to = store.setdefault(("direction",), {})  # b -> a -> direction from a to b
-        return _two_keys(gen, by_cell_and(fn, name, per_to, (), Cell), per_to, gen.expr(args[0]),
-                         gen.expr(args[1]), "CELL", span)
+        return _two_keys(gen, fn, name, per_to, gen.expr(args[0]), gen.expr(args[1]), Cell, (), span)
     if name == "cell" and len(args) == 2:
         per_zone = store.setdefault(("cell",), {})
         z, a = gen.expr(args[0]), gen.expr(args[1])
@@ -152,22 +150,34 @@ def call_source(gen: Any, node: A.Call, fn: Any) -> str | None:
 
 
 def _one_key(gen: Any, helper: Any, table: dict, x: str, cls: str, span: str) -> str:
-    """`helper(x)`, or the table read inline when x is a Python local."""
+    """`helper(x)`, or the table read inline when x can be held in a Python local."""
     h = gen.const(helper, hashable=False)
-    call = f"{h}(it, {span}, {x})"
-    if not _LOCAL.fullmatch(x):
-        return call  # an expression: evaluated once, inside the helper's lookup
     t = gen.const(table, hashable=False)
-    # a Python local: read twice for free, so the table is consulted inline (the helper fills a miss)
-    return f"({t}[{x}] if {x}.__class__ is {cls} and {x} in {t} else {call})"
+    if _LOCAL.fullmatch(x) or _CONST.fullmatch(x):
+        # a Python local or a constant: read twice for free, so the table is consulted inline (the helper fills a miss)
+        return f"({t}[{x}] if {x}.__class__ is {cls} and {x} in {t} else {h}(it, {span}, {x}))"
+    if gen.no_walrus:
+        return f"{h}(it, {span}, {x})"  # (no assignment expression here: evaluated inside the helper's lookup)
+    v = gen.fresh("a")  # any other expression: evaluated once into a local, then the same
+    return f"({t}[{v}] if ({v} := {x}).__class__ is {cls} and {v} in {t} else {h}(it, {span}, {v}))"
 
 
-def _two_keys(gen: Any, helper: Any, tables_: dict, c: str, k: str, k_cls: str, span: str) -> str:
-    """`helper(c, k)`, or the tables (k -> c -> result) read inline when both are Python locals."""
-    h = gen.const(helper, hashable=False)
+def _two_keys(gen: Any, fn: Any, name: str, tables_: dict, c: str, k: str, kind: type, rest: tuple,
+              span: str) -> str:
+    """`name(c, k, *rest)` from tables_ (k -> c -> result): the table picked here when k is a constant of
+    class `kind` (a direction written in the spec, or passed as a constant to a function written into its
+    caller), else read inline when both are Python locals, else through the helper."""
+    m = _CONST.fullmatch(k)
+    if m is not None:
+        kv = gen.consts[int(m.group(1))]
+        if kv.__class__ is kind and (kv in tables_ or len(tables_) < _LIMIT):
+            table = tables_.setdefault(kv, {})  # the table by_cell_and fills for this key too
+            return _one_key(gen, by_cell(fn, name, table, (kv, *rest)), table, c, "CELL", span)
+    h = gen.const(by_cell_and(fn, name, tables_, rest, kind), hashable=False)
     call = f"{h}(it, {span}, {c}, {k})"
     if not (_LOCAL.fullmatch(c) and _LOCAL.fullmatch(k)):
         return call
     t = gen.const(tables_, hashable=False)
+    k_cls = "STR" if kind is str else "CELL"
     return (f"({t}[{k}][{c}] if {k}.__class__ is {k_cls} and {c}.__class__ is CELL and {k} in {t} "
             f"and {c} in {t}[{k}] else {call})")
