@@ -347,3 +347,20 @@ def test_the_protocol_bound_plays_the_api_games():
     n_api, gs = api_game(game, 3)
     n_bare, bare = Bare(game).play(3)
     assert n_api == n_bare > 5 and len(bare.pos.s.kinds) == len(gs.pos.s.kinds) >= 7
+
+
+def test_the_layout_bound_counts_reads_of_the_games_the_api_plays():
+    """benchmarks/layout_bound.py counts the board, attribute and neighbour reads of the bare loop, with the
+    counting tables compiled in; the counted game must still play the API's games, and count every kind."""
+    from benchmarks.layout_bound import Counted, counted_game, reads_per_move, saving_ns
+    from benchmarks.protocol_bound import Bare, api_game
+
+    from orrery.interpreter.engine.game import load_game
+
+    n_api, gs = api_game(load_game("connect-four"), 4)
+    n_bare, counted = Bare(Counted(counted_game())).play(4)
+    board_of = lambda s: {c: list(p) for c, p in s.places.items() if p}  # noqa: E731
+    assert n_bare == n_api and board_of(counted.pos.s) == board_of(gs.pos.s) and counted.pos.s.attrs == gs.pos.s.attrs
+    board, attrs, neighbours = reads_per_move(4)
+    assert board >= 5 and attrs >= 1 and neighbours >= 3  # each drop tests the columns, its landing, its lines
+    assert set(saving_ns(number=200, repeat=1)) == {"board", "attribute", "neighbour"}
