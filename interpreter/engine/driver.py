@@ -434,12 +434,20 @@ class GameState:
             return None
         if nxt is None or nxt.kind == "action" or scope is None or nxt.action != scope:
             return None
+        options = nxt.options
+        if len(options) > 1 and options[-1].value is None:
+            # an optional choice's `skip` first: it usually ends the choosing (a loop of optional steps),
+            # so a completion is found in one run instead of going as deep as the other options allow.
+            # Only the order of the search changes: the answer is the same, and when every option fails
+            # the reason is still that of the last option in menu order, which is `skip` itself.
+            options = [options[-1], *options[:-1]]
         last_why = "no option can be completed"
-        for opt in nxt.options:
+        for k, opt in enumerate(options):
             why = self._dead_end(q, opt.value, scope)
             if why is None:
                 return None
-            last_why = why
+            if k == 0 or options is nxt.options:
+                last_why = why
         return last_why
 
     def _look_run(self, q: Position) -> Decision | None:
