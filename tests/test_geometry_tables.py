@@ -1,7 +1,7 @@
 """The fast path's geometry tables (compiler/geotables.py): `neighbor`, `adjacent`, `cell` and `direction`
 answered from per-rules dictionaries give exactly the built-ins' results, errors and loop counts, on a grid,
 a hex grid, a wrapping grid, an unbounded grid and a graph; constant directions and zones read their table
-inline."""
+inline. Also `distance`, whose fast path (compiler/fastlib.py) reads grid positions directly."""
 
 from __future__ import annotations
 
@@ -122,6 +122,15 @@ CASES = [
     'direction(cell(board, "a1"), cell(board, "b2"))', 'way(cell(board, "a1"), none)', 'way(none, cell(board, "a1"))',
     'way(cell(board, "a1"), 3)', 'way(3, 4)', 'way(cell(board, "a1"), cell(comb, "b1"))',
     '[direction(a, b) for a in [cell(board, "a1")] for b in [[1]]]',
+    # distance (fastlib: grid positions read directly), every metric, as keyword, positional and variable
+    *(f"[distance(a, b{m}) for a in cells({z}) for b in cells({z})]" for z in ("board", "comb", "ring")
+      for m in ("", ', metric: "manhattan"', ', metric: "king"', ', metric: "hex"')),
+    '[distance(a, b, metric: m) for a in cells(board) for b in [cell(board, "c2")] for m in ["king", "hex"]]',
+    '[distance(a, b) for a in cells(net) for b in cells(net)]', 'distance(cell(net, "a"), cell(board, "c3"))',
+    'distance(cell(board, "a1"), cell(board, "d3"), "king")', 'distance(cell(board, "a1"), cell(board, "d3"), metric: "q")',
+    'distance(cell(board, "a1"), cell(board, "d3"), metric: 7)', 'distance(cell(board, "a1"), none)',
+    "distance(3, 4)", 'distance(cell(board, "a1"))', 'distance(cell(sky, "c9"), cell(sky, "-a1"), metric: "king")',
+    '[distance(c, cell(board, "a1"), metric: none) for c in cells(board)]',
     # cell by label, on each kind of zone, with a constant and a variable zone
     '[board_at(l) for l in ["a1", "d3", "e1", "a4", "a0", "zz9", "b2"]]', 'board_at("??")', "board_at(3)",
     "board_at(none)", "board_at([1])", '[board_at(l) for l in ["-a1"]]',
@@ -229,6 +238,13 @@ def test_a_constant_direction_passed_to_a_function_picks_its_table_in_the_source
     assert any(gen.consts[int(k)] is north for k, _ in picked), inlined
     assert "][" not in inlined  # no lookup of the direction at run time
     assert _both(spec, 'up_right(cell(board, "a1"))')[0][1] == "b2"
+
+
+def test_distance_with_a_metric_takes_the_fast_path(spec):
+    game = Game(spec, mode="compiled")
+    gen = compiler.CodeGen(game.rules, compiler.env_bound_names(game.rules))
+    code = gen.expr(parse_expr('distance(cell(board, "a1"), cell(board, "c2"), metric: "king")'))
+    assert "CB(" not in code and "metric=K" in code, code  # the built-in is reached only as its fallback
 
 
 def test_the_benchmark_compiles_a_game_without_tables():

@@ -372,11 +372,12 @@ class CodeGen(InlineCalls):
             return table
         args = "".join(f"{self.expr(a)}, " for a in node.args)
         kwargs = ", ".join(f"{self.const(k)}: {self.expr(v)}" for k, v in node.kwargs)
-        only_kind = len(node.kwargs) == 1 and node.kwargs[0][0] == "kind" and node.func == "pieces"
-        fast = fastlib.fast_builtin(node.func, spec.fn) if not node.kwargs or only_kind else None
+        allowed = _FAST_KEYWORDS.get(node.func, ())
+        keywords = len(node.kwargs) <= 1 and all(k in allowed for k, _ in node.kwargs)
+        fast = fastlib.fast_builtin(node.func, spec.fn) if keywords else None
         if fast is not None:
-            kind = f"kind={self.expr(node.kwargs[0][1])}" if only_kind else ""
-            call = f"{self.const(fast, hashable=False)}(it, {self.span(node)}, {args}{kind})"
+            kw = "".join(f"{k}={self.expr(v)}" for k, v in node.kwargs)
+            call = f"{self.const(fast, hashable=False)}(it, {self.span(node)}, {args}{kw})"
             x = args[:-2]
             if node.func == "empty" and len(node.args) == 1 and _LOCAL.fullmatch(x):
                 # a cell held in a Python local: fastlib's `empty` of a cell, written out (anything else calls it)
@@ -606,6 +607,7 @@ class CodeGen(InlineCalls):
 
 
 _CELL_XY = {"x": 0, "y": 1}
+_FAST_KEYWORDS = {"pieces": ("kind",), "distance": ("metric",)}  # the keyword a fast built-in takes as one
 _LOCAL = re.compile(r"[av][0-9]+")  # the generated names of parameters and comprehension variables
 
 _BOOL_OPS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"}

@@ -361,6 +361,24 @@ def fast_builtin(name: str, fn: Any) -> Any:
             return call_builtin(it, fn, name, span, args, {})
         one_arg.__name__ = name
         return one_arg
+    if name == "distance":
+        def distance(it: Any, span: Any, *args: Any, metric: Any = "manhattan") -> Any:
+            # builtins.distance between two grid cells, reading their positions directly (Cell.x and
+            # Cell.y are properties); anything else, or an unknown metric, goes to the built-in
+            if len(args) == 2:
+                a, b = args
+                if a.__class__ is Cell and b.__class__ is Cell:
+                    pa, pb = a.pos, b.pos
+                    if pa.__class__ is tuple and pb.__class__ is tuple:
+                        dx, dy = pb[0] - pa[0], pb[1] - pa[1]
+                        if metric == "manhattan":
+                            return abs(dx) + abs(dy)
+                        if metric == "king":
+                            return max(abs(dx), abs(dy))
+                        if metric == "hex":
+                            return (abs(dx) + abs(dy) + abs(dx - dy)) // 2
+            return call_builtin(it, fn, name, span, args, {} if metric == "manhattan" else {"metric": metric})
+        return distance
     if name == "empty":
         def empty(it: Any, span: Any, *args: Any) -> Any:
             if len(args) == 1 and args[0].__class__ is Cell:
