@@ -131,6 +131,11 @@ CASES = [
     'distance(cell(board, "a1"), cell(board, "d3"), metric: 7)', 'distance(cell(board, "a1"), none)',
     "distance(3, 4)", 'distance(cell(board, "a1"))', 'distance(cell(sky, "c9"), cell(sky, "-a1"), metric: "king")',
     '[distance(c, cell(board, "a1"), metric: none) for c in cells(board)]',
+    # connected (reads each cell's neighbours where `adjacent` remembers them)
+    *(f"connected(first(cells({z})), cells({z}))" for z in ZONES),
+    'connected([cell(board, "a1"), cell(board, "d3")], [c for c in cells(board) where c.x != 1])',
+    'connected(cell(comb, "a1"), cells(comb), adjacency: "orthogonal")', 'connected(cell(board, "b2"), [])',
+    'connected(cell(sky, "b2"), [cell(sky, "b2"), cell(sky, "b3"), cell(sky, "c4")])', "connected(none, cells(board))",
     # cell by label, on each kind of zone, with a constant and a variable zone
     '[board_at(l) for l in ["a1", "d3", "e1", "a4", "a0", "zz9", "b2"]]', 'board_at("??")', "board_at(3)",
     "board_at(none)", "board_at([1])", '[board_at(l) for l in ["-a1"]]',

@@ -515,6 +515,8 @@ def connected(it: "Interp", start: Any, within: Any, adjacency: str | None = Non
     seen: list[Cell] = []
     seen_set: set[Cell] = set()
     stack = [c for c in seeds if c in allowed]
+    # each cell's neighbours read where `adjacent` remembers them (builtins.geometry), without a call per cell
+    cache, inner = it.r.__dict__.setdefault("_geometry_cache", {}), adjacent.geometry_of  # type: ignore[attr-defined]
     while stack:
         c = stack.pop()
         if c in seen_set:
@@ -522,7 +524,8 @@ def connected(it: "Interp", start: Any, within: Any, adjacency: str | None = Non
         it.tick(None)
         seen_set.add(c)
         seen.append(c)
-        for n in adjacent(it, c, adjacency):
+        around = cache.get((inner, (c, adjacency)), _MISS)
+        for n in adjacent(it, c, adjacency) if around is _MISS else around:
             if n in allowed and n not in seen_set:
                 stack.append(n)
     return sorted(seen, key=cell_key)  # the order of Cell's `<`, without a call per comparison
