@@ -22,6 +22,8 @@ components:
     lantern: {unlimited: true, attributes: {owner: player}}
   zones:
     row: {type: grid, width: 5, height: 1, adjacency: orthogonal}
+    hand: {per_player: true}
+    pile: {}
 variables:
   flag: {start: false}
   label: {start: '"ab"'}
@@ -41,6 +43,10 @@ functions:
   level:
     params: [c]
     expr: if lit_at(c) then 1 else 0
+setup: |
+  create lantern {owner: 1} in players[1].hand
+  create lantern {owner: 1} in players[1].hand
+  create lantern {owner: 0} in pile
 flow:
   phases:
     - name: main
@@ -177,6 +183,10 @@ def test_pieces_fast_path_matches_the_builtin(game, text):
     "cells(row)", "cells(3)", 'zone_of(cell(row, "a1"))', 'zone_of(top(cell(row, "b1")))',
     "sum([1, 2, 3])", "sum([])", "sum([true])", "sum([current, 1])", "sum([1000000000000000000, 1000000000000000000])",
     "text(current)", "text(players[1])",
+    # a player's zone (fastlib.get_attr), and sizes of zones that are not boards (fastlib._size)
+    "current.hand", "players[1].hand", "[p.hand for p in players]", "size(players[1].hand)", "count(current.hand)",
+    "size(pile)", "count(pile)", "size(players[1].hand) + size(pile) + size(row)", "current.hand == players[0].hand",
+    "[size(p.hand) for p in players]", "first(players[1].hand).owner",
     'top(cell(row, "b1")).cell', 'top(cell(row, "b1")).place', 'top(cell(row, "b1")).kind',
     'top(cell(row, "b1")).owner', 'top(cell(row, "e1")).cell', "[m.cell for m in pieces(row)]",
 ])

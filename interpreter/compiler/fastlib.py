@@ -12,7 +12,7 @@ from typing import Any
 
 from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError
 from ..core.valueops import _EQUAL_ONLY_TO_ITS_KIND, _SMALL, TableRef, _arith, check_nested, list_contains, spend, values_equal
-from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
+from ..core.values import _ZONE_REFS, Cell, PieceRef, Player, Record, ZoneRef
 
 _PASS_THROUGH = (RequireFailed, GameEnded, RunawayError)
 _BUILTIN_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
@@ -273,8 +273,13 @@ def get_attr(it: Any, obj: Any, name: str, span: Any) -> Any:
             return attrs[name]
         if name == "cell" or name == "place":  # (after the kind's own attributes, as the interpreter reads)
             return it.s.loc[obj.id]
-    elif cls is Player and name in it.r.player_var_names:
-        return it.s.pvars[obj].get(name)
+    elif cls is Player:
+        if name in it.r.player_var_names:
+            return it.s.pvars[obj].get(name)
+        if name in it.r.player_zone_names:  # (checked in this order by the interpreter too)
+            ref = _ZONE_REFS.get((name, obj))  # the interned reference (a seat hashes as its number)
+            if ref is not None:
+                return ref
     elif cls is Cell and name in _CELL_XY and obj.pos.__class__ is tuple:
         return obj.pos[_CELL_XY[name]]
     return it.get_attr(obj, name, span)
@@ -295,6 +300,8 @@ def _size(it: Any, v: Any) -> Any:
     if cls is Cell:
         return len(it.s.places.get(v) or ())
     if cls is ZoneRef:
+        if not it.r.zones[v.name].is_board:  # (Interp.place_size without its call: a zone's own pieces)
+            return len(it.s.places.get(v) or ())
         return it.place_size(v)
     return _MISS
 
