@@ -576,15 +576,23 @@ def test_ctrl_c_mid_game_then_resume(tmp_path):
     s = tmp_path / "S.json"
     out_path = tmp_path / "out.txt"
     with out_path.open("w") as out:
+        # (faulthandler: a child that does not stop is made to print where it is before the test fails; this
+        # test has timed out twice in loaded full runs, and the stack is what would say why)
         proc = subprocess.Popen(_orrery("play", "tic-tac-toe", "--seats", "human,human", "--save", str(s)),
-                                stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, text=True)
+                                stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, text=True,
+                                env={**os.environ, "PYTHONFAULTHANDLER": "1"})
         try:
             proc.stdin.write("b2\n")
             proc.stdin.flush()
             _wait_for(s, lambda d: len(d["decisions"]) == 1)
             time.sleep(0.2)  # let it reach the next prompt
             proc.send_signal(signal.SIGINT)
-            code = proc.wait(timeout=30)
+            try:
+                code = proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGABRT)  # faulthandler prints every thread's stack, then the child dies
+                proc.wait(timeout=30)
+                pytest.fail(f"no exit 30 s after Ctrl-C; the child's output and stack:\n{out_path.read_text()}")
         finally:
             if proc.poll() is None:
                 proc.kill()
