@@ -99,8 +99,8 @@ class Counted:
     def __init__(self, game: Game):
         self.game, self.rules = game, game.rules
 
-    def new_initial_state(self, seed: int) -> Any:
-        gs = self.game.new_initial_state(seed=seed)
+    def new_initial_state(self, seed: int, narrate: bool = False) -> Any:
+        gs = self.game.new_initial_state(seed=seed, narrate=narrate)
         s = gs.pos.s
         s.places, s.attrs = CountingPlaces(s.places), CountingAttrs(s.attrs)
         return gs

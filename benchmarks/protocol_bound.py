@@ -55,9 +55,10 @@ class Bare:
         self.ends = (ns["ends_immediate"], ns["ends_end_of_turn"])
         self.game = game
 
-    def play(self, i: int) -> tuple[int, Any]:
-        """Game i: (decisions that had a choice, the final state)."""
-        gs = self.game.new_initial_state(seed=i)
+    def play(self, i: int, narrate: bool = False) -> tuple[int, Any]:
+        """Game i: (decisions that had a choice, the final state); `narrate`: build the narration (the API
+        builds it only when read)."""
+        gs = self.game.new_initial_state(seed=i, narrate=narrate)
         rng = Rng(i * 7 + 1)
         it = gs.pos.it
         action = it.r.actions["drop"]
@@ -96,7 +97,7 @@ def same_games(game: Game, games: int) -> None:
     bare = Bare(game)
     for i in range(games):
         n_api, a = api_game(game, i)
-        n_bare, b = bare.play(i)
+        n_bare, b = bare.play(i, narrate=True)
         assert n_api == n_bare, f"game {i}: {n_api} decisions through the API, {n_bare} bare"
         said = [m for m in a.narration if not m.startswith("game over")]
         assert said == b.pos.s.msgs, f"game {i}: the narration differs"

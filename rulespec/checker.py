@@ -44,6 +44,9 @@ def check_rule_text(spec: GameSpec, exprs: list[A.Expr], effects: list[A.Block],
     return c.findings
 
 
+_RANDOM = frozenset({"random_int", "shuffled"})  # the built-ins that draw from the game's random numbers
+
+
 class _Checker:
     def __init__(self, spec: GameSpec):
         self.spec, self.m = spec, spec.model
@@ -659,6 +662,23 @@ class _Checker:
 
     def _s_Say(self, s: A.Say, sc: Scope) -> None:
         self.expr(s.message, sc)
+        # narration is built only when someone reads it (dsl.md 4.21): a draw there would change the game
+        for call in (n for n in s.message.walk() if isinstance(n, A.Call)):
+            drawn = call.func if call.func in _RANDOM else self._draws(call.func, ())
+            if drawn is not None:
+                through = "" if drawn == call.func else f" (through '{call.func}')"
+                self.error(call.span,
+                           f"a `say` may not draw random numbers: {drawn}(){through} would change the game only "
+                           f"when somebody reads the narration", "draw it with `let` before the `say`")
+
+    def _draws(self, fn: str, path: tuple) -> str | None:
+        """The random built-in a spec function calls, directly or through others (None: it draws nothing)."""
+        e = self.spec.expr("functions", fn, "expr") if fn in self.m.functions and fn not in path else None
+        for call in (n for n in e.walk() if isinstance(n, A.Call)) if e is not None else ():
+            drawn = call.func if call.func in _RANDOM else self._draws(call.func, path + (fn,))
+            if drawn is not None:
+                return drawn
+        return None
 
     def _s_CallProc(self, s: A.CallProc, sc: Scope) -> None:
         for a in list(s.args) + [v for _, v in s.kwargs]:

@@ -334,8 +334,9 @@ EXPRESSIONS = [
 def test_expressions_cannot_reach_python(capsys, tmp_path, expr, fragment):
     sentinel = tmp_path / "SENTINEL-payload-ran"
     path = tmp_path / "rules.yaml"
-    path.write_text(counter_spec(f"say text({expr.replace(SENTINEL_EXPR, str(sentinel))})"), encoding="utf-8")
-    where = line_of(path, "say text(")
+    # (in a `let`, not a `say`: narration is built only when read, and a failure there is told, not raised)
+    path.write_text(counter_spec(f"let probe = text({expr.replace(SENTINEL_EXPR, str(sentinel))})"), encoding="utf-8")
+    where = line_of(path, "let probe = text(")
     run = cli(capsys, "validate", path)
     if fragment is not None:
         assert_clean_refusal(run, path)

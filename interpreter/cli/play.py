@@ -376,7 +376,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
 
     def open_log(decisions: list[SavedDecision]) -> tuple[LogWriter | None, GameState]:
         """A log from the start (header, then every decision so far) and the game rebuilt alongside it."""
-        initial = game.new_initial_state(players=len(seats), seed=seed)
+        initial = game.new_initial_state(players=len(seats), seed=seed, narrate=True)
         log = LogWriter(log_path, game, game_ref(path), initial, variants, seats) if log_path else None
         if not decisions:
             return log, initial

@@ -603,7 +603,16 @@ class CodeGen(InlineCalls):
         self.emit(indent + 1, f"REQ(it, {self.node_const(node)}, env)")
 
     def visit_Say(self, node: A.Say, indent: int) -> None:
-        self.emit(indent, f"SAY(it, {self.expr(node.message)})  # {_pos(node)}", node)
+        # as effects._say: built only when narrating, on a loop budget of its own, an error told in the line
+        self.emit(indent, f"if it.narrate:  # {_pos(node)}", node)
+        self.emit(indent + 1, "sv_ = it.loops", node)
+        self.emit(indent + 1, "it.loops = 0", node)
+        self.emit(indent + 1, "try:", node)
+        self.emit(indent + 2, f"SAY(it, {self.expr(node.message)})", node)
+        self.emit(indent + 1, "except OERR as failed_:", node)
+        self.emit(indent + 2, "SAYX(it, failed_)", node)
+        self.emit(indent + 1, "finally:", node)
+        self.emit(indent + 2, "it.loops = sv_", node)
 
 
 _CELL_XY = {"x": 0, "y": 1}

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError
+from orrery.rulespec.errors import OrreryError
+
+from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError, untold
 from ..core.valueops import _EQUAL_ONLY_TO_ITS_KIND, _SMALL, TableRef, _arith, check_nested, list_contains, spend, values_equal
 from ..core.values import _ZONE_REFS, Cell, PieceRef, Player, Record, ZoneRef
 
@@ -253,8 +255,13 @@ def require_failed(it: Any, node: Any, env: dict) -> None:
 
 
 def say(it: Any, v: Any) -> None:
-    """`say`: one line of narration."""
+    """`say`: one line of narration (the generated code builds it only when `it.narrate`)."""
     it.s.msgs.append(v if isinstance(v, str) else it.label(v))
+
+
+def say_failed(it: Any, failed: Any) -> None:
+    """`say` whose text could not be built: the error is told in the line (as effects._say does)."""
+    it.s.msgs.append(untold(failed))
 
 
 def repeat_count(it: Any, n: Any, span: Any) -> int:
@@ -493,5 +500,6 @@ HELPERS: dict[str, Any] = {
     "TB": truth, "TK": tick, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,
     "CB": call_builtin, "CF": call_function, "UNK": unknown, "DEPTH": too_deep, "IT": iterate,
     "PIECES": as_pieces, "ANY": lazy_any, "ALL": lazy_all,
-    "REC": record, "REQ": require_failed, "SAY": say, "RPT": repeat_count,
+    "REC": record, "REQ": require_failed, "SAY": say, "SAYX": say_failed, "OERR": OrreryError,
+    "RPT": repeat_count,
 }

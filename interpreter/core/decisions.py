@@ -123,3 +123,13 @@ class RunawayError(LimitError):
 
 class BadAnswer(OrreryError):
     """An answer index that is not one of the decision's options (a corrupt log or save)."""
+
+
+def untold(error: OrreryError) -> str:
+    """The narration line that stands for a `say` whose text could not be built: where and why.
+
+    Narration is built only when someone reads it (dsl.md 4.21), so building it may not change the game:
+    an error while building one line is told in that line, and the game goes on."""
+    f = error.findings[0] if error.findings else None
+    where = f"{f.span}: " if f is not None and f.span else ""
+    return f"(narration failed: {where}{f.message if f is not None else error})"

@@ -62,7 +62,10 @@ class GameState:
         self.seed = seed
         self.pos = pos
         self.steps: list[Any] = []
-        self.narration: list[str] = []
+        # the narration so far; None while nobody has read it (see `narration`): `say` builds no text then
+        self._told: list[str] | None = None
+        self._setup: tuple[Any, bool] = (None, False)  # the extra setup it started with (a scenario's)
+        self._sampled = False  # driven by sample_step: its steps are not a history to play again
         self.lookahead_used = 0
         self._look_loops = 0
         # What a refused answer goes back to (instead of a copy of the position before every answer): a
@@ -72,12 +75,17 @@ class GameState:
         self._since: list[Any] = []
 
     @classmethod
-    def start(cls, game: Any, n: int, seed: int, setup: Any = None, replace_setup: bool = False) -> "GameState":
-        """A new game of `n` players: setup runs up to the first decision."""
+    def start(cls, game: Any, n: int, seed: int, setup: Any = None, replace_setup: bool = False,
+              narrate: bool = False) -> "GameState":
+        """A new game of `n` players: setup runs up to the first decision.  `narrate`: build the narration
+        from the start (for a table that shows it); else it is built when first read."""
         initial = State(game.rules, n, seed)
         if setup is not None or replace_setup:
             initial.setup_override = (setup, replace_setup)
         gs = cls(game, Position(initial, game.limits, [game.flow_frame()]), seed)
+        gs._setup = (setup, replace_setup)
+        gs._told = [] if narrate else None
+        gs.pos.it.narrate = narrate
         gs._listen()
         try:
             gs._advance()
@@ -91,6 +99,35 @@ class GameState:
     def decision(self) -> Decision | None:
         """The pending decision, or None when the game is over."""
         return self.pos.decision
+
+    @property
+    def narration(self) -> list[str]:
+        """The narration lines so far (`say`, and the engine's lines such as a skipped step).
+
+        Nobody reads the narration of most states (a bot's playouts, a simulation), so it is built only
+        once somebody does: the first read plays the history again from the seed with narration on (the
+        game is deterministic, and a `say` cannot change it: dsl.md 4.21), and from then on this state
+        narrates as it goes."""
+        if self._told is None:
+            self._tell_from_start()
+        assert self._told is not None
+        return self._told
+
+    def _tell_from_start(self) -> None:
+        """Build the narration of the history so far, and narrate from now on."""
+        if self._sampled:
+            raise RuntimeError("a state driven by sample_step has no narration: its steps list the sampled "
+                               "answers only, so its history cannot be told again")
+        again = GameState.start(self.game, self.num_players, self.seed, *self._setup, narrate=True)
+        for index in self.history():
+            again.apply(index, keep=False)
+        self._told = again._told
+        self.pos.it.narrate = True
+
+    @property
+    def narrating(self) -> bool:
+        """Whether `say` builds its lines as the game goes (the narration was asked for or has been read)."""
+        return self._told is not None
 
     @property
     def state(self) -> State:
@@ -174,7 +211,8 @@ class GameState:
         """An independent copy."""
         g = GameState.__new__(GameState)
         g.game, g.seed, g.pos = self.game, self.seed, self.pos.clone()
-        g.steps, g.narration = list(self.steps), list(self.narration)
+        g.steps, g._told = list(self.steps), None if self._told is None else list(self._told)
+        g._setup, g._sampled = self._setup, self._sampled
         g.lookahead_used, g._look_loops = 0, 0
         g._base, g._since = self._base, list(self._since)  # (a checkpoint is never changed: shared)
         g._listen()
@@ -221,14 +259,16 @@ class GameState:
         assert d is not None
         if keep and self._base is None:  # (a state sampled before, or new from data: go back to here)
             self._checkpoint()
-        nh, nn = len(self.steps), len(self.narration)
+        told = self._told
+        nh, nn = len(self.steps), 0 if told is None else len(told)
         self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False))
         try:
             self.pos.resume(opt.value)
             self._advance()
         except BaseException as failed:  # refused or broken: the position goes back to where it was
             del self.steps[nh:]
-            del self.narration[nn:]
+            if told is not None:
+                del told[nn:]
             if keep and self._base is not None:
                 try:
                     self._restore()
@@ -258,15 +298,16 @@ class GameState:
         this is the position the answer started from; the history and narration were kept, so the redo
         writes to scratch lists (an automatic answer appends to `steps`)."""
         assert self._base is not None
-        steps, narration = self.steps, self.narration
+        steps, told = self.steps, self._told
         self.pos = self._base.clone()
-        self.steps, self.narration = [], []
+        self.pos.it.narrate = told is not None  # (narration may have been read since the checkpoint)
+        self.steps, self._told = [], None if told is None else []
         try:
             for value in self._since:
                 self.pos.resume(value)
                 self._advance()
         finally:
-            self.steps, self.narration = steps, narration
+            self.steps, self._told = steps, told
             self._listen()
 
     def _advance(self) -> None:
@@ -301,7 +342,8 @@ class GameState:
     def _narrate(self) -> None:
         msgs = self.pos.s.msgs
         if msgs:
-            self.narration.extend(msgs)
+            if self._told is not None:
+                self._told.extend(msgs)
             self.pos.s.msgs = []
 
     # ------------------------------------------------------------- sampled playouts
@@ -322,6 +364,7 @@ class GameState:
         self.lookahead_used = 0
         self._base = None  # (a sampled state is not answered through _commit: nothing to go back to)
         pos.on_forced = None  # a sampled state lists the sampled answers only (see the docstring)
+        self._sampled, self._told, pos.it.narrate = True, None, False  # (nobody reads a playout's narration)
         for _ in range(limits.auto):
             path = self._sample(pos, d, rng, None if d.kind == "action" else d.action)
             if path is not None:
@@ -424,6 +467,7 @@ class GameState:
             return None
         q = pos.clone()
         q.looking = True
+        q.it.narrate = False  # (a look-ahead run's lines are never read)
         q.resume(value)
         try:
             nxt = self._look_run(q)

@@ -675,7 +675,7 @@ def replay_decisions(game: Game, players: int, seed: int, decisions: list[SavedD
     Raises ReplayFailed naming the first decision that no longer applies.
     """
     seat = game.rules.seat_name
-    gs = game.new_initial_state(players=players, seed=seed)
+    gs = game.new_initial_state(players=players, seed=seed, narrate=True)  # (a table shows it)
     for k, d in enumerate(decisions, start=1):
         if gs.is_terminal():
             raise ReplayFailed(k, f"step {k} ({seat(d.player)}: '{d.label}') no longer applies: the game was "

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from orrery.rulespec import ast as A
+from orrery.rulespec.errors import OrreryError
 
-from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError
+from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError, untold
 from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
@@ -467,8 +468,19 @@ def _end_turn(it: "Interp", node: A.EndTurn, env: dict) -> None:
 
 
 def _say(it: "Interp", node: A.Say, env: dict) -> None:
-    v = it.ev(node.message, env)
-    it.s.msgs.append(v if isinstance(v, str) else it.label(v))
+    # Built only when someone reads the narration (dsl.md 4.21), so it must not change the game: its text
+    # counts against a loop budget of its own and an error in it is told, not raised.
+    if not it.narrate:
+        return
+    saved, it.loops = it.loops, 0
+    try:
+        v = it.ev(node.message, env)
+        line = v if isinstance(v, str) else it.label(v)
+    except OrreryError as failed:
+        line = untold(failed)
+    finally:
+        it.loops = saved
+    it.s.msgs.append(line)
 
 
 def _call_proc(it: "Interp", node: A.CallProc, env: dict) -> None:

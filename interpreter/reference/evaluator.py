@@ -32,6 +32,9 @@ class Interp:
         self.top_action: str | None = None  # the action a player chose at a step menu, while it runs
         self.settling = False
         self.call_depth = 0
+        # whether `say` builds its line: off where nobody reads the narration (look-ahead copies, search
+        # playouts, API states until their narration is first read; see GameState.narration)
+        self.narrate = True
         self.builtins = REGISTRY
         self.fast = getattr(self.r, "compiled", None)  # the compiled fast path, when the game uses it
         self.scans = None
