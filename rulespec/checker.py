@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from . import ast as A
+from .callgraph import CallGraph
 from .errors import Finding, Span
 from .gamespec import GameSpec
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
@@ -44,15 +45,13 @@ def check_rule_text(spec: GameSpec, exprs: list[A.Expr], effects: list[A.Block],
     return c.findings
 
 
-_RANDOM = frozenset({"random_int", "shuffled"})  # the built-ins that draw from the game's random numbers
-
-
 class _Checker:
     def __init__(self, spec: GameSpec):
         self.spec, self.m = spec, spec.model
         self.ix = SpecIndex.build(self.m)
         self.findings: list[Finding] = []
         self.fn_types: dict[str, str | None] = {}  # spec function -> result type; None while being checked
+        self.calls = CallGraph(spec)
         self.emitted: dict[str, list[Span]] = {}
         self.performed: set[str] = set()
         self.ended: set[str] = set()
@@ -154,24 +153,9 @@ class _Checker:
 
     def _recursion(self) -> None:
         """Spec functions calling themselves, directly or through others (the interpreter has no depth limit)."""
-        calls = {n: [x.func for x in e.walk() if isinstance(x, A.Call) and x.func in self.m.functions]
-                 for n in self.m.functions if (e := self.spec.expr("functions", n, "expr")) is not None}
-        reported: set[str] = set()
-        for start in calls:
-            stack: list[tuple[str, list[str]]] = [(start, [start])]
-            visited: set[str] = set()
-            while stack:
-                fn, path = stack.pop()
-                for callee in calls.get(fn, []):
-                    if callee == start and not reported & set(path):
-                        cycle = " -> ".join(path + [start])
-                        self.error(self.key("functions", start),
-                                   f"function '{start}' is recursive ({cycle}); functions may not call "
-                                   f"themselves, directly or through others")
-                        reported |= set(path)
-                    elif callee not in visited and callee != start:
-                        visited.add(callee)
-                        stack.append((callee, path + [callee]))
+        for start, cycle in self.calls.cycles():
+            self.error(self.key("functions", start), f"function '{start}' is recursive ({cycle}); functions may not "
+                                                     f"call themselves, directly or through others")
 
     # ============================================================ rule text
     def _rule_text(self) -> None:
@@ -664,21 +648,12 @@ class _Checker:
         self.expr(s.message, sc)
         # narration is built only when someone reads it (dsl.md 4.21): a draw there would change the game
         for call in (n for n in s.message.walk() if isinstance(n, A.Call)):
-            drawn = call.func if call.func in _RANDOM else self._draws(call.func, ())
+            drawn = self.calls.draws(call.func)
             if drawn is not None:
                 through = "" if drawn == call.func else f" (through '{call.func}')"
                 self.error(call.span,
                            f"a `say` may not draw random numbers: {drawn}(){through} would change the game only "
                            f"when somebody reads the narration", "draw it with `let` before the `say`")
-
-    def _draws(self, fn: str, path: tuple) -> str | None:
-        """The random built-in a spec function calls, directly or through others (None: it draws nothing)."""
-        e = self.spec.expr("functions", fn, "expr") if fn in self.m.functions and fn not in path else None
-        for call in (n for n in e.walk() if isinstance(n, A.Call)) if e is not None else ():
-            drawn = call.func if call.func in _RANDOM else self._draws(call.func, path + (fn,))
-            if drawn is not None:
-                return drawn
-        return None
 
     def _s_CallProc(self, s: A.CallProc, sc: Scope) -> None:
         for a in list(s.args) + [v for _, v in s.kwargs]:

@@ -17,6 +17,7 @@ import secrets
 from typing import TYPE_CHECKING, Callable
 
 from orrery.rulespec import ast as A
+from orrery.rulespec.callgraph import RANDOM
 
 if TYPE_CHECKING:  # rich is imported where it is used: simulate needs only new_seed, and starts faster without it
     from rich.console import Console
@@ -26,7 +27,6 @@ if TYPE_CHECKING:  # rich is imported where it is used: simulate needs only new_
 SEED_BITS = 48  # plenty against guessing, short enough to type back with --seed
 PRIVATE_RECORD = ("the table's private record: it holds the seed, which decides every hidden card and draw, so keep "
                   "it from the players until the game is over")
-_RANDOM_CALLS = frozenset({"random_int", "shuffled"})
 
 
 def new_seed() -> int:
@@ -48,7 +48,7 @@ def draws_at_random(rules: "Rules") -> bool:
     roots: list[A.Node] = [*spec.exprs.values(), *spec.effects.values()]
     for root in roots:
         for node in root.walk():
-            if isinstance(node, A.Shuffle) or (isinstance(node, A.Call) and node.func in _RANDOM_CALLS):
+            if isinstance(node, A.Shuffle) or (isinstance(node, A.Call) and node.func in RANDOM):
                 return True
     return False
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from orrery.rulespec import ast as A
+from orrery.rulespec.callgraph import RANDOM
 
 
 def env_bound_names(rules: Any) -> set[str]:
@@ -30,7 +31,7 @@ def env_bound_names(rules: Any) -> set[str]:
     return names
 
 
-IMPURE = {"random_int", "shuffled"}  # built-ins that draw from the game's random numbers
+IMPURE = RANDOM  # built-ins that draw from the game's random numbers
 
 
 def memoisable(rules: Any) -> dict[str, int]:
