@@ -214,6 +214,24 @@ def test_hidden_deck_pools_and_no_leak(tmp_path):
     assert all(t == trees[0] for t in trees), trees
 
 
+def test_a_kept_deal_deals_the_worlds_a_fresh_one_deals(tmp_path):
+    """A search keeps one Deal for its position (the pools and their canonical identities, worked out once):
+    the worlds it deals are those determinise deals without one, for the same random numbers."""
+    from orrery.interpreter.bots.worlds import Deal
+
+    game = make_game(tmp_path, HIGH_CARD)
+    gs = game.new_initial_state(players=1, seed=3)
+    deal = Deal(gs, 0)
+    assert [len(p) for p in deal.pools] == [6] and len(deal.identities[0]) == 6
+    kept, fresh = Rng(5), Rng(5)
+    worlds = set()
+    for _ in range(6):
+        a, b = determinise(gs, 0, kept, deal=deal), determinise(gs, 0, fresh)
+        assert a.digest() == b.digest()
+        worlds.add(a.digest())
+    assert len(worlds) > 1  # (the kept deal's identities are copied before each shuffle, not shuffled in place)
+
+
 def test_nothing_hidden_means_an_exact_world(ttt):
     gs = ttt.new_initial_state(seed=0)
     gs.apply_label("b2")

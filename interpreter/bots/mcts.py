@@ -72,7 +72,7 @@ from typing import Any
 from ..core.decisions import RequireFailed, RuleError, RunawayError
 from ..engine.game import GameState, IllegalMove
 from ..core.rng import Rng
-from .worlds import WORLD_TRIES, determinise, hidden_pools, reseeded  # noqa: F401 (the bot's public names)
+from .worlds import WORLD_TRIES, Deal, determinise, hidden_pools, reseeded  # noqa: F401 (the bot's public names)
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_PLAYOUT = 200  # decisions in one playout before it is scored as a draw
@@ -222,7 +222,8 @@ class MctsBot:
         me = gs.current_player()
         target = gs.view(me)
         probe: dict[str, int] = {}
-        world: GameState | None = determinise(gs, me, self.rng, target, probe)
+        deal = Deal(gs, me)  # (the same position is determinised at every iteration)
+        world: GameState | None = determinise(gs, me, self.rng, target, probe, deal)
         exact = "exact" in probe
         self._bump(probe)
         root = self._reused_root(gs, exact)
@@ -231,7 +232,7 @@ class MctsBot:
             if root.gs is None:
                 self._keep(root, world, force=True)
         if not exact:
-            win = self._decisive(gs, me, world, target)
+            win = self._decisive(gs, me, world, target, deal)
             if win is not None:
                 self._bump({"decisive": 1, "searches": 1})
                 return win
@@ -248,7 +249,7 @@ class MctsBot:
                     self._iterate_exact(root)
                 else:
                     if world is None:
-                        world = determinise(gs, me, self.rng, target, self.stats)
+                        world = determinise(gs, me, self.rng, target, self.stats, deal)
                     self._iterate_general(root, world, [])
                     world = None
             except _OutOfTime:
@@ -277,23 +278,24 @@ class MctsBot:
         if now + self._step_cost >= self._deadline:
             raise _OutOfTime()
 
-    def _decisive(self, gs: GameState, me: int, world: GameState, target: dict[str, Any]) -> int | None:
+    def _decisive(self, gs: GameState, me: int, world: GameState, target: dict[str, Any], deal: Deal) -> int | None:
         """With hidden information: a move that ends the game with the bot winning in this world and in
         DECISIVE_CHECKS more, freshly dealt ones (a win that does not hang on what is hidden), or None
         (also when the time budget runs out before every move was tried)."""
         try:
-            return self._find_decisive(gs, me, world, target)
+            return self._find_decisive(gs, me, world, target, deal)
         except _OutOfTime:
             self._bump({"timeout": 1})
             return None
 
-    def _find_decisive(self, gs: GameState, me: int, world: GameState, target: dict[str, Any]) -> int | None:
+    def _find_decisive(self, gs: GameState, me: int, world: GameState, target: dict[str, Any],
+                       deal: Deal) -> int | None:
         """The search of `_decisive`; raises _OutOfTime when the budget runs out."""
         for opt in world.legal_options():
             if not self._wins(world, opt.index, me):
                 continue
             for _ in range(DECISIVE_CHECKS):
-                other = determinise(gs, me, self.rng, target, self.stats)
+                other = determinise(gs, me, self.rng, target, self.stats, deal)
                 if not self._wins(other, opt.index, me):
                     break
             else:

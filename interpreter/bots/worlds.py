@@ -108,15 +108,24 @@ def _varied(state: State, pool: list[int]) -> bool:
     return any(_identity(state, p) != first for p in pool[1:])
 
 
-def _relabel(state: State, pools: list[list[int]], rng: Rng) -> None:
-    """Deal the identities (kind, attributes) of each pool's pieces at random over its positions, in place.
+class Deal:
+    """What re-dealing one position's hidden pieces for one viewer takes, worked out once for a whole search
+    (a search determinises the same position at every iteration): the pools that can change, and each pool's
+    identities in their canonical order."""
 
-    The identities are put in a canonical order before the shuffle, so the deal depends on the multiset of
-    hidden identities and the RNG only, not on where the real pieces are.
-    """
+    def __init__(self, gs: GameState, viewer: int):
+        state = gs.state
+        self.pools = [p for p in hidden_pools(state, viewer) if _varied(state, p)]
+        # canonical order: the deal then depends on the multiset of hidden identities and the RNG only, not on
+        # where the real pieces are
+        self.identities = [sorted((_identity(state, p) for p in pool), key=_identity_key) for pool in self.pools]
+
+
+def _relabel(state: State, deal: Deal, rng: Rng) -> None:
+    """Deal the identities (kind, attributes) of each pool's pieces at random over its positions, in place."""
     state.kinds = list(state.kinds)  # clones share the list
-    for pool in pools:
-        ids = sorted((_identity(state, p) for p in pool), key=_identity_key)
+    for pool, canonical in zip(deal.pools, deal.identities):
+        ids = list(canonical)
         rng.shuffle(ids)
         for p, (kind, attrs) in zip(pool, ids):
             state.kinds[p] = kind
@@ -137,14 +146,14 @@ def reseeded(gs: GameState, seed: int) -> GameState:
 
 
 def determinise(gs: GameState, viewer: int, rng: Rng, target: dict[str, Any] | None = None,
-                stats: dict[str, int] | None = None) -> GameState:
+                stats: dict[str, int] | None = None, deal: Deal | None = None) -> GameState:
     """A world consistent with what `viewer` sees of `gs`: hidden pieces re-dealt, the RNG reseeded.
 
     `target` is `gs.view(viewer)` when the caller has it.  `stats` counts the kind of world made:
     exact (nothing hidden: only the RNG changed), redealt (hidden pieces re-dealt and the RNG reseeded),
     fallback (no deal tried agreed with the view: the real hidden layout, reseeded).  The deal is made on
     a clone of the position itself (its continuation included), so nothing is replayed; `gs` itself is
-    never changed.
+    never changed.  `deal`: `Deal(gs, viewer)` when the caller keeps one (a search, for its every iteration).
     """
     stats = stats if stats is not None else {}
 
@@ -154,15 +163,15 @@ def determinise(gs: GameState, viewer: int, rng: Rng, target: dict[str, Any] | N
     if gs.is_terminal():
         count("exact")
         return gs.clone()
-    pools = [p for p in hidden_pools(gs.state, viewer) if _varied(gs.state, p)]
-    if not pools:
+    deal = deal if deal is not None else Deal(gs, viewer)
+    if not deal.pools:
         count("exact")
         return reseeded(gs, rng.next64())
     if target is None:
         target = gs.view(viewer)
     for _ in range(WORLD_TRIES):
         world = reseeded(gs, 0)
-        _relabel(world.state, pools, rng)
+        _relabel(world.state, deal, rng)
         world.state.rng = Rng(rng.next64())
         if world.view(viewer) == target:
             count("redealt")
