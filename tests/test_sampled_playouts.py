@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from orrery.interpreter.core.rng import Rng
-from orrery.interpreter.engine.game import TERMINAL
+from orrery.interpreter.engine.game import TERMINAL, IllegalMove
 
 from conftest import load_game, make_game
 
@@ -59,6 +59,27 @@ def test_the_option_taken_is_uniform_over_the_viable_ones(tmp_path):
         counts[n] += 1
     assert set(counts) == {1, 2, 3, 4}
     assert all(150 <= k <= 250 for k in counts.values()), counts  # 200 expected each (binomial sd ~12)
+
+
+def test_apply_sampled_leaves_the_next_menu_unfiltered(tmp_path):
+    """A search bot judges an option with apply_sampled: its answer, then the run to the next decision, whose
+    menu is not filtered and not answered by itself (apply does both); sample_step then plays on from there."""
+    start = make_game(tmp_path, PICKY).new_initial_state(seed=0)
+    exact = start.clone()
+    exact.apply(3)  # 4: only blue completes it, so apply answers the colour itself and the game ends
+    assert exact.is_terminal() and exact.steps[-1].auto
+    gs = start.clone()
+    gs.apply_sampled(3)
+    assert gs.decision.prompt == "colour?" and [o.label for o in gs.legal_options()] == ["red", "blue"]
+    assert [s.label for s in gs.steps] == [*[s.label for s in start.steps], "4"]
+    for seed in range(8):
+        played = gs.clone()
+        played.sample_step(Rng(seed))  # never the dead red
+        assert played.is_terminal() and (played.state.vars["n"], played.state.vars["c"]) == (4, "blue")
+    with pytest.raises(RuntimeError, match="sample_step has no narration"):
+        gs.narration
+    with pytest.raises(IllegalMove, match="that pair cannot be made"):
+        start.clone().apply_sampled(4)  # 5: a dead end, not on the filtered menu: refused with its reason
 
 
 def test_sampled_steps_list_the_sampled_answers(tmp_path):

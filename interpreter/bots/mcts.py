@@ -591,13 +591,18 @@ class MctsBot:
         Trying one untried option at random per iteration needs as many iterations as a node has options
         before the search can tell a good move from a bad one; judging them all at once costs one step per
         option and lets even a small budget pick the best-looking move, as a greedy player would.
+
+        Each option is answered with apply_sampled: the menu met next is not filtered by look-ahead, because
+        the judged positions are either thrown away or played on by sample_step, which finds completable
+        options itself (in Bubble Singularity that filtering was 13% of a search).  The position judged is
+        the one at that next decision, before any automatic answer.
         """
         best: tuple[float, _Node, GameState] | None = None
         for opt in untried:
             self._tick()
             g = gs.clone()
             try:
-                g.apply(opt.index)
+                g.apply_sampled(opt.index)
                 judged = g.returns() if g.is_terminal() else g.heuristic_returns()
             except _SEARCH_ERRORS:
                 self._bump({"errors": 1})

@@ -382,6 +382,23 @@ class GameState:
         raise RunawayError(f"{limits.auto} step menus in a row had no action that can be completed (limit auto)",
                            self.game.spec.span("end"))
 
+    def apply_sampled(self, index: int) -> None:
+        """For search bots: answer with the option of that index and run to the next decision, whose menu is
+        left unfiltered (as after sample_step: drive the state on with sample_step only).  The option must be
+        one of a filtered menu's, so that it can be completed; a failure leaves the state unusable."""
+        pos = self.pos
+        d = pos.decision
+        opt = None if d is None else next((o for o in d.options if o.index == index), None)
+        if d is None or opt is None:
+            raise IllegalMove("the game is over" if d is None else self.why_not_index(index))
+        self._base = None
+        pos.on_forced = None
+        self._sampled, self._told, pos.it.narrate = True, None, False
+        self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False))
+        pos.resume(opt.value)
+        pos.run()
+        self._narrate()
+
     def _sample(self, pos: Position, d: Decision, rng: Any, scope: str | None,
                 top: bool = True) -> tuple[Position, Option] | None:
         """A position reached by a random completable branch from decision `d` (and its first option), or None.
