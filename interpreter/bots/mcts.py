@@ -594,8 +594,8 @@ class MctsBot:
 
         Each option is answered with apply_sampled: the menu met next is not filtered by look-ahead, because
         the judged positions are either thrown away or played on by sample_step, which finds completable
-        options itself (in Bubble Singularity that filtering was 13% of a search).  The position judged is
-        the one at that next decision, before any automatic answer.
+        options itself (where every step can fail, that filtering was an eighth of a search: performance.md).
+        The position judged is the one at that next decision, before any automatic answer.
         """
         best: tuple[float, _Node, GameState] | None = None
         for opt in untried:
