@@ -144,7 +144,10 @@ def test_specialised_code_plays_like_the_interpreter(tmp_path, flag, limits):
 
 
 def _on_both_engines(game, text: str, limits: Limits = Limits(), moves: tuple[str, ...] = ()) -> list[tuple]:
-    """`text` evaluated after `moves` on each engine: (ok, label, type, loops) or (error, message, loops)."""
+    """`text` evaluated after `moves` on each engine: (ok, label, type, loops) or (error, message).
+
+    (The loop count after an error is not compared: an error ends the step, and a comprehension that
+    counts its ticks at once has counted its whole domain when an item fails.)"""
     outcomes = []
     for mode in ("compiled", "interpreted"):
         gs = new_state(Game(game.spec, limits, mode=mode))
@@ -155,9 +158,38 @@ def _on_both_engines(game, text: str, limits: Limits = Limits(), moves: tuple[st
             value = it.ev(parse_expr(text), {})
             outcomes.append(("ok", it.label(value), type(value).__name__, it.loops))
         except Exception as exc:  # noqa: BLE001 - both engines must fail alike
-            outcomes.append((type(exc).__name__, str(exc), it.loops))
+            outcomes.append((type(exc).__name__, str(exc)))
     assert outcomes[0] == outcomes[1]
     return outcomes
+
+
+@pytest.mark.parametrize("loop", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("text", [
+    "[c.x for c in cells(row)]", "[c for c in cells(row) where c.x < 2 or c.nope]",
+    "[c.x + 1 for c in cells(row) where c.x != 3]", "[c for c in cells(row) where count(c) > 0]",
+])
+def test_ticks_counted_at_once_reach_the_limit_where_the_interpreter_does(game, text, loop):
+    """A comprehension whose element and condition count no loop work (5 ticks over a 5-cell row; `cells`
+    of a fixed board counts nothing) counts its ticks at once on the fast path; at and around the limit
+    both engines fail or succeed alike, with the same count on success.  (`count` is not one of those
+    built-ins: that comprehension ticks item by item, as before.)"""
+    outcomes = []
+    for mode in ("compiled", "interpreted"):
+        gs = new_state(Game(game.spec, Limits(), mode=mode))
+        gs.apply_label("b1")
+        it = Interp(gs.state, Limits(loop=loop))  # (the game's own checks ran with the default limits)
+        try:
+            value = it.ev(parse_expr(text), {})
+            outcomes.append(("ok", it.label(value), type(value).__name__, it.loops))
+        except Exception as exc:  # noqa: BLE001 - both engines must fail alike
+            outcomes.append((type(exc).__name__, str(exc)))
+    assert outcomes[0] == outcomes[1]
+    if "nope" in text:  # the third cell's condition fails unless the limit is met first, at its tick
+        assert outcomes[0][0] == ("RunawayError" if loop < 3 else "RuleError")
+    elif loop >= 5:
+        assert outcomes[0][0] == "ok" and outcomes[0][3] == 5
+    else:
+        assert outcomes[0][0] == "RunawayError"
 
 
 @pytest.mark.parametrize("text, limits", [

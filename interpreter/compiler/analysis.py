@@ -74,6 +74,30 @@ def memoisable(rules: Any) -> dict[str, int]:
 _CONSTANT_TIME = frozenset({"empty", "top", "bottom", "neighbor", "cell", "owner_of", "next_player", "abs",
                             "direction", "opposite", "rotate", "in_bounds", "distance", "place_of", "zone_of",
                             "changed_at"})
+# Operators that never count loop work whatever their operands (`+` copies texts and lists: it does).
+_UNCOUNTED_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "and", "or", "-", "*", "//", "%", "in", "not in"})
+
+
+def counts_no_loops(node: A.Expr, shape: Any, functions: Any) -> bool:
+    """Whether an expression can never count against the loop limit: no comprehension, no call of a spec
+    function (`functions`: the spec's), no built-in but the constant-time ones (none of which counts), no
+    list or record made (their nested items count), and `+` only between numbers (`shape(node)` gives a
+    node's shape).
+    A comprehension whose element and condition are such expressions counts exactly one tick per item
+    of its domain, so its ticks can be counted at once (codegen.comprehension)."""
+    for n in node.walk():
+        if isinstance(n, (A.Comprehension, A.ListLit, A.Record, A.Index)):
+            return False
+        if isinstance(n, A.Call) and (n.func not in _CONSTANT_TIME or n.func in functions):
+            return False
+        if isinstance(n, A.Binary) and n.op not in _UNCOUNTED_OPS and not (
+                n.op == "+" and shape(n.left) == "int" and shape(n.right) == "int"):
+            return False
+        if not isinstance(n, (A.Literal, A.Name, A.Attr, A.Call, A.Binary, A.Unary, A.Cond)):
+            return False
+    return True
+
+
 _CHEAP_NODES = 80  # AST nodes, callees' bodies included: below this a lookup costs about as much as the work
 
 

@@ -31,7 +31,7 @@ from orrery.rulespec import ast as A
 from . import fastlib, geotables
 from ..core.rules import SPECIAL_SOURCE
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
-from .analysis import cheap, env_bound_names, memoisable, placebound
+from .analysis import cheap, counts_no_loops, env_bound_names, memoisable, placebound
 from .inline import InlineCalls
 from .link import link
 from .shapes import Shapes, element, is_scalar
@@ -378,6 +378,10 @@ class CodeGen(InlineCalls):
         if fast is not None:
             kw = "".join(f"{k}={self.expr(v)}" for k, v in node.kwargs)
             call = f"{self.const(fast, hashable=False)}(it, {self.span(node)}, {args}{kw})"
+            if node.func == "distance":
+                inline = geotables.distance_source(self, node, self.const(fast, hashable=False))
+                if inline is not None:
+                    return inline
             x = args[:-2]
             if node.func == "empty" and len(node.args) == 1 and _LOCAL.fullmatch(x):
                 # a cell held in a Python local: fastlib's `empty` of a cell, written out (anything else calls it)
@@ -458,14 +462,27 @@ class CodeGen(InlineCalls):
                 v = self.fresh("v")
                 frame[clause.var] = v
                 tick = f"TK(it, {self.span(clause)})"
-                cond = tick if clause.cond is None else f"{tick} and {self.cond(clause.cond)}"
-                parts.append(f"for {v} in IT(it, {it_src}, {self.span(clause.iter)}) if {cond}")
+                test = "" if clause.cond is None else self.cond(clause.cond)
+                cond = tick if clause.cond is None else f"{tick} and {test}"
+                dom = f"IT(it, {it_src}, {self.span(clause.iter)})"
+                parts.append(f"for {v} in {dom} if {cond}")
             elt = self.expr(node.elt)
+            at_once = (not generator and len(node.clauses) == 1 and not self.no_walrus
+                       and all(x is None or counts_no_loops(x, self.shape, self.rules.functions)
+                               for x in (node.elt, node.clauses[0].cond)))
         finally:
             self.scope.pop()
             self.shape_scope.pop()
         if generator:
             return f"({elt} {' '.join(parts)})"
+        if at_once:
+            # nothing inside counts loop work, so the domain's ticks are counted at once when they all fit
+            # (SPENT); if they do not, the ticking loop finds the limit at the same item (the same error)
+            d = self.fresh("a")
+            fast = f"[{elt} for {v} in {d}{' if ' + test if test else ''}]"
+            slow = f"[{elt} for {v} in {d} if {cond}]"
+            items = f"({fast} if SPENT(it, ({d} := {dom})) else {slow})"
+            return self.nested(node, items)
         return self.nested(node, f"[{elt} {' '.join(parts)}]")
 
     # ------------------------------------------------------------ statements

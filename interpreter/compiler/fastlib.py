@@ -36,6 +36,16 @@ def tick(it: Any, span: Any) -> bool:
     return True
 
 
+def spent(it: Any, items: list) -> bool:
+    """Count a loop's ticks at once, one per item, when they all fit within the loop limit (else count
+    nothing: the caller then ticks item by item, reaching the limit where the interpreter does)."""
+    n = it.loops + len(items)
+    if n <= it.limits.loop:
+        it.loops = n
+        return True
+    return False
+
+
 def not_(it: Any, v: Any, span: Any) -> bool:
     """`not v`."""
     if v is True or v is False:
@@ -494,10 +504,10 @@ def clock_put(it: Any, key: tuple, result: Any, ticks: int) -> None:
 
 HELPERS: dict[str, Any] = {
     "CLOCK_GET": clock_get, "CLOCK_PUT": clock_put, "CELL": Cell, "PIECEREF": PieceRef, "PLAYER": Player,
-    "TUPLE": tuple, "STR": str,
+    "TUPLE": tuple, "STR": str, "ABS": abs, "MAX": max,
     "MEMO_GET": memo_get, "MEMO_PUT": memo_put, "NEST": check_nested, "NESTF": nest_flat, "IX": index,
     "GA": get_attr, "ADD": add, "SUB": sub, "LT": lt, "LE": le, "GT": gt, "GE": ge,
-    "TB": truth, "TK": tick, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,
+    "TB": truth, "TK": tick, "SPENT": spent, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,
     "CB": call_builtin, "CF": call_function, "UNK": unknown, "DEPTH": too_deep, "IT": iterate,
     "PIECES": as_pieces, "ANY": lazy_any, "ALL": lazy_all,
     "REC": record, "REQ": require_failed, "SAY": say, "SAYX": say_failed, "OERR": OrreryError,

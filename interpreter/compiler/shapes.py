@@ -32,7 +32,7 @@ SCALARS = frozenset({"int", "flat", "cell", "piece", "player", "zone"})
 # What a built-in returns (rulespec/signatures.py and the interpreter's builtins agree on these).
 _BUILTIN = {
     "abs": "flat", "all": "flat", "any": "flat", "cell": "cell", "changed_at": "flat", "count": "int",
-    "direction": "flat", "distance": "flat", "empty": "flat", "in_bounds": "flat", "index_of": "flat",
+    "direction": "flat", "distance": "int", "empty": "flat", "in_bounds": "flat", "index_of": "flat",
     "len": "int", "neighbor": "cell", "next_player": "player", "opposite": "flat", "owner_of": "player",
     "place_of": "flat", "random_int": "flat", "rotate": "flat", "size": "int", "sum": "flat",
     "text": "flat", "zone_of": "zone", "top": "piece", "bottom": "piece",

@@ -510,25 +510,35 @@ def distance(it: "Interp", a: Cell, b: Cell, metric: str = "manhattan") -> int:
 @builtin("connected")
 def connected(it: "Interp", start: Any, within: Any, adjacency: str | None = None) -> list[Cell]:
     """Flood fill from start through `within`."""
-    allowed = set(_items(it, within))
+    unseen = set(_items(it, within))  # what the flood may still reach: a cell leaves it when first reached
     seeds = [start] if isinstance(start, Cell) else list(_items(it, start))
     seen: list[Cell] = []
-    seen_set: set[Cell] = set()
-    stack = [c for c in seeds if c in allowed]
+    for c in seeds:
+        if c in unseen:
+            unseen.remove(c)
+            seen.append(c)
     # each cell's neighbours read where `adjacent` remembers them (builtins.geometry), without a call per cell
     cache, inner = it.r.__dict__.setdefault("_geometry_cache", {}), adjacent.geometry_of  # type: ignore[attr-defined]
-    while stack:
-        c = stack.pop()
-        if c in seen_set:
-            continue
-        it.tick(None)
-        seen_set.add(c)
-        seen.append(c)
-        around = cache.get((inner, (c, adjacency)), _MISS)
-        for n in adjacent(it, c, adjacency) if around is _MISS else around:
-            if n in allowed and n not in seen_set:
-                stack.append(n)
-    return sorted(seen, key=cell_key)  # the order of Cell's `<`, without a call per comparison
+    # One loop iteration per cell visited, counted in `done` and charged as it.tick would have charged them:
+    # nothing else in the flood counts, so the limit is crossed at the same count with the same error.
+    start_loops = it.loops
+    budget = it.limits.loop - start_loops
+    done = 0
+    try:
+        while done < len(seen):
+            if done >= budget:  # this cell's tick crosses the limit
+                it.loops = start_loops + done
+                it.tick(None)
+            c = seen[done]
+            done += 1
+            around = cache.get((inner, (c, adjacency)), _MISS)
+            for n in adjacent(it, c, adjacency) if around is _MISS else around:
+                if n in unseen:
+                    unseen.remove(n)
+                    seen.append(n)
+    finally:
+        it.loops = max(it.loops, start_loops + done)
+    return sorted(seen, key=cell_key)  # the order of Cell's `<`, one slot read per cell
 
 
 @builtin("groups")
