@@ -335,6 +335,20 @@ def test_api_playouts_plays_the_same_games_as_the_api(args):
     assert int(done.stdout) == decisions > 0
 
 
+def test_mcts_search_chooses_what_the_bot_chooses():
+    """benchmarks/mcts_search.py (counted from outside) runs the very search the bot runs from the start."""
+    import subprocess
+
+    from orrery.interpreter.bots.mcts import MctsBot
+    from orrery.interpreter.engine.game import load_game
+
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "mcts_search.py"), "connect-four", "30"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    state = load_game("connect-four").new_initial_state(seed=1)
+    assert int(done.stdout) == MctsBot(1, iterations=30, reuse=False).choose(state)
+
+
 def test_the_protocol_bound_plays_the_api_games():
     """benchmarks/protocol_bound.py's bare loop (the compiled pieces without the engine around them) is a
     fair bound only if it plays the very games the API plays: same decisions, narration and final boards."""
