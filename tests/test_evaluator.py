@@ -800,6 +800,22 @@ def test_neighbours_on_an_unbounded_grid_are_remembered(gs):
     assert sorted((c.x, c.y) for c in cells) == [(-3, 4), (5, -2)]  # the occupied cells are never cached
 
 
+@pytest.mark.parametrize("loop", [0, 5, 8, 9, 10])
+def test_a_flood_counts_one_tick_per_cell_and_stops_at_the_limit(gs, loop):
+    """connected() counts each cell it visits once (9 on the 3x3 board, whatever the seeds), charged as it goes:
+    a limit below that stops it with the loop limit's message; with the neighbours remembered or not."""
+    text = 'connected([cell(sq, "a1"), cell(sq, "b2"), cell(sq, "a1")], cells(sq))'
+    cells_cost = _spent(gs, "cells(sq)")[1]
+    for _ in range(2):  # the second flood reads the neighbours the first one kept
+        it = Interp(gs.state, Limits(loop=cells_cost + loop))
+        if loop < 9:
+            with pytest.raises(RunawayError, match="loop iterations in one step") as info:
+                it.ev(parse_expr(text), {})
+            assert it.loops == cells_cost + loop + 1 and "limit loop" in str(info.value)
+        else:
+            assert len(it.ev(parse_expr(text), {})) == 9 and it.loops == cells_cost + 9
+
+
 @pytest.mark.parametrize("text, expected", [
     ('cell(sq, "a1") in [1, "a1", [cell(sq, "a1")], cell(sq, "a1")]', True),
     ('cell(sq, "a1") in [1, "a1", [cell(sq, "a1")], cell(sq, "b1")]', False),  # not inside a nested list

@@ -517,22 +517,25 @@ def connected(it: "Interp", start: Any, within: Any, adjacency: str | None = Non
         if c in unseen:
             unseen.remove(c)
             seen.append(c)
-    # each cell's neighbours read where `adjacent` remembers them (builtins.geometry), without a call per cell
-    cache, inner = it.r.__dict__.setdefault("_geometry_cache", {}), adjacent.geometry_of  # type: ignore[attr-defined]
+    # each cell's neighbours kept per rules and adjacency (a cell's neighbours never change: builtins.geometry)
+    table = it.r.__dict__.setdefault("_flood_neighbours", {}).setdefault(adjacency, {})
     # One loop iteration per cell visited, counted in `done` and charged as it.tick would have charged them:
     # nothing else in the flood counts, so the limit is crossed at the same count with the same error.
     start_loops = it.loops
     budget = it.limits.loop - start_loops
     done = 0
     try:
-        while done < len(seen):
+        for c in seen:  # (seen grows while it is walked: a breadth-first flood)
             if done >= budget:  # this cell's tick crosses the limit
                 it.loops = start_loops + done
                 it.tick(None)
-            c = seen[done]
             done += 1
-            around = cache.get((inner, (c, adjacency)), _MISS)
-            for n in adjacent(it, c, adjacency) if around is _MISS else around:
+            around = table.get(c)
+            if around is None:
+                around = adjacent(it, c, adjacency)
+                if len(table) < _GEOMETRY_CACHE_SIZE:
+                    table[c] = around
+            for n in around:
                 if n in unseen:
                     unseen.remove(n)
                     seen.append(n)
