@@ -33,6 +33,7 @@ from ..core.rules import SPECIAL_SOURCE
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
 from .analysis import cheap, counts_no_loops, env_bound_names, memoisable, placebound
 from .inline import InlineCalls
+from .inplace import builtin_source
 from .link import link
 from .shapes import Shapes, element, is_scalar
 
@@ -370,28 +371,16 @@ class CodeGen(InlineCalls):
         table = geotables.call_source(self, node, spec.fn)  # fixed board geometry: per-rules tables
         if table is not None:
             return table
-        args = "".join(f"{self.expr(a)}, " for a in node.args)
+        arg_list = [self.expr(a) for a in node.args]
+        args = "".join(f"{a}, " for a in arg_list)
         kwargs = ", ".join(f"{self.const(k)}: {self.expr(v)}" for k, v in node.kwargs)
         allowed = _FAST_KEYWORDS.get(node.func, ())
         keywords = len(node.kwargs) <= 1 and all(k in allowed for k, _ in node.kwargs)
         fast = fastlib.fast_builtin(node.func, spec.fn) if keywords else None
         if fast is not None:
             kw = "".join(f"{k}={self.expr(v)}" for k, v in node.kwargs)
-            call = f"{self.const(fast, hashable=False)}(it, {self.span(node)}, {args}{kw})"
-            if node.func == "distance":
-                inline = geotables.distance_source(self, node, self.const(fast, hashable=False))
-                if inline is not None:
-                    return inline
-            x = args[:-2]
-            if node.func == "empty" and len(node.args) == 1 and _LOCAL.fullmatch(x):
-                # a cell held in a Python local: fastlib's `empty` of a cell, written out (anything else calls it)
-                return f"((not it.s.places.get({x})) if {x}.__class__ is CELL else {call})"
-            if node.func == "empty" and len(node.args) == 1 and not self.no_walrus:
-                # any other argument: evaluated once into a local, then the same
-                t = self.fresh("a")
-                fallback = f"{self.const(fast, hashable=False)}(it, {self.span(node)}, {t})"
-                return f"((not it.s.places.get({t})) if ({t} := {x}).__class__ is CELL else {fallback})"
-            return call
+            helper = self.const(fast, hashable=False)
+            return builtin_source(self, node, helper, arg_list, f"{helper}(it, {self.span(node)}, {args}{kw})")
         fn = self.const(spec.fn, hashable=False)
         return f"CB(it, {fn}, {self.const(node.func)}, {self.span(node)}, ({args}), {{{kwargs}}})"
 

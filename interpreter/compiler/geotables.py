@@ -111,37 +111,6 @@ def by_zone_label(fn: Any, tables_: dict) -> Callable[..., Any]:
     return lookup
 
 
-_METRICS = {  # builtins.distance per metric, over the differences dx and dy of two grid positions
-    "manhattan": "ABS({dx}) + ABS({dy})",
-    "king": "MAX(ABS({dx}), ABS({dy}))",
-    "hex": "(ABS({dx}) + ABS({dy}) + ABS({dx} - {dy})) // 2",
-}
-
-
-def distance_source(gen: Any, node: A.Call, fast: str) -> str | None:
-    """`distance(a, b)` (with `metric:` written as a constant) worked out inline for two grid cells, else None.
-
-    `fast` is the source of fastlib's `distance` helper, called when either value is not a cell of a grid
-    (so errors and other kinds of cells keep the built-in's answers); a metric the built-in does not know
-    takes that call too.  Each argument is evaluated once, left to right, into a local."""
-    metric: Any = "manhattan"
-    if node.kwargs:
-        (key, value), = node.kwargs
-        metric = value.value if key == "metric" and isinstance(value, A.Literal) else None
-    if len(node.args) != 2 or gen.no_walrus or metric.__class__ is not str or metric not in _METRICS:
-        return None
-    a, b, pa, pb = (gen.fresh("a") for _ in range(4))
-    if metric == "hex":
-        dx, dy = gen.fresh("a"), gen.fresh("a")
-        body = f"(ABS({dx} := {pb}[0] - {pa}[0]) + ABS({dy} := {pb}[1] - {pa}[1]) + ABS({dx} - {dy})) // 2"
-    else:
-        body = _METRICS[metric].format(dx=f"{pb}[0] - {pa}[0]", dy=f"{pb}[1] - {pa}[1]")
-    kw = "" if not node.kwargs else f", metric={gen.const(metric)}"
-    return (f"(({body}) if ({a} := {gen.expr(node.args[0])}) is {a} and ({b} := {gen.expr(node.args[1])}) is {b} "
-            f"and {a}.__class__ is CELL and {b}.__class__ is CELL and ({pa} := {a}.pos).__class__ is TUPLE "
-            f"and ({pb} := {b}.pos).__class__ is TUPLE else {fast}(it, {gen.span(node)}, {a}, {b}{kw}))")
-
-
 def call_source(gen: Any, node: A.Call, fn: Any) -> str | None:
     """Source answering a geometry built-in's call from a table, or None (compiled as before).
 

@@ -1,0 +1,78 @@
+"""Built-ins written out in place on the fast path: their common case as an expression, the helper for the rest.
+
+fastlib's fast helpers answer `empty`, `len`, `count`, `size` and `distance` for the values rules mostly give
+them (a cell, a list, two grid cells) before calling the built-in itself.  Here that common case is written
+into the generated expression, with the argument evaluated once into a local, so the common case costs no
+call; any other value goes to the same helper, so errors and rare cases keep the built-in's answers.  None
+of these built-ins counts loop ticks, so skipping the call changes no counter.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from orrery.rulespec import ast as A
+
+_LOCAL = re.compile(r"[av][0-9]+")  # codegen's names of parameters and comprehension variables
+_LENGTHS = frozenset({"len", "count", "size"})  # a list's length (len, count), a cell's pieces (count, size)
+_METRICS = {  # builtins.distance per metric, over the differences dx and dy of two grid positions
+    "manhattan": "ABS({dx}) + ABS({dy})",
+    "king": "MAX(ABS({dx}), ABS({dy}))",
+    "hex": "(ABS({dx}) + ABS({dy}) + ABS({dx} - {dy})) // 2",
+}
+
+
+def builtin_source(gen: Any, node: A.Call, fast: str, args: list[str], call: str) -> str:
+    """The source of a call of a fast built-in: written out where this module knows how, else `call`.
+
+    `gen` is the CodeGen (its `fresh`, `const`, `span`, `no_walrus`), `fast` the helper's constant, `args` the
+    arguments' sources and `call` the helper's call with them."""
+    name = node.func
+    if len(args) == 1 and not node.kwargs:
+        x = args[0]
+        if name == "empty" and _LOCAL.fullmatch(x):
+            # a cell held in a Python local: read twice for free
+            return f"((not it.s.places.get({x})) if {x}.__class__ is CELL else {call})"
+        if gen.no_walrus:
+            return call  # (no assignment expression allowed here: a comprehension's iterable)
+        t = gen.fresh("a")
+        fallback = f"{fast}(it, {gen.span(node)}, {t})"
+        if name == "empty":
+            return f"((not it.s.places.get({t})) if ({t} := {x}).__class__ is CELL else {fallback})"
+        if name in _LENGTHS:
+            tests = []
+            if name != "size":
+                tests.append(("LIST", f"LEN({t})"))
+            if name != "len":
+                tests.append(("CELL", f"LEN(it.s.places.get({t}) or ())"))
+            (cls, first), rest = tests[0], tests[1:]
+            out = f"{first} if ({t} := {x}).__class__ is {cls} else "
+            out += "".join(f"{value} if {t}.__class__ is {cls} else " for cls, value in rest)
+            return f"({out}{fallback})"
+    if name == "distance" and len(args) == 2 and not gen.no_walrus:
+        inline = _distance(gen, node, fast, args)
+        if inline is not None:
+            return inline
+    return call
+
+
+def _distance(gen: Any, node: A.Call, fast: str, args: list[str]) -> str | None:
+    """`distance(a, b)` (its `metric:` written as a constant) for two grid cells, else None; a metric the
+    built-in does not know goes to the helper, which leaves it to the built-in."""
+    metric: Any = "manhattan"
+    if node.kwargs:
+        (key, value), = node.kwargs
+        metric = value.value if key == "metric" and isinstance(value, A.Literal) else None
+    if metric.__class__ is not str or metric not in _METRICS:
+        return None
+    a, b, pa, pb = (gen.fresh("a") for _ in range(4))
+    if metric == "hex":
+        dx, dy = gen.fresh("a"), gen.fresh("a")
+        body = f"(ABS({dx} := {pb}[0] - {pa}[0]) + ABS({dy} := {pb}[1] - {pa}[1]) + ABS({dx} - {dy})) // 2"
+    else:
+        body = _METRICS[metric].format(dx=f"{pb}[0] - {pa}[0]", dy=f"{pb}[1] - {pa}[1]")
+    kw = "" if not node.kwargs else f", metric={gen.const(metric)}"
+    return (f"(({body}) if ({a} := {args[0]}) is {a} and ({b} := {args[1]}) is {b} "
+            f"and {a}.__class__ is CELL and {b}.__class__ is CELL and ({pa} := {a}.pos).__class__ is TUPLE "
+            f"and ({pb} := {b}.pos).__class__ is TUPLE else {fast}(it, {gen.span(node)}, {a}, {b}{kw}))")
