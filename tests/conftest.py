@@ -86,6 +86,27 @@ def evaluate(gs: GameState, text: str, env: dict[str, Any] | None = None) -> Any
     return Interp(gs.state, gs.game.limits).ev(parse_expr(text), dict(env or {}))
 
 
+def on_both_engines(spec: Any, text: str, moves: tuple[str, ...] = (), limits: Limits = Limits(),
+                    play_limits: Limits | None = None) -> list[tuple]:
+    """`text` evaluated with `limits` after the labels `moves` (played with `play_limits`, else `limits`), on
+    the compiled engine then the reference: (ok, label, type, loops) or (error, message); both must agree.
+    (The loop count after an error is not compared: an error ends the step, and a comprehension that counts
+    its ticks at once has counted its whole domain when an item fails.)"""
+    outcomes: list[tuple] = []
+    for mode in ("compiled", "interpreted"):
+        gs = new_state(Game(spec, play_limits or limits, mode=mode))
+        for label in moves:
+            gs.apply_label(label)
+        it = Interp(gs.state, limits)
+        try:
+            value = it.ev(parse_expr(text), {})
+            outcomes.append(("ok", it.label(value), type(value).__name__, it.loops))
+        except Exception as exc:  # noqa: BLE001 - both engines must fail alike
+            outcomes.append((type(exc).__name__, str(exc)))
+    assert outcomes[0] == outcomes[1], text
+    return outcomes
+
+
 def interp(gs: GameState) -> Interp:
     """An interpreter over the game state's live state (for labels, describe...)."""
     return Interp(gs.state, gs.game.limits)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import make_game, new_state
+from conftest import make_game, new_state, on_both_engines
 from orrery.interpreter.compiler import codegen as compiler
-from orrery.interpreter.reference.evaluator import Interp
 from orrery.interpreter.core.valueops import Limits
 from orrery.interpreter.engine.game import Game
 from orrery.rulespec.parser import parse_expr
@@ -144,23 +143,8 @@ def test_specialised_code_plays_like_the_interpreter(tmp_path, flag, limits):
 
 
 def _on_both_engines(game, text: str, limits: Limits = Limits(), moves: tuple[str, ...] = ()) -> list[tuple]:
-    """`text` evaluated after `moves` on each engine: (ok, label, type, loops) or (error, message).
-
-    (The loop count after an error is not compared: an error ends the step, and a comprehension that
-    counts its ticks at once has counted its whole domain when an item fails.)"""
-    outcomes = []
-    for mode in ("compiled", "interpreted"):
-        gs = new_state(Game(game.spec, limits, mode=mode))
-        for label in moves:
-            gs.apply_label(label)
-        it = Interp(gs.state, limits)
-        try:
-            value = it.ev(parse_expr(text), {})
-            outcomes.append(("ok", it.label(value), type(value).__name__, it.loops))
-        except Exception as exc:  # noqa: BLE001 - both engines must fail alike
-            outcomes.append((type(exc).__name__, str(exc)))
-    assert outcomes[0] == outcomes[1]
-    return outcomes
+    """`text` evaluated after `moves` on each engine (conftest.on_both_engines), the game played with `limits` too."""
+    return on_both_engines(game.spec, text, moves, limits)
 
 
 @pytest.mark.parametrize("loop", [2, 3, 4, 5, 6])
@@ -173,17 +157,8 @@ def test_ticks_counted_at_once_reach_the_limit_where_the_interpreter_does(game, 
     of a fixed board counts nothing) counts its ticks at once on the fast path; at and around the limit
     both engines fail or succeed alike, with the same count on success.  (`count` is not one of those
     built-ins: that comprehension ticks item by item, as before.)"""
-    outcomes = []
-    for mode in ("compiled", "interpreted"):
-        gs = new_state(Game(game.spec, Limits(), mode=mode))
-        gs.apply_label("b1")
-        it = Interp(gs.state, Limits(loop=loop))  # (the game's own checks ran with the default limits)
-        try:
-            value = it.ev(parse_expr(text), {})
-            outcomes.append(("ok", it.label(value), type(value).__name__, it.loops))
-        except Exception as exc:  # noqa: BLE001 - both engines must fail alike
-            outcomes.append((type(exc).__name__, str(exc)))
-    assert outcomes[0] == outcomes[1]
+    # (the game's own checks run with the default limits: only the expression has the small one)
+    outcomes = on_both_engines(game.spec, text, ("b1",), Limits(loop=loop), play_limits=Limits())
     if "nope" in text:  # the third cell's condition fails unless the limit is met first, at its tick
         assert outcomes[0][0] == ("RunawayError" if loop < 3 else "RuleError")
     elif loop >= 5:

@@ -11,11 +11,9 @@ import re
 
 import pytest
 
-from conftest import make_game, new_state
+from conftest import make_game, on_both_engines
 from orrery.interpreter.compiler import codegen as compiler
 from orrery.interpreter.engine.game import Game
-from orrery.interpreter.reference.evaluator import Interp
-from orrery.rulespec.parser import parse_expr
 
 SPEC = """
 orrery: 1
@@ -102,14 +100,4 @@ def test_distances_answer_as_the_interpreter(spec, fn, a, b):
 
 
 def _same(spec, text: str) -> None:
-    outcomes = []
-    for mode in ("compiled", "interpreted"):
-        gs = new_state(Game(spec, mode=mode))
-        gs.apply_label("b2")
-        it = Interp(gs.state, gs.game.limits)
-        try:
-            value = it.ev(parse_expr(text), {})
-            outcomes.append(("ok", it.label(value), type(value).__name__, it.loops))
-        except Exception as exc:  # noqa: BLE001 - both engines must fail alike
-            outcomes.append((type(exc).__name__, str(exc)))
-    assert outcomes[0] == outcomes[1], text
+    on_both_engines(spec, text, moves=("b2",))
