@@ -146,6 +146,11 @@ CASES = [
     'at_in(none, "a1")', 'at_in(3, "a1")', 'at_in(board, [1])', 'at_in([board], "a1")', 'cell(sky, "b7")',
     'cell(net, "b")', 'cell(net, "q")', "cell(board, 1, 2)", "cell(board, 9, 2)",
     '[cell(z, l) for z in [net] for l in [[1]]]',
+    # cell by coordinates (a table per zone, kept for unbounded grids too), numbers and anything else
+    *(f"[cell({z}, x, y) for x in range(-1, 5) for y in range(-1, 4)]" for z in ("board", "comb", "ring", "sky")),
+    "[cell(z, 1, 1) for z in [board, comb, ring, sky, net]]", 'cell(net, "a", 0)', "cell(board, true, 1)",
+    "cell(board, 1, false)", 'cell(board, "1", 1)', "cell(board, none, 1)", "cell(none, 1, 1)", "cell(3, 1, 1)",
+    "cell(board, [1], 1)", "cell(sky, 100000, -100000)",
 ]
 
 

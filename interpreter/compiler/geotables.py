@@ -2,11 +2,12 @@
 
 The board never changes shape during a game, so the code generator answers these built-ins from plain
 dictionaries kept on the rules: one per (distance, direction) for `neighbor`, one for `adjacent`, one per
-zone for `cell(zone, label)`, one per cell for `direction`.  A direction, distance or zone written as a
+zone for `cell(zone, label)` and one for `cell(zone, x, y)`, one per cell for `direction`.  A direction, distance or zone written as a
 constant picks its table at compile time; a variable one costs one more lookup.  Tables are filled
 lazily with the built-in's own result the first time a key is met (a miss calls the built-in through
 `fastlib.call_builtin`, so errors keep the interpreter's messages and spans) and only for keys whose
-result the built-in's `geometry` cache would keep too.  None of these built-ins charges loop ticks, so
+result the built-in's `geometry` cache would keep too (`cell(zone, x, y)` also on unbounded grids, whose
+positions are all cells: see `by_zone_xy`).  None of these built-ins charges loop ticks, so
 skipping the call changes no counter.
 """
 
@@ -111,6 +112,31 @@ def by_zone_label(fn: Any, tables_: dict) -> Callable[..., Any]:
     return lookup
 
 
+def by_zone_xy(fn: Any, tables_: dict) -> Callable[..., Any]:
+    """`cell(zone, x, y)` of a grid from tables_ (zone -> (x, y) -> cell or none), for whole numbers x and y.
+
+    Kept for unbounded grids too: the built-in's answer for a position never changes (every position of
+    such a grid is a cell, and cells are interned), only which of them hold pieces does."""
+
+    def lookup(it: Any, span: Any, z: Any, x: Any, y: Any) -> Any:
+        keyed = z.__class__ is ZoneRef and x.__class__ is int and y.__class__ is int
+        if keyed:
+            table = tables_.get(z)
+            if table is not None:
+                hit = table.get((x, y), _MISS)
+                if hit is not _MISS:
+                    return hit
+        r = call_builtin(it, fn, "cell", span, (z, x, y), {})
+        if keyed:
+            table = tables_.setdefault(z, {})
+            if len(table) < _LIMIT:
+                table[(x, y)] = r
+        return r
+
+    lookup.__name__ = "cell"
+    return lookup
+
+
 def call_source(gen: Any, node: A.Call, fn: Any) -> str | None:
     """Source answering a geometry built-in's call from a table, or None (compiled as before).
 
@@ -146,6 +172,10 @@ def call_source(gen: Any, node: A.Call, fn: Any) -> str | None:
             table = per_zone.setdefault(zone, {})
             return _one_key(gen, by_label(fn, table, zone), table, a, "STR", span)
         return f"{gen.const(by_zone_label(fn, per_zone), hashable=False)}(it, {span}, {z}, {a})"
+    if name == "cell" and len(args) == 3:
+        per_zone = store.setdefault(("cell", "xy"), {})
+        helper = gen.const(by_zone_xy(fn, per_zone), hashable=False)
+        return f"{helper}(it, {span}, {gen.expr(args[0])}, {gen.expr(args[1])}, {gen.expr(args[2])})"
     return None
 
 
