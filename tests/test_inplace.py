@@ -1,4 +1,4 @@
-"""compiler/inplace.py: `empty`, `len`, `count`, `size` and `distance` written out in the generated code.
+"""compiler/inplace.py: `empty`, `len`, `count`, `size`, `place_of` and `distance` written out in generated code.
 
 A made-up game whose functions call each of them; the source must hold the written-out form (no call of the
 helper in the common case), and every value below, common or not, must give the same answer or the same
@@ -48,6 +48,9 @@ functions:
   free:
     params: [x]
     expr: empty(x)
+  where:
+    params: [x]
+    expr: place_of(x)
 flow:
   phases:
     - name: main
@@ -64,7 +67,7 @@ end:
     winners: "[]"
 """
 
-VALUES = ['cell(board, "b2")', 'cell(board, "a1")', "[1, 2, 3]", "[]", '"abc"', "board", "pile", "none", "3",
+VALUES = ['top(cell(board, "b2"))', 'cell(board, "b2")', 'cell(board, "a1")', "[1, 2, 3]", "[]", '"abc"', "board", "pile", "none", "3",
           'cell(net, "a")', 'cell(comb, "c3")']
 
 
@@ -81,9 +84,10 @@ def test_the_common_cases_are_written_out(spec):
     assert re.search(r"\(LEN\(a\d+\) if \(a\d+ := a\d+\)\.__class__ is LIST else K\d+\(it, ", source)
     assert "MAX(ABS(" in source and ") // 2" in source and "ABS(a" in source
     assert re.search(r"\(\(not it\.s\.places\.get\(a\d+\)\) if a\d+\.__class__ is CELL else", source)
+    assert re.search(r"\(it\.s\.loc\[a\d+\.id\] if \(a\d+ := a\d+\)\.__class__ is PIECEREF and 0 <= a\d+\.id < LEN", source)
 
 
-@pytest.mark.parametrize("fn", ["stones", "height", "length", "free"])
+@pytest.mark.parametrize("fn", ["stones", "height", "length", "free", "where"])
 @pytest.mark.parametrize("value", VALUES)
 def test_one_argument_built_ins_answer_as_the_interpreter(spec, fn, value):
     _same(spec, f"{fn}({value})")

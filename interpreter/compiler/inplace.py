@@ -1,7 +1,7 @@
 """Built-ins written out in place on the fast path: their common case as an expression, the helper for the rest.
 
-fastlib's fast helpers answer `empty`, `len`, `count`, `size` and `distance` for the values rules mostly give
-them (a cell, a list, two grid cells) before calling the built-in itself.  Here that common case is written
+fastlib's fast helpers answer `empty`, `len`, `count`, `size`, `place_of` and `distance` for the values rules
+mostly give them (a cell, a list, a piece, two grid cells) before calling the built-in itself.  Here that common case is written
 into the generated expression, with the argument evaluated once into a local, so the common case costs no
 call; any other value goes to the same helper, so errors and rare cases keep the built-in's answers.  None
 of these built-ins counts loop ticks, so skipping the call changes no counter.
@@ -40,6 +40,9 @@ def builtin_source(gen: Any, node: A.Call, fast: str, args: list[str], call: str
         fallback = f"{fast}(it, {gen.span(node)}, {t})"
         if name == "empty":
             return f"((not it.s.places.get({t})) if ({t} := {x}).__class__ is CELL else {fallback})"
+        if name == "place_of":
+            return (f"(it.s.loc[{t}.id] if ({t} := {x}).__class__ is PIECEREF and 0 <= {t}.id < LEN(it.s.loc) "
+                    f"else {fallback})")
         if name in _LENGTHS:
             tests = []
             if name != "size":
