@@ -146,6 +146,26 @@ game:
 """
 
 
+# The rest of a made-up game whose only move puts a `stone` on an empty cell of `board` (it ends when the board
+# is full): a test spec declares those two and its own functions, then appends this.
+PUT_A_STONE = """\
+flow:
+  phases:
+    - name: main
+      steps: [{actions: [put]}]
+actions:
+  put:
+    params:
+      spot: {from: cells(board), where: empty(spot), why: taken}
+    effect: |
+      create stone {owner: current} in spot
+end:
+  full:
+    when: all(not empty(c) for c in cells(board))
+    winners: "[]"
+"""
+
+
 def header(name: str = "tiny", lo: int = 1, hi: int = 4) -> str:
     """The `orrery:`/`game:` header of a tiny test game."""
     return HEADER.format(name=name, lo=lo, hi=hi)

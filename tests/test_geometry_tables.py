@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from conftest import make_game, new_state
+from conftest import PUT_A_STONE, make_game, new_state
 from orrery.interpreter.compiler import codegen as compiler
 from orrery.interpreter.compiler.geotables import tables
 from orrery.interpreter.core.values import Cell
@@ -68,21 +68,7 @@ functions:
   up_right:
     params: [c]
     expr: nb(neighbor(c, "E"), "N")
-flow:
-  phases:
-    - name: main
-      steps: [{actions: [put]}]
-actions:
-  put:
-    params:
-      spot: {from: cells(board), where: empty(spot), why: taken}
-    effect: |
-      create stone {owner: current} in spot
-end:
-  full:
-    when: all(not empty(c) for c in cells(board))
-    winners: "[]"
-"""
+""" + PUT_A_STONE
 
 ALL_DIRS = '["N", "NE", "E", "SE", "S", "SW", "W", "NW"]'
 HEX_DIRS = '["E", "W", "NE", "NW", "SE", "SW"]'

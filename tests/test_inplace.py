@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import make_game, on_both_engines
+from conftest import PUT_A_STONE, make_game, on_both_engines
 from orrery.interpreter.compiler import codegen as compiler
 from orrery.interpreter.engine.game import Game
 
@@ -51,21 +51,7 @@ functions:
   where:
     params: [x]
     expr: place_of(x)
-flow:
-  phases:
-    - name: main
-      steps: [{actions: [put]}]
-actions:
-  put:
-    params:
-      spot: {from: cells(board), where: empty(spot), why: taken}
-    effect: |
-      create stone {owner: current} in spot
-end:
-  full:
-    when: all(not empty(c) for c in cells(board))
-    winners: "[]"
-"""
+""" + PUT_A_STONE
 
 VALUES = ['top(cell(board, "b2"))', 'cell(board, "b2")', 'cell(board, "a1")', "[1, 2, 3]", "[]", '"abc"', "board", "pile", "none", "3",
           'cell(net, "a")', 'cell(comb, "c3")']
