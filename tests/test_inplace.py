@@ -1,4 +1,5 @@
-"""compiler/inplace.py: `empty`, `len`, `count`, `size`, `place_of` and `distance` written out in generated code.
+"""compiler/inplace.py: `empty`, `len`, `count`, `size`, `place_of` and `distance` written out in generated code
+(and codegen's player variables read in place: `who.gold`).
 
 A made-up game whose functions call each of them; the source must hold the written-out form (no call of the
 helper in the common case), and every value below, common or not, must give the same answer or the same
@@ -26,7 +27,14 @@ components:
     comb: {type: grid, width: 3, height: 3, adjacency: hex}
     net: {type: graph, nodes: [a, b, c], edges: [[a, b], [b, c]]}
     pile: {}
+variables:
+  gold: {per_player: true, start: "p.seat + 7"}
 functions:
+  purse:
+    params: [x]
+    expr: x.gold
+  first_purse:
+    expr: players[1].gold
   stones:
     params: [x]
     expr: count(x)
@@ -70,6 +78,8 @@ def test_the_common_cases_are_written_out(spec):
     assert re.search(r"\(LEN\(a\d+\) if \(a\d+ := a\d+\)\.__class__ is LIST else K\d+\(it, ", source)
     assert "MAX(ABS(" in source and ") // 2" in source and "ABS(a" in source
     assert re.search(r"\(\(not it\.s\.places\.get\(a\d+\)\) if a\d+\.__class__ is CELL else", source)
+    assert re.search(r"\(it\.s\.pvars\[a\d+\]\.get\(K\d+\) if a\d+\.__class__ is PLAYER else GA\(it, a\d+", source)
+    assert re.search(r"\(it\.s\.pvars\[a\d+\]\.get\(K\d+\) if \(a\d+ := IX\(", source)
     assert re.search(r"\(it\.s\.loc\[a\d+\.id\] if \(a\d+ := a\d+\)\.__class__ is PIECEREF and 0 <= a\d+\.id < LEN", source)
 
 
@@ -87,6 +97,12 @@ def test_one_argument_built_ins_answer_as_the_interpreter(spec, fn, value):
 ])
 def test_distances_answer_as_the_interpreter(spec, fn, a, b):
     _same(spec, f"{fn}({a}, {b})")
+
+
+@pytest.mark.parametrize("text", ["purse(current)", "purse(players[0])", "first_purse()", "purse(top(cell(board, \"b2\")))",
+                                  'purse(cell(board, "a1"))', "purse(none)", "purse(3)"])
+def test_player_variables_read_as_the_interpreter_reads_them(spec, text):
+    _same(spec, text)
 
 
 def _same(spec, text: str) -> None:

@@ -326,6 +326,11 @@ class CodeGen(InlineCalls):
             o, a = self.fresh("a"), self.fresh("a")
             return f"({a}[{k}] if ({o} := {obj}).__class__ is PIECEREF and {k} in ({a} := it.s.attrs[{o}.id]) " \
                    f"else GA(it, {o}, {k}, {span}))"
+        if node.name in self.rules.player_var_names and (_LOCAL.fullmatch(obj) or not self.no_walrus):
+            # a player's variable (`who.score`), read from its dict as fastlib.get_attr does first for a player
+            o = obj if _LOCAL.fullmatch(obj) else self.fresh("a")
+            bind = o if o == obj else f"({o} := {obj})"
+            return f"(it.s.pvars[{o}].get({k}) if {bind}.__class__ is PLAYER else GA(it, {o}, {k}, {span}))"
         return slow
 
     def top_attr(self, node: A.Attr) -> str | None:

@@ -14,7 +14,7 @@ from orrery.rulespec.errors import OrreryError
 
 from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError, untold
 from ..core.valueops import _EQUAL_ONLY_TO_ITS_KIND, _SMALL, TableRef, _arith, check_nested, list_contains, spend, values_equal
-from ..core.values import _ZONE_REFS, Cell, PieceRef, Player, Record, ZoneRef
+from ..core.values import _ZONE_REFS, PIECE_REFS, Cell, PieceRef, Player, Record, ZoneRef
 
 _PASS_THROUGH = (RequireFailed, GameEnded, RunawayError)
 _BUILTIN_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
@@ -431,9 +431,9 @@ def fast_builtin(name: str, fn: Any) -> Any:
                 if not ids:
                     return []
                 if kind is None:
-                    return [PieceRef(i) for i in ids]
+                    return [PIECE_REFS[i] for i in ids]
                 kinds = it.s.kinds
-                return [PieceRef(i) for i in ids if kinds[i] == kind]
+                return [PIECE_REFS[i] for i in ids if kinds[i] == kind]
             if len(args) == 1 and args[0].__class__ is ZoneRef and (kind is None or kind.__class__ is str):
                 out = it.pieces_in(args[0])  # a fresh list, which builtins.pieces returns as it is
                 if kind is None:
@@ -461,7 +461,7 @@ def fast_builtin(name: str, fn: Any) -> Any:
         def top(it: Any, span: Any, *args: Any) -> Any:
             if len(args) == 1 and args[0].__class__ is Cell:
                 lst = it.s.places.get(args[0])
-                return PieceRef(lst[-1]) if lst else None
+                return PIECE_REFS[lst[-1]] if lst else None
             return call_builtin(it, fn, name, span, args, {})
         return top
     return None

@@ -33,12 +33,7 @@ class PieceRef:
     __slots__ = ("id",)
 
     def __new__(cls, pid: int) -> "PieceRef":
-        ref = _PIECE_REFS.get(pid)
-        if ref is None:
-            ref = object.__new__(cls)
-            ref.id = pid
-            _PIECE_REFS[pid] = ref
-        return ref
+        return _PIECE_REFS[pid]
 
     def __reduce__(self) -> tuple:
         return (PieceRef, (self.id,))
@@ -53,7 +48,19 @@ class PieceRef:
         return f"piece#{self.id}"
 
 
-_PIECE_REFS: dict[int, PieceRef] = {}  # every piece reference made so far, by id: see PieceRef
+class _PieceRefs(dict):
+    """Every piece reference made so far, by id (see PieceRef): a missing one is made on first use, so hot
+    code can read `PIECE_REFS[i]` (a dictionary subscript, no Python call) where it would call PieceRef(i)."""
+
+    def __missing__(self, pid: int) -> PieceRef:
+        ref = object.__new__(PieceRef)
+        ref.id = pid
+        self[pid] = ref
+        return ref
+
+
+_PIECE_REFS = _PieceRefs()
+PIECE_REFS = _PIECE_REFS  # the public name for hot code (fastlib, the evaluator)
 
 
 class ZoneRef:

@@ -13,7 +13,8 @@ from orrery.rulespec.signatures import FUNCTIONS, Sig
 
 from ..core.valueops import check_size, checked_number, list_contains, spend, values_equal
 from ..core.decisions import RuleError
-from ..core.values import CLOCKWISE, DIRS, HEX_DIRS, Cell, PieceRef, Player, ZoneRef, cell_key, parse_cell_label
+from ..core.values import (CLOCKWISE, DIRS, HEX_DIRS, PIECE_REFS, Cell, PieceRef, Player, ZoneRef, cell_key,
+                           parse_cell_label)
 
 Interp = Any  # the evaluator's Interp; not imported: the evaluator imports this module
 
@@ -301,14 +302,14 @@ def size(it: "Interp", place: Any) -> int:
 def top(it: "Interp", place: Any) -> Any:
     """Top piece or none."""
     lst = it.s.contents(it.as_place(place, None))
-    return PieceRef(lst[-1]) if lst else None
+    return PIECE_REFS[lst[-1]] if lst else None
 
 
 @builtin("bottom")
 def bottom(it: "Interp", place: Any) -> Any:
     """Bottom piece or none."""
     lst = it.s.contents(it.as_place(place, None))
-    return PieceRef(lst[0]) if lst else None
+    return PIECE_REFS[lst[0]] if lst else None
 
 
 @builtin("place_of")

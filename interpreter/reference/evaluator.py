@@ -14,7 +14,7 @@ from orrery.rulespec import ast as A
 
 from ..core.decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
 from ..core.state import State
-from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
+from ..core.values import PIECE_REFS, Cell, PieceRef, Player, Record, ZoneRef
 from .builtins import REGISTRY
 from ..core.valueops import Limits, TableRef, _arith, check_nested, list_contains, values_equal
 
@@ -177,7 +177,7 @@ class Interp:
             if name == "label":
                 return obj.label
             if name == "pieces":
-                return [PieceRef(i) for i in s.contents(obj)]
+                return [PIECE_REFS[i] for i in s.contents(obj)]
             if name == "size":
                 return len(s.contents(obj))
             if name == "owner":
@@ -349,9 +349,9 @@ class Interp:
             z = self.r.zones[v.name]
             if z.is_board:
                 return self.cells_of(v)
-            return [PieceRef(i) for i in self.s.contents(v)]
+            return [PIECE_REFS[i] for i in self.s.contents(v)]
         if isinstance(v, Cell):
-            return [PieceRef(i) for i in self.s.contents(v)]
+            return [PIECE_REFS[i] for i in self.s.contents(v)]
         if isinstance(v, (tuple, set, frozenset)):
             return list(v)
         raise RuleError(f"cannot go through {self.describe(v)}", span)
@@ -388,10 +388,10 @@ class Interp:
             for c in self.cells_of(place):
                 ids = places.get(c)
                 if ids:
-                    out.extend(map(PieceRef, ids))
+                    out.extend(map(PIECE_REFS.__getitem__, ids))
             s.derived[key] = (s.clock, out)
             return list(out)
-        return [PieceRef(i) for i in self.s.contents(place)]
+        return [PIECE_REFS[i] for i in self.s.contents(place)]
 
     def place_size(self, place: Any) -> int:
         """Number of pieces in a place (a cell, a zone, or all cells of a board zone), as len(pieces_in)."""
