@@ -1,5 +1,6 @@
 """compiler/inplace.py: `empty`, `len`, `count`, `size`, `place_of` and `distance` written out in generated code
-(and codegen's player variables read in place: `who.gold`).
+(and attributes read in place: a player's variable `who.gold` or zone `who.hand`, a piece's own attribute of a
+value whose kind the generator cannot tell).
 
 A made-up game whose functions call each of them; the source must hold the written-out form (no call of the
 helper in the common case), and every value below, common or not, must give the same answer or the same
@@ -27,6 +28,7 @@ components:
     comb: {type: grid, width: 3, height: 3, adjacency: hex}
     net: {type: graph, nodes: [a, b, c], edges: [[a, b], [b, c]]}
     pile: {}
+    hand: {type: hand, per_player: true}
 variables:
   gold: {per_player: true, start: "p.seat + 7"}
 functions:
@@ -35,6 +37,14 @@ functions:
     expr: x.gold
   first_purse:
     expr: players[1].gold
+  hand_of:
+    params: [x]
+    expr: x.hand
+  first_hand:
+    expr: players[1].hand
+  owner_of_it:
+    params: [x]
+    expr: x.owner
   stones:
     params: [x]
     expr: count(x)
@@ -80,6 +90,9 @@ def test_the_common_cases_are_written_out(spec):
     assert re.search(r"\(\(not it\.s\.places\.get\(a\d+\)\) if a\d+\.__class__ is CELL else", source)
     assert re.search(r"\(it\.s\.pvars\[a\d+\]\.get\(K\d+\) if a\d+\.__class__ is PLAYER else GA\(it, a\d+", source)
     assert re.search(r"\(it\.s\.pvars\[a\d+\]\.get\(K\d+\) if \(a\d+ := IX\(", source)
+    assert re.search(r"\(\(ZONE_REF\(\(K\d+, a\d+\)\) if a\d+\.__class__ is PLAYER else None\) or GA\(it, a\d+", source)
+    assert re.search(r"\(\(ZONE_REF\(\(K\d+, a\d+\)\) if \(a\d+ := IX\(", source)
+    assert re.search(r"\(a\d+\[K\d+\] if \(a\d+ := a\d+\)\.__class__ is PIECEREF and K\d+ in", source)
     assert re.search(r"\(it\.s\.loc\[a\d+\.id\] if \(a\d+ := a\d+\)\.__class__ is PIECEREF and 0 <= a\d+\.id < LEN", source)
 
 
@@ -103,6 +116,22 @@ def test_distances_answer_as_the_interpreter(spec, fn, a, b):
                                   'purse(cell(board, "a1"))', "purse(none)", "purse(3)"])
 def test_player_variables_read_as_the_interpreter_reads_them(spec, text):
     _same(spec, text)
+
+
+@pytest.mark.parametrize("fn", ["hand_of", "owner_of_it"])
+@pytest.mark.parametrize("value", ["current", "players[0]", 'top(cell(board, "b2"))', 'cell(board, "b2")', "none", "3",
+                                   "pile"])
+def test_zones_and_attributes_of_unknown_values_read_as_the_interpreter_reads_them(spec, fn, value):
+    _same(spec, f"{fn}({value})")
+
+
+@pytest.mark.parametrize("square", ["b2", "a1", "c3"])
+def test_each_piece_answers_with_its_own_attributes(spec, square):
+    on_both_engines(spec, f'owner_of_it(top(cell(board, "{square}")))', moves=("b2", "a1"))
+
+
+def test_a_players_zone_read_in_place_is_the_interned_reference(spec):
+    _same(spec, "first_hand() == players[1].hand and first_hand() != players[0].hand")
 
 
 def _same(spec, text: str) -> None:

@@ -33,7 +33,7 @@ from ..core.rules import SPECIAL_SOURCE
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
 from .analysis import cheap, counts_no_loops, env_bound_names, memoisable, placebound
 from .inline import InlineCalls
-from .inplace import builtin_source
+from .inplace import attr_source, builtin_source, top_attr_source
 from .link import link
 from .shapes import Shapes, element, is_scalar
 
@@ -90,6 +90,7 @@ class CodeGen(InlineCalls):
         self.scope: list[dict[str, str]] = []  # Python-local bindings (comprehension/trigger variables)
         self.shape_scope: list[dict[str, str | None]] = []  # the same bindings' shapes (see shapes.py)
         self.shapes = Shapes(rules)
+        self.piece_attr_names = frozenset(n for kind in rules.kinds.values() for n in kind.defaults)
         self.strict_env = True  # False for nodes compiled later: any name might come from the env
         self.env_free = False  # True inside a spec function's body: its only locals are its parameters
         self.fn_ids: dict[str, str] = {}  # spec function name -> generated Python function
@@ -179,7 +180,9 @@ class CodeGen(InlineCalls):
         else:
             v = self.fresh("v")
             dom = self.expr(trig.domain)
-            self.emit(1, f"dom = IT(it, {dom}, {self.const(trig.span, hashable=False)})", trig.domain)
+            if not self.known_list(trig.domain, dom):
+                dom = f"IT(it, {dom}, {self.const(trig.span, hashable=False)})"
+            self.emit(1, f"dom = {dom}", trig.domain)
             self.emit(1, f"for i, {v} in enumerate(dom):")
             self.scope.append({trig.var: v})
             self.shape_scope.append({trig.var: element(self.shape(trig.domain))})
@@ -249,6 +252,12 @@ class CodeGen(InlineCalls):
             self.bool_fns[name] = body is not None and self.always_bool(body)
         return self.bool_fns[name]
 
+    def known_list(self, node: A.Expr, src: str) -> bool:
+        """Whether an expression is certainly a list (or fails): a loop goes through it without IT (a list's
+        items are the list itself; `players` is the state's list of seats)."""
+        shape = self.shape(node)
+        return src == SPECIAL_SOURCE["players"] or (shape is not None and shape.startswith("list:"))
+
     def shape(self, node: A.Expr) -> str | None:
         """The static shape of an expression where it stands (shapes.py)."""
         local: dict[str, str | None] = {}
@@ -311,43 +320,8 @@ class CodeGen(InlineCalls):
         return f"UNK({self.const(node.id)}, {self.span(node)})"
 
     def visit_Attr(self, node: A.Attr) -> str:
-        top = self.top_attr(node)
-        if top is not None:
-            return top
-        obj = self.expr(node.obj)
-        k, span = self.const(node.name), self.span(node)
-        slow = f"GA(it, {obj}, {k}, {span})"
-        if node.name in _CELL_XY and _LOCAL.fullmatch(obj):
-            # a grid cell's column or row, read in place (the object is a local: reading it twice is free)
-            return f"({obj}.pos[{_CELL_XY[node.name]}] if {obj}.__class__ is CELL and {obj}.pos.__class__ is TUPLE " \
-                   f"else {slow})"
-        if self.shape(node.obj) == "piece" and not self.no_walrus:
-            # a piece's own attribute, read from its dict as fastlib.get_attr does first (anything else: GA)
-            o, a = self.fresh("a"), self.fresh("a")
-            return f"({a}[{k}] if ({o} := {obj}).__class__ is PIECEREF and {k} in ({a} := it.s.attrs[{o}.id]) " \
-                   f"else GA(it, {o}, {k}, {span}))"
-        if node.name in self.rules.player_var_names and (_LOCAL.fullmatch(obj) or not self.no_walrus):
-            # a player's variable (`who.score`), read from its dict as fastlib.get_attr does first for a player
-            o = obj if _LOCAL.fullmatch(obj) else self.fresh("a")
-            bind = o if o == obj else f"({o} := {obj})"
-            return f"(it.s.pvars[{o}].get({k}) if {bind}.__class__ is PLAYER else GA(it, {o}, {k}, {span}))"
-        return slow
-
-    def top_attr(self, node: A.Attr) -> str | None:
-        """`top(x).name` of a cell x, read from the cell's last piece id without making its reference (the
-        built-in `top` and fastlib.get_attr's first case, written out); None where that does not apply."""
-        call = node.obj
-        if (self.no_walrus or not isinstance(call, A.Call) or call.func != "top" or len(call.args) != 1
-                or call.kwargs or call.func in self.rules.functions or node.name in ("cell", "place")):
-            return None
-        from ..reference.builtins import REGISTRY
-
-        fast = fastlib.fast_builtin("top", REGISTRY["top"].fn)
-        x, ids, a = self.fresh("a"), self.fresh("a"), self.fresh("a")
-        k = self.const(node.name)
-        top = f"{self.const(fast, hashable=False)}(it, {self.span(call)}, {x})"
-        return (f"({a}[{k}] if ({x} := {self.expr(call.args[0])}).__class__ is CELL and ({ids} := it.s.places.get({x})) "
-                f"and {k} in ({a} := it.s.attrs[{ids}[-1]]) else GA(it, {top}, {k}, {self.span(node)}))")
+        top = top_attr_source(self, node)
+        return top if top is not None else attr_source(self, node, self.expr(node.obj))
 
     def visit_Index(self, node: A.Index) -> str:
         return f"IX(it, {self.expr(node.obj)}, {self.expr(node.index)}, {self.node_const(node)})"
@@ -458,7 +432,7 @@ class CodeGen(InlineCalls):
                 tick = f"TK(it, {self.span(clause)})"
                 test = "" if clause.cond is None else self.cond(clause.cond)
                 cond = tick if clause.cond is None else f"{tick} and {test}"
-                dom = f"IT(it, {it_src}, {self.span(clause.iter)})"
+                dom = it_src if self.known_list(clause.iter, it_src) else f"IT(it, {it_src}, {self.span(clause.iter)})"
                 parts.append(f"for {v} in {dom} if {cond}")
             elt = self.expr(node.elt)
             at_once = (not generator and len(node.clauses) == 1 and not self.no_walrus
@@ -626,7 +600,6 @@ class CodeGen(InlineCalls):
         self.emit(indent + 2, "it.loops = sv_", node)
 
 
-_CELL_XY = {"x": 0, "y": 1}
 _FAST_KEYWORDS = {"pieces": ("kind",), "distance": ("metric",)}  # the keyword a fast built-in takes as one
 _LOCAL = re.compile(r"[av][0-9]+")  # the generated names of parameters and comprehension variables
 

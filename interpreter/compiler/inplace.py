@@ -1,10 +1,12 @@
-"""Built-ins written out in place on the fast path: their common case as an expression, the helper for the rest.
+"""Built-ins and attributes written out in place on the fast path: their common case as an expression, the
+helper for the rest.
 
 fastlib's fast helpers answer `empty`, `len`, `count`, `size`, `place_of` and `distance` for the values rules
 mostly give them (a cell, a list, a piece, two grid cells) before calling the built-in itself.  Here that common case is written
 into the generated expression, with the argument evaluated once into a local, so the common case costs no
 call; any other value goes to the same helper, so errors and rare cases keep the built-in's answers.  None
-of these built-ins counts loop ticks, so skipping the call changes no counter.
+of these built-ins counts loop ticks, so skipping the call changes no counter.  Attributes (`attr_source`) follow
+the same pattern with fastlib.get_attr as the helper.
 """
 
 from __future__ import annotations
@@ -79,3 +81,53 @@ def _distance(gen: Any, node: A.Call, fast: str, args: list[str]) -> str | None:
     return (f"(({body}) if ({a} := {args[0]}) is {a} and ({b} := {args[1]}) is {b} "
             f"and {a}.__class__ is CELL and {b}.__class__ is CELL and ({pa} := {a}.pos).__class__ is TUPLE "
             f"and ({pb} := {b}.pos).__class__ is TUPLE else {fast}(it, {gen.span(node)}, {a}, {b}{kw}))")
+
+
+# ------------------------------------------------------------------ attributes
+_CELL_XY = {"x": 0, "y": 1}
+
+
+def attr_source(gen: Any, node: A.Attr, obj: str) -> str:
+    """The source of `obj.name`: fastlib.get_attr's first answer for the object's likely kind written out (a grid
+    cell's x and y, a piece's own attribute, a player's variable or zone), `GA` for anything else."""
+    name, rules = node.name, gen.rules
+    k, span = gen.const(name), gen.span(node)
+    local = _LOCAL.fullmatch(obj) is not None
+    if name in _CELL_XY and local:
+        # a grid cell's column or row, read in place (the object is a local: reading it twice is free)
+        return f"({obj}.pos[{_CELL_XY[name]}] if {obj}.__class__ is CELL and {obj}.pos.__class__ is TUPLE " \
+               f"else GA(it, {obj}, {k}, {span}))"
+    shape = gen.shape(node.obj)
+    if (shape == "piece" or shape is None and name in gen.piece_attr_names
+            and name not in rules.player_var_names) and not gen.no_walrus:
+        # a piece's own attribute, read from its dict; also for an object of unknown kind when some piece kind
+        # declares the name (`a.face_up` for a in a player's zone)
+        o, a = gen.fresh("a"), gen.fresh("a")
+        return f"({a}[{k}] if ({o} := {obj}).__class__ is PIECEREF and {k} in ({a} := it.s.attrs[{o}.id]) " \
+               f"else GA(it, {o}, {k}, {span}))"
+    if (name in rules.player_var_names or name in rules.player_zone_names) and (local or not gen.no_walrus):
+        o = obj if local else gen.fresh("a")
+        bind = o if local else f"({o} := {obj})"
+        if name in rules.player_var_names:  # a player's variable (`who.score`), checked first by get_attr too
+            return f"(it.s.pvars[{o}].get({k}) if {bind}.__class__ is PLAYER else GA(it, {o}, {k}, {span}))"
+        # a player's zone (`who.hand`): its interned reference (a zone reference is never false)
+        return f"((ZONE_REF(({k}, {o})) if {bind}.__class__ is PLAYER else None) or GA(it, {o}, {k}, {span}))"
+    return f"GA(it, {obj}, {k}, {span})"
+
+
+def top_attr_source(gen: Any, node: A.Attr) -> str | None:
+    """`top(x).name` of a cell x, read from the cell's last piece id without making its reference (the
+    built-in `top` and fastlib.get_attr's first case, written out); None where that does not apply."""
+    call = node.obj
+    if (gen.no_walrus or not isinstance(call, A.Call) or call.func != "top" or len(call.args) != 1
+            or call.kwargs or call.func in gen.rules.functions or node.name in ("cell", "place")):
+        return None
+    from ..reference.builtins import REGISTRY
+    from .fastlib import fast_builtin
+
+    fast = fast_builtin("top", REGISTRY["top"].fn)
+    x, ids, a = gen.fresh("a"), gen.fresh("a"), gen.fresh("a")
+    k = gen.const(node.name)
+    top = f"{gen.const(fast, hashable=False)}(it, {gen.span(call)}, {x})"
+    return (f"({a}[{k}] if ({x} := {gen.expr(call.args[0])}).__class__ is CELL and ({ids} := it.s.places.get({x})) "
+            f"and {k} in ({a} := it.s.attrs[{ids}[-1]]) else GA(it, {top}, {k}, {gen.span(node)}))")
