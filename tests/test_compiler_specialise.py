@@ -3,6 +3,8 @@ changes a result, a message or a limit (both engines on a made-up game)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import make_game, new_state, on_both_engines
@@ -165,6 +167,33 @@ def test_ticks_counted_at_once_reach_the_limit_where_the_interpreter_does(game, 
         assert outcomes[0][0] == "ok" and outcomes[0][3] == 5
     else:
         assert outcomes[0][0] == "RunawayError"
+
+
+@pytest.mark.parametrize("loop", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("text, ticks, error", [
+    ("any(c.x == 3 for c in cells(row))", 4, None), ("all(c.x < 2 for c in cells(row))", 3, None),
+    ("any(c.x > 9 for c in cells(row))", 5, None), ("all(c.x < 9 for c in cells(row) where c.x != 1)", 5, None),
+    ("any(c.nope for c in cells(row) where c.x > 1)", 3, "RuleError"),
+])
+def test_any_and_all_count_the_items_they_look_at_as_the_interpreter_does(game, text, ticks, error, loop):
+    """any/all over a generator whose element and condition count no loop work count, on the fast path, the
+    items they looked at once they stop (when every item's tick fits): one tick per item up to the one that
+    decides, on both engines, and the same error where the limit or the element fails first."""
+    outcomes = on_both_engines(game.spec, text, ("b1",), Limits(loop=loop), play_limits=Limits())
+    if loop < ticks:
+        assert outcomes[0][0] == "RunawayError"
+    elif error is not None:
+        assert outcomes[0][0] == error
+    else:
+        assert outcomes[0][0] == "ok" and outcomes[0][3] == ticks
+
+
+def test_any_and_all_without_loop_work_are_counted_at_once(game):
+    source = compiler.compile_rules(game.rules).source
+    # the end condition `all(not empty(c) for c in cells(row))`; lit_count's `count(... where lit_at(c))` calls
+    # a spec function, so it ticks item by item
+    assert re.search(r"ALL_COUNTED\(it, a\d+, \(\(v\d+, \(not ", source)
+    assert "if FITS(it, (a" in source
 
 
 @pytest.mark.parametrize("text, limits", [

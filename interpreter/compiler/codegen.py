@@ -232,7 +232,13 @@ class CodeGen(InlineCalls):
         """Source of a condition: the value, checked to be true/false unless it always is."""
         if self.always_bool(node):
             return self.expr(node)
-        return f"TB(it, {self.expr(node)}, {self.span(node)})"
+        src, span = self.expr(node), self.span(node)
+        if _LOCAL.fullmatch(src) or not self.no_walrus:
+            # true and false answer themselves; anything else gets TB's error (no call in the common case)
+            v = src if _LOCAL.fullmatch(src) else self.fresh("a")
+            bind = v if v == src else f"({v} := {src})"
+            return f"({bind} is True or ({v} is not False and TB(it, {v}, {span})))"
+        return f"TB(it, {src}, {span})"
 
     def always_bool(self, node: A.Expr) -> bool:
         """True/false by construction: operators, `empty`-like built-ins, and spec functions whose body is."""
@@ -346,7 +352,7 @@ class CodeGen(InlineCalls):
             return f"UNKF({self.const(node.func)}, {self.span(node)})"
         if (node.func in ("any", "all") and len(node.args) == 1 and not node.kwargs
                 and isinstance(node.args[0], A.Comprehension)):
-            return f"{node.func.upper()}({self.comprehension(node.args[0], generator=True)})"
+            return self.comprehension(node.args[0], generator=True, lazy=node.func.upper())
         table = geotables.call_source(self, node, spec.fn)  # fixed board geometry: per-rules tables
         if table is not None:
             return table
@@ -412,8 +418,8 @@ class CodeGen(InlineCalls):
     def visit_Comprehension(self, node: A.Comprehension) -> str:
         return self.comprehension(node, generator=False)
 
-    def comprehension(self, node: A.Comprehension, generator: bool) -> str:
-        """A list comprehension (or a generator, for lazy any/all), ticking like the interpreter."""
+    def comprehension(self, node: A.Comprehension, generator: bool, lazy: str = "") -> str:
+        """A list comprehension, or `lazy` (ANY or ALL) over a generator, ticking like the interpreter."""
         parts = []
         frame: dict[str, str] = {}
         sframe: dict[str, str | None] = {}
@@ -435,14 +441,20 @@ class CodeGen(InlineCalls):
                 dom = it_src if self.known_list(clause.iter, it_src) else f"IT(it, {it_src}, {self.span(clause.iter)})"
                 parts.append(f"for {v} in {dom} if {cond}")
             elt = self.expr(node.elt)
-            at_once = (not generator and len(node.clauses) == 1 and not self.no_walrus
+            at_once = (len(node.clauses) == 1 and not self.no_walrus
                        and all(x is None or counts_no_loops(x, self.shape, self.rules.functions)
                                for x in (node.elt, node.clauses[0].cond)))
         finally:
             self.scope.pop()
             self.shape_scope.pop()
+        if generator and at_once:
+            # any/all stop early: when every tick fits (FITS), the items looked at are counted once it stops
+            d, i = self.fresh("a"), self.fresh("v")
+            pairs = f"(({i}, {elt}) for {i}, {v} in enumerate({d}){' if ' + test if test else ''})"
+            return (f"({lazy}_COUNTED(it, {d}, {pairs}) if FITS(it, ({d} := {dom})) "
+                    f"else {lazy}(({elt} for {v} in {d} if {cond})))")
         if generator:
-            return f"({elt} {' '.join(parts)})"
+            return f"{lazy}(({elt} {' '.join(parts)}))"
         if at_once:
             # nothing inside counts loop work, so the domain's ticks are counted at once when they all fit
             # (SPENT); if they do not, the ticking loop finds the limit at the same item (the same error)

@@ -36,19 +36,15 @@ class ZoneInfo:
     cell_attrs: dict[Any, dict[str, Any]] = field(default_factory=dict)
     cell_defaults: dict[str, Any] = field(default_factory=dict)
     graph_adj: dict[str, list[str]] = field(default_factory=dict)
+    # the declaration's kind as plain fields (read on every loop over a zone; a declaration never changes)
+    type: str = field(init=False)
+    per_player: bool = field(init=False)
+    is_board: bool = field(init=False)  # grids and graphs hold pieces in cells, not directly
 
-    @property
-    def type(self) -> str:
-        return self.decl.type
-
-    @property
-    def per_player(self) -> bool:
-        return self.decl.per_player
-
-    @property
-    def is_board(self) -> bool:
-        """Grids and graphs hold pieces in cells, not directly."""
-        return self.decl.type in ("grid", "graph")
+    def __post_init__(self) -> None:
+        self.type = self.decl.type
+        self.per_player = self.decl.per_player
+        self.is_board = self.decl.type in ("grid", "graph")
 
     def in_bounds(self, pos: Any) -> bool:
         """Whether a position is a cell of this zone."""
