@@ -86,7 +86,10 @@ def test_the_common_cases_are_written_out(spec):
                      r"LEN\(it\.s\.places\.get\(a\d+\) or \(\)\) if a\d+\.__class__ is CELL else K\d+\(it, ", source)
     assert re.search(r"\(LEN\(it\.s\.places\.get\(a\d+\) or \(\)\) if \(a\d+ := a\d+\)\.__class__ is CELL else", source)
     assert re.search(r"\(LEN\(a\d+\) if \(a\d+ := a\d+\)\.__class__ is LIST else K\d+\(it, ", source)
-    assert "MAX(ABS(" in source and ") // 2" in source and "ABS(a" in source
+    # distances without a call: the king metric's larger difference, the hex metric's halved sum
+    assert re.search(r"\(a\d+ if \(a\d+ := \(a\d+ if \(a\d+ := a\d+\[0\] - a\d+\[0\]\) >= 0 else -a\d+\)\) >= "
+                     r"\(a\d+ := \(a\d+ if \(a\d+ := a\d+\[1\] - a\d+\[1\]\) >= 0 else -a\d+\)\) else a\d+\)", source)
+    assert ") // 2" in source and "ABS(" not in source and "MAX(" not in source
     assert re.search(r"\(\(not it\.s\.places\.get\(a\d+\)\) if a\d+\.__class__ is CELL else", source)
     assert re.search(r"\(it\.s\.pvars\[a\d+\]\.get\(K\d+\) if a\d+\.__class__ is PLAYER else GA\(it, a\d+", source)
     assert re.search(r"\(it\.s\.pvars\[a\d+\]\.get\(K\d+\) if \(a\d+ := IX\(", source)

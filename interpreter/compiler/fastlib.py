@@ -534,7 +534,7 @@ def clock_put(it: Any, key: tuple, result: Any, ticks: int) -> None:
 
 HELPERS: dict[str, Any] = {
     "CLOCK_GET": clock_get, "CLOCK_PUT": clock_put, "CELL": Cell, "PIECEREF": PieceRef, "PLAYER": Player,
-    "TUPLE": tuple, "STR": str, "ABS": abs, "MAX": max, "LEN": len, "LIST": list, "ZONE_REF": _ZONE_REFS.get,
+    "TUPLE": tuple, "STR": str, "LEN": len, "LIST": list, "ZONE_REF": _ZONE_REFS.get,
     "MEMO_GET": memo_get, "MEMO_PUT": memo_put, "NEST": check_nested, "NESTF": nest_flat, "IX": index,
     "GA": get_attr, "ADD": add, "SUB": sub, "LT": lt, "LE": le, "GT": gt, "GE": ge,
     "TB": truth, "TK": tick, "SPENT": spent, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,

@@ -18,11 +18,7 @@ from orrery.rulespec import ast as A
 
 _LOCAL = re.compile(r"[av][0-9]+")  # codegen's names of parameters and comprehension variables
 _LENGTHS = frozenset({"len", "count", "size"})  # a list's length (len, count), a cell's pieces (count, size)
-_METRICS = {  # builtins.distance per metric, over the differences dx and dy of two grid positions
-    "manhattan": "ABS({dx}) + ABS({dy})",
-    "king": "MAX(ABS({dx}), ABS({dy}))",
-    "hex": "(ABS({dx}) + ABS({dy}) + ABS({dx} - {dy})) // 2",
-}
+_METRICS = frozenset({"manhattan", "king", "hex"})  # builtins.distance's metrics, written out below
 
 
 def builtin_source(gen: Any, node: A.Call, fast: str, args: list[str], call: str) -> str:
@@ -71,16 +67,24 @@ def _distance(gen: Any, node: A.Call, fast: str, args: list[str]) -> str | None:
         metric = value.value if key == "metric" and isinstance(value, A.Literal) else None
     if metric.__class__ is not str or metric not in _METRICS:
         return None
-    a, b, pa, pb = (gen.fresh("a") for _ in range(4))
+    a, b, pa, pb, dx, dy, e = (gen.fresh("a") for _ in range(7))
+    # absolute values and the larger of two as conditional expressions: no call (a third of the time of abs/max)
+    ax, ay = _abs(dx, f"{pb}[0] - {pa}[0]"), _abs(dy, f"{pb}[1] - {pa}[1]")
     if metric == "hex":
-        dx, dy = gen.fresh("a"), gen.fresh("a")
-        body = f"(ABS({dx} := {pb}[0] - {pa}[0]) + ABS({dy} := {pb}[1] - {pa}[1]) + ABS({dx} - {dy})) // 2"
+        body = f"({ax} + {ay} + {_abs(e, f'{dx} - {dy}')}) // 2"
+    elif metric == "king":
+        body = f"({dx} if ({dx} := {ax}) >= ({dy} := {ay}) else {dy})"
     else:
-        body = _METRICS[metric].format(dx=f"{pb}[0] - {pa}[0]", dy=f"{pb}[1] - {pa}[1]")
+        body = f"{ax} + {ay}"
     kw = "" if not node.kwargs else f", metric={gen.const(metric)}"
     return (f"(({body}) if ({a} := {args[0]}) is {a} and ({b} := {args[1]}) is {b} "
             f"and {a}.__class__ is CELL and {b}.__class__ is CELL and ({pa} := {a}.pos).__class__ is TUPLE "
             f"and ({pb} := {b}.pos).__class__ is TUPLE else {fast}(it, {gen.span(node)}, {a}, {b}{kw}))")
+
+
+def _abs(v: str, src: str) -> str:
+    """`abs(src)` of a number, with `v` bound to `src` (a fresh local)."""
+    return f"({v} if ({v} := {src}) >= 0 else -{v})"
 
 
 # ------------------------------------------------------------------ attributes
