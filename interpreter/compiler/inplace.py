@@ -77,8 +77,16 @@ def _distance(gen: Any, node: A.Call, fast: str, args: list[str]) -> str | None:
     else:
         body = f"{ax} + {ay}"
     kw = "" if not node.kwargs else f", metric={gen.const(metric)}"
-    return (f"(({body}) if ({a} := {args[0]}) is {a} and ({b} := {args[1]}) is {b} "
-            f"and {a}.__class__ is CELL and {b}.__class__ is CELL and ({pa} := {a}.pos).__class__ is TUPLE "
+    binds, names = "", []
+    for fresh, arg in ((a, args[0]), (b, args[1])):  # (an argument already in a local is read as it is)
+        if _LOCAL.fullmatch(arg):
+            names.append(arg)
+        else:
+            binds += f"({fresh} := {arg}) is {fresh} and "
+            names.append(fresh)
+    a, b = names
+    return (f"(({body}) if {binds}"
+            f"{a}.__class__ is CELL and {b}.__class__ is CELL and ({pa} := {a}.pos).__class__ is TUPLE "
             f"and ({pb} := {b}.pos).__class__ is TUPLE else {fast}(it, {gen.span(node)}, {a}, {b}{kw}))")
 
 
