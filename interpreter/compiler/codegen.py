@@ -441,18 +441,12 @@ class CodeGen(InlineCalls):
                 dom = it_src if self.known_list(clause.iter, it_src) else f"IT(it, {it_src}, {self.span(clause.iter)})"
                 parts.append(f"for {v} in {dom} if {cond}")
             elt = self.expr(node.elt)
-            at_once = (len(node.clauses) == 1 and not self.no_walrus
+            at_once = (not generator and len(node.clauses) == 1 and not self.no_walrus
                        and all(x is None or counts_no_loops(x, self.shape, self.rules.functions)
                                for x in (node.elt, node.clauses[0].cond)))
         finally:
             self.scope.pop()
             self.shape_scope.pop()
-        if generator and at_once:
-            # any/all stop early: when every tick fits (FITS), the items looked at are counted once it stops
-            d, i = self.fresh("a"), self.fresh("v")
-            pairs = f"(({i}, {elt}) for {i}, {v} in enumerate({d}){' if ' + test if test else ''})"
-            return (f"({lazy}_COUNTED(it, {d}, {pairs}) if FITS(it, ({d} := {dom})) "
-                    f"else {lazy}(({elt} for {v} in {d} if {cond})))")
         if generator:
             return f"{lazy}(({elt} {' '.join(parts)}))"
         if at_once:

@@ -225,32 +225,6 @@ def lazy_any(items: Any) -> bool:
     return False
 
 
-def fits(it: Any, items: Any) -> bool:
-    """Whether one loop tick per item of `items` stays within the loop limit (nothing is counted here)."""
-    return it.loops + len(items) <= it.limits.loop
-
-
-def any_counted(it: Any, items: Any, pairs: Any) -> bool:
-    """lazy_any over (index, value) pairs of `items`, counting one tick per item looked at once it stops (the
-    caller checked with `fits` that they all fit, so no tick can reach the limit)."""
-    for i, x in pairs:
-        if x is True:
-            it.loops += i + 1
-            return True
-    it.loops += len(items)
-    return False
-
-
-def all_counted(it: Any, items: Any, pairs: Any) -> bool:
-    """lazy_all over (index, value) pairs of `items`, counting ticks as any_counted does."""
-    for i, x in pairs:
-        if x is not True:
-            it.loops += i + 1
-            return False
-    it.loops += len(items)
-    return True
-
-
 def lazy_all(items: Any) -> bool:
     """`all` over a comprehension: stops at the first item that is not true."""
     for x in items:
@@ -540,7 +514,6 @@ HELPERS: dict[str, Any] = {
     "TB": truth, "TK": tick, "SPENT": spent, "NOT": not_, "NEG": neg, "EQ": eq, "AR": arith, "IN": contains,
     "CB": call_builtin, "CF": call_function, "UNK": unknown, "DEPTH": too_deep, "IT": iterate,
     "PIECES": as_pieces, "ANY": lazy_any, "ALL": lazy_all,
-    "FITS": fits, "ANY_COUNTED": any_counted, "ALL_COUNTED": all_counted,
     "REC": record, "REQ": require_failed, "SAY": say, "SAYX": say_failed, "OERR": OrreryError,
     "RPT": repeat_count,
 }
