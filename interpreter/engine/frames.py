@@ -502,7 +502,8 @@ class ActionFrame:
                 return None
         if self.phase == 2:
             self.phase = 3
-            if emit(pos, "action", Record(action=action.name)):
+            # (the event's record is made only when some trigger listens: most games have none)
+            if it.r.event_triggers.get("action") and emit(pos, "action", Record(action=action.name)):
                 return None
         it.current_action, it.top_action = self.outer
         pos.stack.pop()
