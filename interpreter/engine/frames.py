@@ -60,18 +60,19 @@ def ask_value(pos: "Position", var: str, values: list, chooser: int, prompt: str
 class BlockFrame:
     """The statements of a block, one at a time."""
 
-    __slots__ = ("stmts", "i", "env")
+    __slots__ = ("stmts", "i", "env", "plan")
 
     def __init__(self, block: A.Block, env: dict):
         self.stmts = block.body
         self.i = 0
         self.env = env
+        self.plan: list | None = None  # the fast path's run_plan, looked up at the frame's first step
 
     def step(self, pos: "Position") -> Decision | None:
-        stmts, env, ids = self.stmts, self.env, pos.sus.ids
         it = pos.it
         if it.fast is not None:
             return self._step_compiled(pos, it)
+        stmts, env, ids = self.stmts, self.env, pos.sus.ids
         while self.i < len(stmts):
             stmt = stmts[self.i]
             self.i += 1
@@ -84,9 +85,10 @@ class BlockFrame:
     def _step_compiled(self, pos: "Position", it: Any) -> Decision | None:
         """The fast path: each run of statements that cannot suspend is one compiled function (run_plan);
         `i` moves past the whole run, so it holds the same values as the reference's where a frame waits."""
-        stmts, env = self.stmts, self.env
-        kept = it.fast.plans.get(id(stmts))
-        plan = kept[1] if kept is not None and kept[0] is stmts else run_plan(pos, stmts)
+        stmts, env, plan = self.stmts, self.env, self.plan
+        if plan is None:
+            kept = it.fast.plans.get(id(stmts))
+            plan = self.plan = kept[1] if kept is not None and kept[0] is stmts else run_plan(pos, stmts)
         while self.i < len(stmts):
             fn, after = plan[self.i]
             if fn is None or fn is _ONE:  # a statement that may ask (or, never met, one inside a run)
@@ -103,7 +105,7 @@ class BlockFrame:
 
     def copy(self, envs: dict) -> "BlockFrame":
         f = BlockFrame.__new__(BlockFrame)
-        f.stmts, f.i, f.env = self.stmts, self.i, copy_env(self.env, envs)
+        f.stmts, f.i, f.env, f.plan = self.stmts, self.i, copy_env(self.env, envs), self.plan
         return f
 
 
