@@ -352,7 +352,7 @@ class CodeGen(InlineCalls):
             return f"UNKF({self.const(node.func)}, {self.span(node)})"
         if (node.func in ("any", "all") and len(node.args) == 1 and not node.kwargs
                 and isinstance(node.args[0], A.Comprehension)):
-            return self.comprehension(node.args[0], generator=True, lazy=node.func.upper())
+            return self.comprehension(node.args[0], lazy=node.func.upper())
         table = geotables.call_source(self, node, spec.fn)  # fixed board geometry: per-rules tables
         if table is not None:
             return table
@@ -416,9 +416,9 @@ class CodeGen(InlineCalls):
         return f"NEST(it, REC(({pairs})), {self.span(node)})"
 
     def visit_Comprehension(self, node: A.Comprehension) -> str:
-        return self.comprehension(node, generator=False)
+        return self.comprehension(node)
 
-    def comprehension(self, node: A.Comprehension, generator: bool, lazy: str = "") -> str:
+    def comprehension(self, node: A.Comprehension, lazy: str = "") -> str:
         """A list comprehension, or `lazy` (ANY or ALL) over a generator, ticking like the interpreter."""
         parts = []
         frame: dict[str, str] = {}
@@ -441,13 +441,13 @@ class CodeGen(InlineCalls):
                 dom = it_src if self.known_list(clause.iter, it_src) else f"IT(it, {it_src}, {self.span(clause.iter)})"
                 parts.append(f"for {v} in {dom} if {cond}")
             elt = self.expr(node.elt)
-            at_once = (not generator and len(node.clauses) == 1 and not self.no_walrus
+            at_once = (not lazy and len(node.clauses) == 1 and not self.no_walrus
                        and all(x is None or counts_no_loops(x, self.shape, self.rules.functions)
                                for x in (node.elt, node.clauses[0].cond)))
         finally:
             self.scope.pop()
             self.shape_scope.pop()
-        if generator:
+        if lazy:
             return f"{lazy}(({elt} {' '.join(parts)}))"
         if at_once:
             # nothing inside counts loop work, so the domain's ticks are counted at once when they all fit
