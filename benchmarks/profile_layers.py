@@ -38,7 +38,7 @@ LAYERS = [
     ("fastlib helpers", ("interpreter/compiler/fastlib.py",)),
     ("flow frame (stage machine, end checks, menus)", ("engine/flowframe.py", "interpreter/engine/flow.py",
                                                        "<orrery-flow")),
-    ("frames (effect frames, choose, settle)", ("engine/frames.py", "engine/position.py", "engine/suspends.py")),
+    ("frames (effect frames, choose, settle)", ("engine/frames.py", "engine/position.py", "core/suspends.py")),
     ("driver (apply, look-ahead, history)", ("engine/driver.py", "engine/fallible.py")),
     ("evaluator (tree-walker, built-ins, labels)", ("interpreter/reference/evaluator.py", "interpreter/reference/builtins.py",
                                                     "interpreter/compiler/shapes.py")),

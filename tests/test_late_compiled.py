@@ -1,5 +1,6 @@
-"""Code compiled late (met at run time, outside the spec's roots: the conditions and quiet runs of an effect
-that asks) calls the spec's functions as the spec module does, through their compiled form."""
+"""Code compiled late (met at run time, outside the spec's roots: the conditions and counts of loops that ask,
+which their reference frames evaluate) calls the spec's functions as the spec module does, through their
+compiled form."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import pytest
 from conftest import make_game
 from orrery.interpreter.engine.game import Game
 
-# `twice` is called in an `if` condition, a `while` condition and a quiet run, all after a `choose`:
-# the frames evaluate them through the late compiler
+# `twice` is called in an `if` condition, a `while` condition and a quiet run, all after a `choose` (written
+# into the block's generated step, compiler/effectgen.py), and in the condition of a `while` that asks, which
+# its frame evaluates through the late compiler
 SPEC = """
 orrery: 1
 game: {name: late-calls, players: {min: 1, max: 1}}
@@ -33,6 +35,10 @@ actions:
       }
       while twice(rounds) < x {
         rounds += 1
+      }
+      while twice(rounds) < x + 2 {
+        choose z from [1, 2] prompt "how far?"
+        rounds += z
       }
       choose y from [0, 1] prompt "again?"
       total = total + twice(y)
@@ -61,7 +67,7 @@ def test_late_code_agrees_with_the_reference(tmp_path, answers):
 def test_late_code_calls_the_compiled_function_not_the_general_helper(tmp_path):
     game = Game(make_game(tmp_path, SPEC).spec, mode="compiled")
     gs = game.new_initial_state(seed=0)
-    gs.apply(gs.legal_actions()[2])  # x = 3: the if, the while and a run after the first choose
+    gs.apply(gs.legal_actions()[2])  # x = 3: the if, the whiles and a run after the first choose
     late = [fn for fn in gs.pos.it.fast.fns.values() if "CF" in fn.__code__.co_names or
             any(n.startswith("F") and n[1:].isdigit() for n in fn.__code__.co_names)]
     assert late, "no late-compiled code called a spec function"

@@ -30,8 +30,10 @@ from orrery.rulespec import ast as A
 
 from . import fastlib, geotables
 from ..core.rules import SPECIAL_SOURCE
+from ..core.suspends import suspends_of
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
 from .analysis import cheap, counts_no_loops, env_bound_names, memoisable, placebound
+from .effectgen import frame_steps
 from .inline import InlineCalls
 from .inplace import attr_source, builtin_source, top_attr_source
 from .link import link
@@ -60,6 +62,13 @@ class Module:
     keep: list[Any] = field(default_factory=list)  # nodes compiled late: kept alive so their ids stay theirs
     plans: dict[int, tuple] = field(default_factory=dict)  # engine/frames.py run_plan: id(body) -> (body, plan)
     functions: dict[str, Callable[..., Any]] = field(default_factory=dict)  # spec function -> its compiled form
+    # effectgen.py's steps by block id and by action name, with the namespace the engine links them in
+    # (engine/framescompiled.py), and the frame classes it makes of them
+    block_steps: dict[int, Callable[..., Any]] = field(default_factory=dict)
+    action_steps: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    namespace: dict[str, Any] = field(default_factory=dict)
+    block_frames: dict[int, type] = field(default_factory=dict)
+    action_frames: dict[str, type] = field(default_factory=dict)
 
     def late(self, rules: Any, node: A.Node) -> Callable[..., Any]:
         """Compile a node the engine met at run time that was not among the spec's roots."""
@@ -723,10 +732,13 @@ def compile_rules(rules: Any) -> Module:
         names.append((i, "scan", gen.root_scan(t)))
     for var, cond in _filters(rules, blocks):
         names.append(((id(cond), var), "filter", gen.root_filter(var, cond)))
+    by_block, by_action, asking = frame_steps(gen, rules, suspends_of(rules))
     source = "\n".join(gen.lines) + "\n"
     ns = _link(source, gen.consts)
-    module = Module(source, gen.line_spans, digest=rules.spec.digest, env_names=env_names)
-    module.keep.extend(exprs + blocks)
+    module = Module(source, gen.line_spans, digest=rules.spec.digest, env_names=env_names, namespace=ns)
+    module.keep.extend(exprs + blocks + asking)
+    module.block_steps = {key: ns[fname] for key, fname in by_block.items()}
+    module.action_steps = {key: ns[fname] for key, fname in by_action.items()}
     for key, what, fname in names:
         {"fn": module.fns, "scan": module.scans, "filter": module.filters}[what][key] = ns[fname]
     module.functions = {n: ns[fid] for n, fid in gen.fn_ids.items()}

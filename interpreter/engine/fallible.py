@@ -18,7 +18,7 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 
-from .suspends import solve_calls
+from ..core.suspends import solve_calls
 
 
 class Fallible:

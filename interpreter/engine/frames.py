@@ -104,7 +104,8 @@ class BlockFrame:
         return None
 
     def copy(self, envs: dict) -> "BlockFrame":
-        f = BlockFrame.__new__(BlockFrame)
+        cls = self.__class__  # (the fast path's generated subclass stays itself)
+        f = cls.__new__(cls)
         f.stmts, f.i, f.env, f.plan = self.stmts, self.i, copy_env(self.env, envs), self.plan
         return f
 
@@ -140,7 +141,9 @@ def run_block(pos: "Position", block: A.Block | None, env: dict) -> bool:
     if block is None:
         return False
     if pos.sus.block(block):
-        pos.stack.append(BlockFrame(block, env))
+        fast = pos.it.fast  # the fast path pushes the block's generated frame (engine/framescompiled.py)
+        cls = fast.block_frames.get(id(block)) if fast is not None else None
+        pos.stack.append(BlockFrame(block, env) if cls is None else cls(block, env))
         return True
     pos.it.run(block, env)
     return False
@@ -530,7 +533,8 @@ class ActionFrame:
         self.k += 1
 
     def copy(self, envs: dict) -> "ActionFrame":
-        f = ActionFrame.__new__(ActionFrame)
+        cls = self.__class__  # (the fast path's generated subclass stays itself)
+        f = cls.__new__(cls)
         f.action, f.count_limit, f.first, f.k = self.action, self.count_limit, self.first, self.k
         f.env, f.phase, f.outer, f.me = copy_env(self.env, envs), self.phase, self.outer, self.me
         return f
@@ -539,7 +543,8 @@ class ActionFrame:
 def perform(pos: "Position", action: Any, count_limit: bool = True, first: tuple | None = None) -> None:
     """Push an action's frame (effects.perform_action's semantics)."""
     it = pos.it
-    f = ActionFrame.__new__(ActionFrame)
+    cls = it.fast.action_frames.get(action.name, ActionFrame) if it.fast is not None else ActionFrame
+    f = cls.__new__(cls)
     f.action, f.count_limit, f.first, f.k, f.phase, f.me = action, count_limit, first, 0, 0, None
     f.env = {"__rule__": action.rule}
     f.outer = (it.current_action, it.top_action)

@@ -46,8 +46,10 @@ class Game:
         if self.mode == "compiled":
             from ..compiler.codegen import compile_rules
             from .flowcompiled import compiled_flow_frame
+            from .framescompiled import link_frames
 
             self.rules.compiled = compile_rules(self.rules)
+            link_frames(self.rules.compiled)
             self.flow_frame, generated = compiled_flow_frame(self.rules)
             self.flow_source = generated.source
 

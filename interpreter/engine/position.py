@@ -16,7 +16,7 @@ from ..core.valueops import Limits
 from .flow import finish
 from ..core.state import State
 from ..core.values import serialize
-from .suspends import suspends_of
+from ..core.suspends import suspends_of
 
 
 class Position:

@@ -1,0 +1,261 @@
+"""Effects that may ask a player, generated as resumable state machines (issue 17, item 2).
+
+The reference runs such an effect as frames of the position's stack (engine/frames.py): a block frame
+walks its statements one at a time and dispatches each statement that may ask to a generic starter.
+Here each block that may ask becomes one generated `step(self, pos)` per spec, the block frame's step on
+the fast path, whose program counter is the frame's statement index `i`:
+
+- a run of statements that cannot ask is written out inline (the same code as the spec's other blocks);
+- a `choose` is written out: its domain, filter, chooser and prompt, then the engine's `ASK`; answered by
+  itself (one option) the step goes on, else it pushes the choose frame and returns the decision;
+- an `if` is written out: its conditions, then a branch that cannot ask inline, one that can pushed;
+- a `call` is written out: its arguments, the depth check, then the procedure's frame pushed;
+- every other statement that may ask (loops, calls, events, settle, perform) starts as the reference
+  starts it (the engine's starter, linked as `FR_START_<Statement>`), and the step returns to the run loop.
+
+Each action gets a generated step too (the reference's ActionFrame.step with its checks, costs,
+parameters, effect and `action` event written out for that action).  The frames keep the reference's
+classes' names and slots (engine/framescompiled.py makes the subclasses), and `i`, `k` and `phase` take
+the reference's values wherever a frame waits, so a position's data and digest are the same on both
+engines: tests/test_differential.py and tests/test_generated_games.py compare them step by step.
+
+As in codegen.py, nothing from the spec enters the source but through constants; the names the engine
+must link are `RUNTIME` (engine/framescompiled.py checks them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orrery.rulespec import ast as A
+
+# statements that may ask and start as the reference starts them (engine/frames.py START)
+STARTED = ("For", "While", "Repeat", "Emit", "Settle", "Perform")
+
+# the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
+RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_CLAMP", "FR_EMIT",
+           "FR_RECORD", "FR_MIDRUN", "FR_INT") + tuple(f"FR_START_{name}" for name in STARTED)
+
+
+def suspending_blocks(rules: Any, sus: Any) -> list[A.Block]:
+    """Every block of the spec that may ask a player (outermost first, in the spec's order)."""
+    out: list[A.Block] = []
+    seen: set[int] = set()
+    for key in sorted(rules.spec.effects, key=repr):
+        for node in rules.spec.effects[key].walk():
+            if isinstance(node, A.Block) and id(node) not in seen and sus.block(node):
+                seen.add(id(node))
+                out.append(node)
+    return out
+
+
+class StepGen:
+    """Writes the steps into a CodeGen's source (its lines, constants and expression compiler)."""
+
+    def __init__(self, gen: Any, sus: Any):
+        self.g = gen
+        self.sus = sus
+
+    # ------------------------------------------------------------ blocks
+    def block_step(self, block: A.Block) -> str:
+        """`step(self, pos)` of a block that may ask; returns its name."""
+        g, stmts = self.g, block.body
+        fname = g.fresh("st")
+        g.emit(0, f"def {fname}(self, pos):  # {_at(block)}: a block that may ask, `i` its program counter",
+               block)
+        g.emit(1, "it = pos.it")
+        g.emit(1, "env = self.env")
+        g.emit(1, "i = self.i")
+        g.bound = set()
+        start = 0
+        while start < len(stmts):
+            if id(stmts[start]) not in self.sus.ids:
+                end = start
+                while end < len(stmts) and id(stmts[end]) not in self.sus.ids:
+                    end += 1
+                g.emit(1, f"if i == {start}:")
+                g.emit(2, f"self.i = {end}")
+                for stmt in stmts[start:end]:
+                    g.stmt(stmt, 2)
+                g.emit(2, f"i = {end}")
+                start = end
+                continue
+            g.emit(1, f"if i == {start}:")
+            g.emit(2, f"self.i = {start + 1}")
+            if self.asking(stmts[start], 2):
+                g.emit(2, f"i = {start + 1}")
+            start += 1
+        g.emit(1, f"if i == {len(stmts)}:")
+        g.emit(2, "pos.stack.pop()")
+        g.emit(2, "return None")
+        g.emit(1, "return FR_MIDRUN(self, pos, it)  # (entered inside a run: the reference's stepping)")
+        g.emit(0, "")
+        g.bound = set()
+        return fname
+
+    def asking(self, stmt: A.Stmt, indent: int) -> bool:
+        """A statement that may ask: written out (choose, if: True, the step may go on after it) or started
+        by the engine (False: the step returns to the run loop)."""
+        g = self.g
+        if isinstance(stmt, A.Choose):
+            self.choose(stmt, indent)
+            return True
+        if isinstance(stmt, A.If):
+            self.branches(stmt, indent)
+            return True
+        if isinstance(stmt, A.CallProc):
+            self.call(stmt, indent)
+            return False
+        name = type(stmt).__name__
+        if name not in STARTED:  # (suspends.py marks no other statement: a new one needs a case here)
+            raise NotImplementedError(f"no step for a {name} that may ask")
+        g.emit(indent, f"return FR_START_{name}(pos, {g.node_const(stmt)}, env)  # {_at(stmt)}", stmt)
+        return False
+
+    def choose(self, node: A.Choose, indent: int) -> None:
+        """frames._start_choose written out: domain, filter, chooser, prompt, then ask (or go on)."""
+        g = self.g
+        var = g.const(node.var)
+        g.emit(indent, f"dom_ = it.iterate({g.expr(node.domain)}, {g.span(node.domain)})  # {_at(node)}", node)
+        if node.cond is None:
+            g.emit(indent, "vals_, rej_ = list(dom_), []")
+        else:
+            reason = g.const(node.reason, hashable=False) if node.reason is not None else "None"
+            g.emit(indent, f"vals_, rej_ = FR_FILTER(it, {var}, dom_, {g.node_const(node.cond)}, env, {reason})")
+        chooser = f"{g.expr(node.chooser)}" if node.chooser is not None else "it.current()"
+        g.emit(indent, f"who_ = {chooser}")
+        if node.prompt is None or isinstance(node.prompt, str):
+            g.emit(indent, f"say_ = {g.const(node.prompt or f'choose {node.var}')}")
+        else:  # effects.message_text: a text as it is, any other value by its label
+            g.emit(indent, f"say_ = v_ if (v_ := {g.expr(node.prompt)}).__class__ is STR else it.label(v_)")
+        # with nothing to choose from there is no value to explain: only a fixed message can be used
+        if isinstance(node.reason, A.Literal):
+            g.emit(indent, f"why_ = {g.const(node.reason.value)} if not dom_ else None")
+        else:
+            g.emit(indent, "why_ = None")
+        g.emit(indent, "why_ = why_ or (rej_[0][1] if rej_ and not vals_ else None)")
+        g.emit(indent, f"done_, got_ = FR_ASK(pos, {var}, vals_, FR_INT(who_), say_, {bool(node.optional)}, "
+                       f"{g.span(node)}, why_, rej_, {g.const(id(node))})")
+        g.emit(indent, "if not done_:")
+        g.emit(indent + 1, f"pos.stack.append(FR_CHOSEN({var}, env))")
+        g.emit(indent + 1, "return got_")
+        g.emit(indent, f"env[{var}] = got_")
+        g.bound.add(node.var)
+
+    def call(self, node: A.CallProc, indent: int) -> None:
+        """frames._start_call written out: the arguments in order, one tick and level deeper, then the
+        procedure's frame above a call frame (which takes the level back when the body is done)."""
+        g = self.g
+        params, body = g.rules.procedures[node.name]  # (suspends.py marks only calls of known procedures)
+        items = [(p, a) for p, a in zip(params, node.args)] + list(node.kwargs)
+        local = "".join(f"{g.const(k)}: {g.expr(v)}, " for k, v in items)
+        g.emit(indent, f"local_ = {{{local}}}  # {_at(node)}", node)
+        g.emit(indent, f"FR_ENTER(it, {g.node_const(node)})")
+        g.emit(indent, "pos.stack.append(FR_CALL)")
+        g.emit(indent, f"FR_PUSH(pos, {g.const(body, hashable=False)}, local_)")
+        g.emit(indent, "return None")
+
+    def branches(self, node: A.If, indent: int) -> None:
+        """frames._start_if written out: the first branch whose condition holds runs (pushed if it may ask)."""
+        g = self.g
+        for n, (cond, body) in enumerate(node.branches):
+            g.emit(indent, f"{'el' if n else ''}if {g.cond(cond)}:  # {_at(cond)}", cond)
+            self.branch(body, indent + 1)
+        if node.else_ is not None:
+            g.emit(indent, "else:")
+            self.branch(node.else_, indent + 1)
+
+    def branch(self, body: A.Block | None, indent: int) -> None:
+        g = self.g
+        if body is not None and self.sus.block(body):
+            g.emit(indent, f"FR_PUSH(pos, {g.node_const(body)}, env)")
+            g.emit(indent, "return None")
+        else:
+            g.nested_block(body, indent)
+
+    # ------------------------------------------------------------ actions
+    def action_step(self, action: Any) -> str:
+        """ActionFrame.step for one action: checked, paid, its parameters asked, its effect run, `action`."""
+        g = self.g
+        fname = g.fresh("act")
+        g.emit(0, f"def {fname}(self, pos):  # {_at(action)}: an action (ActionFrame.step written out)", action)
+        g.emit(1, "it = pos.it")
+        g.emit(1, "env = self.env")
+        g.bound = set()
+        g.emit(1, "if self.phase == 0:")
+        if action.limit is not None or action.condition is not None or action.cost:  # (else nothing can refuse it)
+            g.emit(2, f"FR_CHECK(it, {g.const(action, hashable=False)}, self.count_limit)")
+        g.emit(2, "me = self.me = it.current()")
+        for var, amount in action.cost:
+            key = g.const(var)
+            g.emit(2, f"pv_ = it.s.pvars[me]")
+            g.emit(2, f"pv_[{key}] = FR_CLAMP(it, {key}, (pv_.get({key}, 0) or 0) - {g.expr(amount)})", amount)
+            g.emit(2, "it.s.version += 1")
+        g.emit(2, "self.phase = 1")
+        g.emit(1, "if self.phase == 1:")
+        for k, p in enumerate(action.params):
+            self.parameter(action, k, p, 2)
+        g.emit(2, "if self.count_limit:")
+        g.emit(3, "ta_ = it.s.cursor.turn_actions")
+        g.emit(3, f"ta_[{g.const(action.name)}] = ta_.get({g.const(action.name)}, 0) + 1")
+        g.emit(2, "self.phase = 2")
+        self.branch(action.effect, 2)
+        g.emit(1, "if self.phase == 2:")
+        g.emit(2, "self.phase = 3")
+        if g.rules.event_triggers.get("action"):
+            g.emit(2, f"if FR_EMIT(pos, 'action', FR_RECORD(action={g.const(action.name)})):")
+            g.emit(3, "return None")
+        g.emit(1, "it.current_action, it.top_action = self.outer")
+        g.emit(1, "pos.stack.pop()")
+        g.emit(1, "return None")
+        g.emit(0, "")
+        g.bound = set()
+        return fname
+
+    def parameter(self, action: Any, k: int, p: Any, indent: int) -> None:
+        """ActionFrame._ask for parameter k (the first may come with the menu's values: `first`)."""
+        g = self.g
+        name = g.const(p.name)
+        g.emit(indent, f"if self.k == {k}:")
+        inner = indent + 1
+        if k == 0:
+            g.emit(inner, "if self.first is not None:")
+            g.emit(inner + 1, "vals_, rej_ = self.first")
+            g.emit(inner, "else:")
+            inner += 1
+        g.emit(inner, f"dom_ = it.iterate({g.expr(p.domain)}, {g.span(p.domain)})", p.domain)
+        if p.where is None:
+            g.emit(inner, "vals_, rej_ = list(dom_), []")
+        else:
+            why = g.const(p.why) if p.why is not None else "None"
+            g.emit(inner, f"vals_, rej_ = FR_FILTER(it, {name}, dom_, {g.node_const(p.where)}, env, {why})")
+        prompt = g.const(p.prompt or f"{action.label}: choose {p.name}")
+        why = g.const(p.why) if p.why is not None else "None"
+        g.emit(indent + 1, f"done_, got_ = FR_ASK(pos, {name}, vals_, FR_INT(self.me), {prompt}, {bool(p.optional)}, "
+                           f"{g.const(p.span, hashable=False)}, {why}, rej_, {g.const((action.name, k))})")
+        g.emit(indent + 1, "if not done_:")
+        g.emit(indent + 2, "return got_")
+        g.emit(indent + 1, f"env[{name}] = got_")
+        g.emit(indent + 1, f"self.k = {k + 1}")
+        g.bound.add(p.name)  # (answered here or by resume: bound for the parameters after it and the effect)
+
+
+def _at(node: Any) -> str:
+    """A generated comment: only numbers from the span, never spec text (as codegen's)."""
+    span = getattr(node, "span", None)
+    if span is None:
+        return "?"
+    return f"line {int(span.line)} col {int(span.col)}"
+
+
+def frame_steps(gen: Any, rules: Any, sus: Any) -> tuple[dict[int, str], dict[str, str], list[Any]]:
+    """Write the steps of every block that may ask and of every action into `gen`: (block id -> step name,
+    action name -> step name, the blocks, kept alive so that their ids stay theirs)."""
+    sg = StepGen(gen, sus)
+    blocks = suspending_blocks(rules, sus)
+    by_block = {id(b): sg.block_step(b) for b in blocks}
+    by_action = {name: sg.action_step(rules.actions[name]) for name in sorted(rules.actions)}
+    return by_block, by_action, blocks
+
+
+__all__ = ["RUNTIME", "STARTED", "StepGen", "frame_steps", "suspending_blocks"]

@@ -1,0 +1,45 @@
+"""The generated steps of a spec's effects and actions (compiler/effectgen.py), linked to the engine.
+
+`link_frames(module)` binds the engine's helpers into the compiled module's namespace and makes, per
+block that may ask and per action, a subclass of the reference frame (BlockFrame, ActionFrame) whose
+`step` is the generated one; everything else (`resume`, `copy`, the slots) is the reference frame's.
+The classes keep the reference's names: the continuation is the same data on both engines
+(Position.frames_view and the digest name a frame by its class name).  run_block and perform
+(engine/frames.py) push these classes on the fast path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..compiler.effectgen import RUNTIME, STARTED
+from ..core.values import Record
+from ..reference.effects import _clamp, _filter, check_action, enter_call
+from .frames import _CALL, START, ActionFrame, BlockFrame, ChooseFrame, ask_value, emit, run_block
+
+_HELPERS: dict[str, Any] = {
+    "FR_ASK": ask_value, "FR_CHOSEN": ChooseFrame, "FR_FILTER": _filter, "FR_ENTER": enter_call, "FR_CALL": _CALL,
+    "FR_PUSH": run_block, "FR_CHECK": check_action, "FR_CLAMP": _clamp, "FR_EMIT": emit, "FR_RECORD": Record,
+    "FR_MIDRUN": BlockFrame._step_compiled, "FR_INT": int,
+}
+_HELPERS.update({f"FR_START_{name}": fn for stmt, fn in START.items() if (name := stmt.__name__) in STARTED})
+if set(_HELPERS) != set(RUNTIME):  # (a generator naming a helper the engine does not link: a bug, found at import)
+    raise RuntimeError(f"the generated steps' runtime names and the linked helpers differ: "
+                       f"{sorted(set(_HELPERS) ^ set(RUNTIME))}")
+
+
+def link_frames(module: Any) -> None:
+    """Bind the helpers into the module's namespace and make its frame classes (once per module)."""
+    if module.block_frames or module.action_frames or not (module.block_steps or module.action_steps):
+        return
+    module.namespace.update(_HELPERS)
+    doc = "A {} whose step is generated per spec (compiler/effectgen.py)."
+    for key, step in module.block_steps.items():
+        module.block_frames[key] = type("BlockFrame", (BlockFrame,), {
+            "__slots__": (), "step": step, "__doc__": doc.format("block that may ask")})
+    for name, step in module.action_steps.items():
+        module.action_frames[name] = type("ActionFrame", (ActionFrame,), {
+            "__slots__": (), "step": step, "__doc__": doc.format("performed action")})
+
+
+__all__ = ["link_frames"]
