@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from orrery.interpreter.core.decisions import RequireFailed
+from orrery.interpreter.core.decisions import RuleError
 from orrery.interpreter.core.rng import Rng
 from orrery.interpreter.engine.frames import ActionFrame, BlockFrame
 from orrery.interpreter.engine.game import Game
@@ -249,3 +249,30 @@ def test_failures_inside_a_generated_step_are_the_references(tmp_path, statement
             outcomes.append((type(err).__name__, str(err).replace(f"/{mode}/", "/")))
     assert outcomes[0] == outcomes[1]
     assert expected in repr(outcomes[0])
+
+
+@pytest.mark.parametrize("statement, fragment", [
+    ("choose q from [1, 2] by none", "`by` needs a player, got none"),
+    ("choose q from [1, 2] by 5", "`by` needs a player, got the number 5"),
+    ("for q in [1, 2] chosen by none {\n        n += q\n      }", "`by` needs a player, got none"),
+])
+def test_a_by_that_names_no_player_is_a_located_error_on_both_engines(tmp_path, statement, fragment):
+    """(It was a Python error, reported as a bug: `int(None)`.)"""
+    text = ASKING.replace("      picks = picks + [a]\n", f"      picks = picks + [a]\n      {statement}\n")
+    messages = []
+    for mode in ("compiled", "interpreted"):
+        game = _game(tmp_path, text, mode)
+        with pytest.raises(RuleError) as err:
+            game.new_initial_state(players=2, seed=1).apply_label("pick")
+        messages.append(str(err.value).replace(f"/{mode}/", "/"))
+    assert messages[0] == messages[1]
+    assert fragment in messages[0] and "rules.yaml:" in messages[0]
+
+
+def test_a_by_that_names_a_seat_by_number_still_asks_that_player(games, tmp_path):
+    text = ASKING.replace("      picks = picks + [a]\n", "      picks = picks + [a]\n      choose q from [1, 2] by 1\n")
+    for mode in ("compiled", "interpreted"):
+        gs = _game(tmp_path, text, mode).new_initial_state(players=2, seed=1)
+        gs.apply_label("pick")
+        gs.apply(gs.legal_actions()[0])
+        assert (gs.pos.decision.prompt, gs.pos.decision.player) == ("choose q", 1), mode

@@ -34,7 +34,7 @@ STARTED = ("For", "While", "Repeat", "Emit", "Settle", "Perform")
 
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
 RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_CLAMP", "FR_EMIT",
-           "FR_RECORD", "FR_MIDRUN", "FR_INT") + tuple(f"FR_START_{name}" for name in STARTED)
+           "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT") + tuple(f"FR_START_{name}" for name in STARTED)
 
 
 def suspending_blocks(rules: Any, sus: Any) -> list[A.Block]:
@@ -122,7 +122,8 @@ class StepGen:
         else:
             reason = g.const(node.reason, hashable=False) if node.reason is not None else "None"
             g.emit(indent, f"vals_, rej_ = FR_FILTER(it, {var}, dom_, {g.node_const(node.cond)}, env, {reason})")
-        chooser = f"{g.expr(node.chooser)}" if node.chooser is not None else "it.current()"
+        chooser = (f"FR_SEAT(it, {g.expr(node.chooser)}, {g.span(node.chooser)})" if node.chooser is not None
+                   else "it.current()")
         g.emit(indent, f"who_ = {chooser}")
         if node.prompt is None or isinstance(node.prompt, str):
             g.emit(indent, f"say_ = {g.const(node.prompt or f'choose {node.var}')}")

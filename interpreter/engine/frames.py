@@ -21,7 +21,7 @@ from orrery.rulespec import ast as A
 from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
 from ..reference.effects import (EXEC, _clamp, _filter, call_args, cascade_scan, check_action, enter_call, for_items,
                        message_text)
-from ..core.values import Record
+from ..core.values import Player, Record
 
 if TYPE_CHECKING:
     from .position import Position
@@ -52,6 +52,14 @@ def ask_value(pos: "Position", var: str, values: list, chooser: int, prompt: str
         return True, pos.forced(chooser, prompt, opts[0].value)
     return False, Decision(chooser, prompt, opts, "choose", span, var, action=it.top_action,
                            rejected=rejected or [], site=site)
+
+
+def seat_of(it: Any, value: Any, span: Any) -> int:
+    """The seat of the player a `by` names (a choose's chooser, a `for ... chosen by`); anything else is a
+    located error (it was a Python error before: `by none`)."""
+    if value.__class__ is Player or (value.__class__ is int and 0 <= value < it.s.n):
+        return int(value)
+    raise RuleError(f"`by` needs a player, got {it.describe(value)}", span)
 
 
 # ------------------------------------------------------------------ blocks
@@ -219,7 +227,9 @@ def _start_for(pos: "Position", node: A.For, env: dict) -> None:
     items = for_items(pos.it, node, env)
     if node.chooser is not None:
         f: Any = ChosenOrderFrame.__new__(ChosenOrderFrame)
-        f.node, f.remaining, f.chooser, f.env = node, list(items), pos.it.ev(node.chooser, env), env
+        who = pos.it.ev(node.chooser, env)
+        seat_of(pos.it, who, node.chooser.span)
+        f.node, f.remaining, f.chooser, f.env = node, list(items), who, env
     else:
         f = ForFrame.__new__(ForFrame)
         f.node, f.items, f.j, f.env = node, items, 0, env
@@ -310,7 +320,7 @@ def _start_choose(pos: "Position", node: A.Choose, env: dict) -> Decision | None
     it = pos.it
     domain = it.iterate(it.ev(node.domain, env), node.domain.span)
     values, rejected = _filter(it, node.var, domain, node.cond, env, node.reason)
-    chooser = it.ev(node.chooser, env) if node.chooser is not None else it.current()
+    chooser = seat_of(it, it.ev(node.chooser, env), node.chooser.span) if node.chooser is not None else it.current()
     prompt = f"choose {node.var}" if node.prompt is None else message_text(it, node.prompt, env)
     # with nothing to choose from there is no value to explain: only a fixed message can be used
     empty_why = node.reason.value if isinstance(node.reason, A.Literal) and not domain else None

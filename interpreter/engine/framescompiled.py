@@ -15,12 +15,12 @@ from typing import Any
 from ..compiler.effectgen import RUNTIME, STARTED
 from ..core.values import Record
 from ..reference.effects import _clamp, _filter, check_action, enter_call
-from .frames import _CALL, START, ActionFrame, BlockFrame, ChooseFrame, ask_value, emit, run_block
+from .frames import _CALL, START, ActionFrame, BlockFrame, ChooseFrame, ask_value, emit, run_block, seat_of
 
 _HELPERS: dict[str, Any] = {
     "FR_ASK": ask_value, "FR_CHOSEN": ChooseFrame, "FR_FILTER": _filter, "FR_ENTER": enter_call, "FR_CALL": _CALL,
     "FR_PUSH": run_block, "FR_CHECK": check_action, "FR_CLAMP": _clamp, "FR_EMIT": emit, "FR_RECORD": Record,
-    "FR_MIDRUN": BlockFrame._step_compiled, "FR_INT": int,
+    "FR_MIDRUN": BlockFrame._step_compiled, "FR_INT": int, "FR_SEAT": seat_of,
 }
 _HELPERS.update({f"FR_START_{name}": fn for stmt, fn in START.items() if (name := stmt.__name__) in STARTED})
 if set(_HELPERS) != set(RUNTIME):  # (a generator naming a helper the engine does not link: a bug, found at import)
