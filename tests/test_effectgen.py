@@ -16,7 +16,7 @@ from orrery.rulespec.loader import load_spec
 
 # every statement that may ask, inside effects: choose (filtered, optional, by another player, with a
 # computed prompt, with one value left), an `if` whose branches ask or not, for, for ... chosen by, while,
-# repeat, a procedure that asks, an event whose trigger asks, perform, settle with a state trigger that
+# repeat, a filtered and ordered for, a procedure that asks, an event whose trigger asks, perform, settle with a state trigger that
 # asks; an action with a cost (clamped), a limit and two parameters, the second depending on the first
 ASKING = """
 orrery: 1
@@ -76,6 +76,10 @@ actions:
       repeat 2 {
         choose r from [1, 2]
         n += r
+      }
+      for k in [3, 1, 2] where k != 2 order by k desc {
+        choose o from [k, k + 1]
+        n += o
       }
       while n % 3 != 0 {
         choose w from [1, 2]
@@ -169,10 +173,13 @@ def test_the_generated_source_holds_the_steps_and_only_constants(tmp_path):
     module = _game(tmp_path, sneaky, "compiled").rules.compiled
     source = module.source
     assert source.count(": an action (ActionFrame.step written out)") == 5
-    assert "FR_START_While(" in source and "FR_ENTER(" in source and "FR_START_Emit(" in source
-    assert "FR_START_Choose" not in source and "FR_START_If" not in source and "FR_START_CallProc" not in source
+    assert "FR_START_For(" in source and "FR_ENTER(" in source and "FR_START_Emit(" in source  # (for: chosen by)
+    for written_out in ("Choose", "If", "CallProc", "While", "Repeat"):
+        assert f"FR_START_{written_out}" not in source
+    assert source.count(": a loop whose body may ask") == 4  # sweep's two fors, repeat and while
+    assert source.count("FR_FOR_ITEMS(") == 1  # (the filtered and ordered one: effects.for_items)
     assert "import" not in source and "too big" not in source
-    defs = [i + 1 for i, line in enumerate(source.splitlines()) if line.startswith(("def st", "def act"))]
+    defs = [i + 1 for i, line in enumerate(source.splitlines()) if line.startswith(("def st", "def act", "def lp"))]
     assert defs and all(module.where(n).file.endswith(".yaml") for n in defs)
 
 
@@ -276,3 +283,33 @@ def test_a_by_that_names_a_seat_by_number_still_asks_that_player(games, tmp_path
         gs.apply_label("pick")
         gs.apply(gs.legal_actions()[0])
         assert (gs.pos.decision.prompt, gs.pos.decision.player) == ("choose q", 1), mode
+
+
+def test_loops_that_ask_push_generated_frames_with_the_reference_names(games):
+    fast = games["compiled"]
+    seen = []
+    gs = fast.new_initial_state(seed=4)
+    gs.apply_label("sweep")
+    while not gs.is_terminal() and gs.pos.decision.kind == "choose":
+        seen += [(type(f).__name__, type(f).__module__) for f in gs.pos.stack]
+        gs.apply(gs.legal_actions()[0])
+    loops = {name for name, _ in seen if name in ("ForFrame", "WhileFrame", "RepeatFrame")}
+    assert {"ForFrame", "RepeatFrame"} <= loops  # (the while runs only when n % 3 != 0)
+    assert all(module.endswith(".framescompiled") for name, module in seen if name in loops)
+    assert all(module.endswith(".frames") for name, module in seen if name == "ChooseFrame")
+
+
+@pytest.mark.parametrize("count, fragment", [('"two"', "repeat needs a number, got the text 'two'"),
+                                             ("true", "repeat needs a number, got the truth value true")])
+def test_a_repeat_count_that_is_no_number_fails_the_same_on_both_engines(tmp_path, count, fragment):
+    text = ASKING.replace("repeat 2 {", f"repeat {count} {{")
+    messages = []
+    for mode in ("compiled", "interpreted"):
+        game = _game(tmp_path, text, mode)
+        with pytest.raises(RuleError) as err:  # (met by the step menu's look-ahead already)
+            gs = game.new_initial_state(seed=1)
+            gs.apply_label("sweep")
+            while gs.pos.decision.kind == "choose":
+                gs.apply(gs.legal_actions()[0])
+        messages.append(str(err.value).replace(f"/{mode}/", "/"))
+    assert messages[0] == messages[1] and fragment in messages[0]

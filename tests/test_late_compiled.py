@@ -1,5 +1,5 @@
-"""Code compiled late (met at run time, outside the spec's roots: the conditions and counts of loops that ask,
-which their reference frames evaluate) calls the spec's functions as the spec module does, through their
+"""Code compiled late (met at run time, outside the spec's roots: the domain and the `where` of a `for` that
+asks, which effects.for_items evaluates) calls the spec's functions as the spec module does, through their
 compiled form."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from conftest import make_game
 from orrery.interpreter.engine.game import Game
 
 # `twice` is called in an `if` condition, a `while` condition and a quiet run, all after a `choose` (written
-# into the block's generated step, compiler/effectgen.py), and in the condition of a `while` that asks, which
-# its frame evaluates through the late compiler
+# into the block's generated step, compiler/effectgen.py), and in the domain and the `where` of a `for` that
+# asks, which effects.for_items evaluates through the late compiler
 SPEC = """
 orrery: 1
 game: {name: late-calls, players: {min: 1, max: 1}}
@@ -36,9 +36,9 @@ actions:
       while twice(rounds) < x {
         rounds += 1
       }
-      while twice(rounds) < x + 2 {
-        choose z from [1, 2] prompt "how far?"
-        rounds += z
+      for z in [twice(rounds), x] where twice(z) >= 0 {
+        choose w from [1, 2] prompt "how far?"
+        rounds += w
       }
       choose y from [0, 1] prompt "again?"
       total = total + twice(y)
@@ -67,7 +67,7 @@ def test_late_code_agrees_with_the_reference(tmp_path, answers):
 def test_late_code_calls_the_compiled_function_not_the_general_helper(tmp_path):
     game = Game(make_game(tmp_path, SPEC).spec, mode="compiled")
     gs = game.new_initial_state(seed=0)
-    gs.apply(gs.legal_actions()[2])  # x = 3: the if, the whiles and a run after the first choose
+    gs.apply(gs.legal_actions()[2])  # x = 3: the if, the while, the for and a run after the first choose
     late = [fn for fn in gs.pos.it.fast.fns.values() if "CF" in fn.__code__.co_names or
             any(n.startswith("F") and n[1:].isdigit() for n in fn.__code__.co_names)]
     assert late, "no late-compiled code called a spec function"

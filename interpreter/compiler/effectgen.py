@@ -10,7 +10,9 @@ the fast path, whose program counter is the frame's statement index `i`:
   itself (one option) the step goes on, else it pushes the choose frame and returns the decision;
 - an `if` is written out: its conditions, then a branch that cannot ask inline, one that can pushed;
 - a `call` is written out: its arguments, the depth check, then the procedure's frame pushed;
-- every other statement that may ask (loops, calls, events, settle, perform) starts as the reference
+- a `while`, `repeat` or `for` (not chosen by a player) is written out: its count or items, then its own
+  generated loop frame pushed, whose step (a condition, a tick, the body pushed) is generated too;
+- every other statement that may ask (`for ... chosen by`, emit, settle, perform) starts as the reference
   starts it (the engine's starter, linked as `FR_START_<Statement>`), and the step returns to the run loop.
 
 Each action gets a generated step too (the reference's ActionFrame.step with its checks, costs,
@@ -30,11 +32,11 @@ from typing import Any
 from orrery.rulespec import ast as A
 
 # statements that may ask and start as the reference starts them (engine/frames.py START)
-STARTED = ("For", "While", "Repeat", "Emit", "Settle", "Perform")
+STARTED = ("For", "Emit", "Settle", "Perform")  # (a `for` only when chosen by a player)
 
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
 RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_CLAMP", "FR_EMIT",
-           "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT") + tuple(f"FR_START_{name}" for name in STARTED)
+           "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT", "FR_COUNT", "FR_FOR_ITEMS") + tuple(f"FR_START_{name}" for name in STARTED)
 
 
 def suspending_blocks(rules: Any, sus: Any) -> list[A.Block]:
@@ -55,6 +57,7 @@ class StepGen:
     def __init__(self, gen: Any, sus: Any):
         self.g = gen
         self.sus = sus
+        self.loop_names: dict[int, str] = {}  # id(loop node) -> its step's name (named before any is written)
 
     # ------------------------------------------------------------ blocks
     def block_step(self, block: A.Block) -> str:
@@ -106,6 +109,9 @@ class StepGen:
         if isinstance(stmt, A.CallProc):
             self.call(stmt, indent)
             return False
+        if _own_loop(stmt):
+            self.loop_start(stmt, indent)
+            return False
         name = type(stmt).__name__
         if name not in STARTED:  # (suspends.py marks no other statement: a new one needs a case here)
             raise NotImplementedError(f"no step for a {name} that may ask")
@@ -155,6 +161,61 @@ class StepGen:
         g.emit(indent, "pos.stack.append(FR_CALL)")
         g.emit(indent, f"FR_PUSH(pos, {g.const(body, hashable=False)}, local_)")
         g.emit(indent, "return None")
+
+    def loop_start(self, node: A.Stmt, indent: int) -> None:
+        """frames._start_while/_start_repeat/_start_for written out: the loop's generated frame pushed (its
+        class is bound as C_<step> when the engine links the module), with the count or the items."""
+        g = self.g
+        step = self.loop_names[id(node)]
+        cls = f"C_{step}"
+        n = g.node_const(node)
+        if isinstance(node, A.While):
+            g.emit(indent, f"pos.stack.append({cls}({n}, env))  # {_at(node)}", node)
+        elif isinstance(node, A.Repeat):
+            g.emit(indent, f"n_ = {g.expr(node.count)}  # {_at(node)}", node)
+            g.emit(indent, "if n_.__class__ is not FR_INT:  # (a number only: the reference's check and message)")
+            g.emit(indent + 1, f"n_ = FR_COUNT(it, n_, {g.span(node.count)})")
+            g.emit(indent, f"f_ = {cls}.__new__({cls})")
+            g.emit(indent, f"f_.node, f_.left, f_.env = {n}, n_, env")
+            g.emit(indent, "pos.stack.append(f_)")
+        else:
+            if node.cond is None and node.order_key is None:
+                g.emit(indent, f"items_ = list(it.iterate({g.expr(node.iter)}, {g.span(node.iter)}))  # {_at(node)}",
+                       node)
+            else:  # (filtered or ordered: effects.for_items, as the reference)
+                g.emit(indent, f"items_ = FR_FOR_ITEMS(it, {n}, env)  # {_at(node)}", node)
+            g.emit(indent, f"f_ = {cls}.__new__({cls})")
+            g.emit(indent, f"f_.node, f_.items, f_.j, f_.env = {n}, items_, 0, env")
+            g.emit(indent, "pos.stack.append(f_)")
+        g.emit(indent, "return None")
+
+    def loop_step(self, node: A.Stmt) -> str:
+        """The frame step of a loop whose body may ask (WhileFrame/RepeatFrame/ForFrame.step written out)."""
+        g = self.g
+        fname = self.loop_names[id(node)]
+        g.emit(0, f"def {fname}(self, pos):  # {_at(node)}: a loop whose body may ask, one body per step", node)
+        g.emit(1, "it = pos.it")
+        g.emit(1, "env = self.env")
+        g.bound = set()
+        if isinstance(node, A.While):
+            g.emit(1, f"if not {g.cond(node.cond)}:  # {_at(node.cond)}", node.cond)
+        elif isinstance(node, A.Repeat):
+            g.emit(1, "if self.left <= 0:")
+        else:
+            g.emit(1, "if self.j >= LEN(self.items):")
+        g.emit(2, "pos.stack.pop()")
+        g.emit(2, "return None")
+        if isinstance(node, A.Repeat):
+            g.emit(1, "self.left -= 1")
+        g.emit(1, f"TK(it, {g.span(node)})")
+        if isinstance(node, A.For):
+            g.emit(1, f"env[{g.const(node.var)}] = self.items[self.j]")
+            g.emit(1, "self.j += 1")
+        g.emit(1, f"FR_PUSH(pos, {g.const(node.body, hashable=False)}, env)")
+        g.emit(1, "return None")
+        g.emit(0, "")
+        g.bound = set()
+        return fname
 
     def branches(self, node: A.If, indent: int) -> None:
         """frames._start_if written out: the first branch whose condition holds runs (pushed if it may ask)."""
@@ -249,14 +310,25 @@ def _at(node: Any) -> str:
     return f"line {int(span.line)} col {int(span.col)}"
 
 
-def frame_steps(gen: Any, rules: Any, sus: Any) -> tuple[dict[int, str], dict[str, str], list[Any]]:
-    """Write the steps of every block that may ask and of every action into `gen`: (block id -> step name,
-    action name -> step name, the blocks, kept alive so that their ids stay theirs)."""
+def frame_steps(gen: Any, rules: Any, sus: Any) -> tuple[dict[int, str], dict[int, tuple[str, str]], dict[str, str],
+                                                         list[Any]]:
+    """Write the steps of every block that may ask, of every loop in them whose body may ask and of every
+    action into `gen`: (block id -> step name, loop id -> (statement type, step name), action name -> step
+    name, the blocks and loops, kept alive so that their ids stay theirs)."""
     sg = StepGen(gen, sus)
     blocks = suspending_blocks(rules, sus)
+    loops = [stmt for b in blocks for stmt in b.body if id(stmt) in sus.ids and _own_loop(stmt)]
+    for node in loops:
+        sg.loop_names[id(node)] = gen.fresh("lp")
     by_block = {id(b): sg.block_step(b) for b in blocks}
+    by_loop = {id(node): (type(node).__name__, sg.loop_step(node)) for node in loops}
     by_action = {name: sg.action_step(rules.actions[name]) for name in sorted(rules.actions)}
-    return by_block, by_action, blocks
+    return by_block, by_loop, by_action, blocks + loops
+
+
+def _own_loop(stmt: A.Stmt) -> bool:
+    """A loop with a generated frame: `while`, `repeat`, and `for` unless a player picks its order."""
+    return isinstance(stmt, (A.While, A.Repeat)) or isinstance(stmt, A.For) and stmt.chooser is None
 
 
 __all__ = ["RUNTIME", "STARTED", "StepGen", "frame_steps", "suspending_blocks"]

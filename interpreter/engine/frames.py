@@ -188,7 +188,8 @@ class ForFrame:
         return None
 
     def copy(self, envs: dict) -> "ForFrame":
-        f = ForFrame.__new__(ForFrame)
+        cls = self.__class__  # (the fast path's generated subclass stays itself)
+        f = cls.__new__(cls)
         f.node, f.items, f.j, f.env = self.node, self.items, self.j, copy_env(self.env, envs)
         return f
 
@@ -255,7 +256,7 @@ class WhileFrame:
         return None
 
     def copy(self, envs: dict) -> "WhileFrame":
-        return WhileFrame(self.node, copy_env(self.env, envs))
+        return self.__class__(self.node, copy_env(self.env, envs))  # (a generated subclass stays itself)
 
 
 class RepeatFrame:
@@ -273,7 +274,8 @@ class RepeatFrame:
         return None
 
     def copy(self, envs: dict) -> "RepeatFrame":
-        f = RepeatFrame.__new__(RepeatFrame)
+        cls = self.__class__  # (the fast path's generated subclass stays itself)
+        f = cls.__new__(cls)
         f.node, f.left, f.env = self.node, self.left, copy_env(self.env, envs)
         return f
 
@@ -283,11 +285,16 @@ def _start_while(pos: "Position", node: A.While, env: dict) -> None:
     return None
 
 
+def repeat_count(it: Any, n: Any, span: Any) -> int:
+    """A `repeat`'s count: a number, else a located error."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise RuleError(f"repeat needs a number, got {it.describe(n)}", span)
+    return n
+
+
 def _start_repeat(pos: "Position", node: A.Repeat, env: dict) -> None:
     it = pos.it
-    n = it.ev(node.count, env)
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise RuleError(f"repeat needs a number, got {it.describe(n)}", node.count.span)
+    n = repeat_count(it, it.ev(node.count, env), node.count.span)
     f = RepeatFrame.__new__(RepeatFrame)
     f.node, f.left, f.env = node, n, env
     pos.stack.append(f)

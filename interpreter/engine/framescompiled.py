@@ -14,13 +14,15 @@ from typing import Any
 
 from ..compiler.effectgen import RUNTIME, STARTED
 from ..core.values import Record
-from ..reference.effects import _clamp, _filter, check_action, enter_call
-from .frames import _CALL, START, ActionFrame, BlockFrame, ChooseFrame, ask_value, emit, run_block, seat_of
+from ..reference.effects import _clamp, _filter, check_action, enter_call, for_items
+from .frames import (_CALL, START, ActionFrame, BlockFrame, ChooseFrame, ForFrame, RepeatFrame, WhileFrame, ask_value,
+                     emit, repeat_count, run_block, seat_of)
 
 _HELPERS: dict[str, Any] = {
     "FR_ASK": ask_value, "FR_CHOSEN": ChooseFrame, "FR_FILTER": _filter, "FR_ENTER": enter_call, "FR_CALL": _CALL,
     "FR_PUSH": run_block, "FR_CHECK": check_action, "FR_CLAMP": _clamp, "FR_EMIT": emit, "FR_RECORD": Record,
     "FR_MIDRUN": BlockFrame._step_compiled, "FR_INT": int, "FR_SEAT": seat_of,
+    "FR_COUNT": repeat_count, "FR_FOR_ITEMS": for_items,
 }
 _HELPERS.update({f"FR_START_{name}": fn for stmt, fn in START.items() if (name := stmt.__name__) in STARTED})
 if set(_HELPERS) != set(RUNTIME):  # (a generator naming a helper the engine does not link: a bug, found at import)
@@ -28,15 +30,22 @@ if set(_HELPERS) != set(RUNTIME):  # (a generator naming a helper the engine doe
                        f"{sorted(set(_HELPERS) ^ set(RUNTIME))}")
 
 
+_LOOPS = {"While": WhileFrame, "Repeat": RepeatFrame, "For": ForFrame}
+
+
 def link_frames(module: Any) -> None:
     """Bind the helpers into the module's namespace and make its frame classes (once per module)."""
     if module.block_frames or module.action_frames or not (module.block_steps or module.action_steps):
-        return
+        return  # (linked already, or nothing to link)
     module.namespace.update(_HELPERS)
     doc = "A {} whose step is generated per spec (compiler/effectgen.py)."
     for key, step in module.block_steps.items():
         module.block_frames[key] = type("BlockFrame", (BlockFrame,), {
             "__slots__": (), "step": step, "__doc__": doc.format("block that may ask")})
+    for kind, step in module.loop_steps.values():  # (bound by name: the block steps push them directly)
+        base = _LOOPS[kind]
+        module.namespace[f"C_{step.__name__}"] = type(base.__name__, (base,), {
+            "__slots__": (), "step": step, "__doc__": doc.format("loop whose body may ask")})
     for name, step in module.action_steps.items():
         module.action_frames[name] = type("ActionFrame", (ActionFrame,), {
             "__slots__": (), "step": step, "__doc__": doc.format("performed action")})
