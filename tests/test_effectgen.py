@@ -173,11 +173,11 @@ def test_the_generated_source_holds_the_steps_and_only_constants(tmp_path):
     module = _game(tmp_path, sneaky, "compiled").rules.compiled
     source = module.source
     assert source.count(": an action (ActionFrame.step written out)") == 5
-    assert "FR_START_For(" in source and "FR_ENTER(" in source and "FR_START_Emit(" in source  # (for: chosen by)
-    for written_out in ("Choose", "If", "CallProc", "While", "Repeat"):
+    assert "FR_ENTER(" in source and "FR_START_Emit(" in source and "FR_START_Settle(" in source
+    for written_out in ("Choose", "If", "CallProc", "While", "Repeat", "For"):
         assert f"FR_START_{written_out}" not in source
-    assert source.count(": a loop whose body may ask") == 4  # sweep's two fors, repeat and while
-    assert source.count("FR_FOR_ITEMS(") == 1  # (the filtered and ordered one: effects.for_items)
+    assert source.count(": a loop that may ask") == 5  # sweep's three fors (one chosen by), repeat and while
+    assert source.count("FR_FOR_ITEMS(") == 2  # (the filtered and ordered one, the chosen one: effects.for_items)
     assert "import" not in source and "too big" not in source
     defs = [i + 1 for i, line in enumerate(source.splitlines()) if line.startswith(("def st", "def act", "def lp"))]
     assert defs and all(module.where(n).file.endswith(".yaml") for n in defs)
@@ -293,8 +293,8 @@ def test_loops_that_ask_push_generated_frames_with_the_reference_names(games):
     while not gs.is_terminal() and gs.pos.decision.kind == "choose":
         seen += [(type(f).__name__, type(f).__module__) for f in gs.pos.stack]
         gs.apply(gs.legal_actions()[0])
-    loops = {name for name, _ in seen if name in ("ForFrame", "WhileFrame", "RepeatFrame")}
-    assert {"ForFrame", "RepeatFrame"} <= loops  # (the while runs only when n % 3 != 0)
+    loops = {name for name, _ in seen if name in ("ForFrame", "WhileFrame", "RepeatFrame", "ChosenOrderFrame")}
+    assert {"ForFrame", "RepeatFrame", "ChosenOrderFrame"} <= loops  # (the while runs only when n % 3 != 0)
     assert all(module.endswith(".framescompiled") for name, module in seen if name in loops)
     assert all(module.endswith(".frames") for name, module in seen if name == "ChooseFrame")
 

@@ -10,10 +10,10 @@ the fast path, whose program counter is the frame's statement index `i`:
   itself (one option) the step goes on, else it pushes the choose frame and returns the decision;
 - an `if` is written out: its conditions, then a branch that cannot ask inline, one that can pushed;
 - a `call` is written out: its arguments, the depth check, then the procedure's frame pushed;
-- a `while`, `repeat` or `for` (not chosen by a player) is written out: its count or items, then its own
-  generated loop frame pushed, whose step (a condition, a tick, the body pushed) is generated too;
-- every other statement that may ask (`for ... chosen by`, emit, settle, perform) starts as the reference
-  starts it (the engine's starter, linked as `FR_START_<Statement>`), and the step returns to the run loop.
+- a `while`, `repeat` or `for` is written out: its count or items, then its own generated loop frame
+  pushed, whose step (a condition, a tick, the body pushed; for `for ... chosen by`, the question of which
+  item next) is generated too;
+- every other statement that may ask (emit, settle, perform) starts as the reference starts it (the engine's starter, linked as `FR_START_<Statement>`), and the step returns to the run loop.
 
 Each action gets a generated step too (the reference's ActionFrame.step with its checks, costs,
 parameters, effect and `action` event written out for that action).  The frames keep the reference's
@@ -32,7 +32,7 @@ from typing import Any
 from orrery.rulespec import ast as A
 
 # statements that may ask and start as the reference starts them (engine/frames.py START)
-STARTED = ("For", "Emit", "Settle", "Perform")  # (a `for` only when chosen by a player)
+STARTED = ("Emit", "Settle", "Perform")
 
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
 RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_CLAMP", "FR_EMIT",
@@ -179,24 +179,32 @@ class StepGen:
             g.emit(indent, f"f_.node, f_.left, f_.env = {n}, n_, env")
             g.emit(indent, "pos.stack.append(f_)")
         else:
-            if node.cond is None and node.order_key is None:
+            if node.cond is None and node.order_key is None and node.chooser is None:
                 g.emit(indent, f"items_ = list(it.iterate({g.expr(node.iter)}, {g.span(node.iter)}))  # {_at(node)}",
                        node)
             else:  # (filtered or ordered: effects.for_items, as the reference)
                 g.emit(indent, f"items_ = FR_FOR_ITEMS(it, {n}, env)  # {_at(node)}", node)
             g.emit(indent, f"f_ = {cls}.__new__({cls})")
-            g.emit(indent, f"f_.node, f_.items, f_.j, f_.env = {n}, items_, 0, env")
+            if node.chooser is None:
+                g.emit(indent, f"f_.node, f_.items, f_.j, f_.env = {n}, items_, 0, env")
+            else:  # (frames._start_for: the chooser is checked once, the frame keeps the value)
+                g.emit(indent, f"who_ = {g.expr(node.chooser)}")
+                g.emit(indent, f"FR_SEAT(it, who_, {g.span(node.chooser)})")
+                g.emit(indent, f"f_.node, f_.remaining, f_.chooser, f_.env = {n}, items_, who_, env")
             g.emit(indent, "pos.stack.append(f_)")
         g.emit(indent, "return None")
 
     def loop_step(self, node: A.Stmt) -> str:
-        """The frame step of a loop whose body may ask (WhileFrame/RepeatFrame/ForFrame.step written out)."""
+        """The frame step of a loop that may ask (While/Repeat/For/ChosenOrderFrame.step written out)."""
         g = self.g
         fname = self.loop_names[id(node)]
-        g.emit(0, f"def {fname}(self, pos):  # {_at(node)}: a loop whose body may ask, one body per step", node)
+        g.emit(0, f"def {fname}(self, pos):  # {_at(node)}: a loop that may ask, one body per step", node)
         g.emit(1, "it = pos.it")
         g.emit(1, "env = self.env")
         g.bound = set()
+        if isinstance(node, A.For) and node.chooser is not None:
+            self.chosen_order_step(node)
+            return fname
         if isinstance(node, A.While):
             g.emit(1, f"if not {g.cond(node.cond)}:  # {_at(node.cond)}", node.cond)
         elif isinstance(node, A.Repeat):
@@ -216,6 +224,22 @@ class StepGen:
         g.emit(0, "")
         g.bound = set()
         return fname
+
+    def chosen_order_step(self, node: A.For) -> None:
+        """ChosenOrderFrame.step written out: the chooser picks the next item among those left."""
+        g = self.g
+        g.emit(1, "if not self.remaining:")
+        g.emit(2, "pos.stack.pop()")
+        g.emit(2, "return None")
+        g.emit(1, f"TK(it, {g.span(node)})")
+        g.emit(1, f"done_, got_ = FR_ASK(pos, {g.const(node.var)}, self.remaining, FR_INT(self.chooser), "
+                  f"{g.const(f'which {node.var} next?')}, False, {g.span(node)}, None, None, {g.const(id(node))})")
+        g.emit(1, "if not done_:")
+        g.emit(2, "return got_")
+        g.emit(1, "self.resume(pos, got_)")
+        g.emit(1, "return None")
+        g.emit(0, "")
+        g.bound = set()
 
     def branches(self, node: A.If, indent: int) -> None:
         """frames._start_if written out: the first branch whose condition holds runs (pushed if it may ask)."""
@@ -321,14 +345,15 @@ def frame_steps(gen: Any, rules: Any, sus: Any) -> tuple[dict[int, str], dict[in
     for node in loops:
         sg.loop_names[id(node)] = gen.fresh("lp")
     by_block = {id(b): sg.block_step(b) for b in blocks}
-    by_loop = {id(node): (type(node).__name__, sg.loop_step(node)) for node in loops}
+    by_loop = {id(node): ("ChosenOrder" if isinstance(node, A.For) and node.chooser is not None
+                          else type(node).__name__, sg.loop_step(node)) for node in loops}
     by_action = {name: sg.action_step(rules.actions[name]) for name in sorted(rules.actions)}
     return by_block, by_loop, by_action, blocks + loops
 
 
 def _own_loop(stmt: A.Stmt) -> bool:
-    """A loop with a generated frame: `while`, `repeat`, and `for` unless a player picks its order."""
-    return isinstance(stmt, (A.While, A.Repeat)) or isinstance(stmt, A.For) and stmt.chooser is None
+    """A loop with a generated frame: `while`, `repeat`, `for` (and `for ... chosen by`)."""
+    return isinstance(stmt, (A.While, A.Repeat, A.For))
 
 
 __all__ = ["RUNTIME", "STARTED", "StepGen", "frame_steps", "suspending_blocks"]

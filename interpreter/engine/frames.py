@@ -195,7 +195,7 @@ class ForFrame:
 
 
 class ChosenOrderFrame:
-    """`for x in e order chosen by P`: P picks the next item each time."""
+    """`for x in e chosen by P`: P picks the next item each time."""
 
     __slots__ = ("node", "remaining", "chooser", "env")
 
@@ -218,7 +218,8 @@ class ChosenOrderFrame:
         run_block(pos, self.node.body, self.env)
 
     def copy(self, envs: dict) -> "ChosenOrderFrame":
-        f = ChosenOrderFrame.__new__(ChosenOrderFrame)
+        cls = self.__class__  # (the fast path's generated subclass stays itself)
+        f = cls.__new__(cls)
         f.node, f.remaining, f.chooser = self.node, list(self.remaining), self.chooser
         f.env = copy_env(self.env, envs)
         return f

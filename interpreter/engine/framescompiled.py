@@ -15,8 +15,8 @@ from typing import Any
 from ..compiler.effectgen import RUNTIME, STARTED
 from ..core.values import Record
 from ..reference.effects import _clamp, _filter, check_action, enter_call, for_items
-from .frames import (_CALL, START, ActionFrame, BlockFrame, ChooseFrame, ForFrame, RepeatFrame, WhileFrame, ask_value,
-                     emit, repeat_count, run_block, seat_of)
+from .frames import (_CALL, START, ActionFrame, BlockFrame, ChooseFrame, ChosenOrderFrame, ForFrame, RepeatFrame,
+                     WhileFrame, ask_value, emit, repeat_count, run_block, seat_of)
 
 _HELPERS: dict[str, Any] = {
     "FR_ASK": ask_value, "FR_CHOSEN": ChooseFrame, "FR_FILTER": _filter, "FR_ENTER": enter_call, "FR_CALL": _CALL,
@@ -30,7 +30,7 @@ if set(_HELPERS) != set(RUNTIME):  # (a generator naming a helper the engine doe
                        f"{sorted(set(_HELPERS) ^ set(RUNTIME))}")
 
 
-_LOOPS = {"While": WhileFrame, "Repeat": RepeatFrame, "For": ForFrame}
+_LOOPS = {"While": WhileFrame, "Repeat": RepeatFrame, "For": ForFrame, "ChosenOrder": ChosenOrderFrame}
 
 
 def link_frames(module: Any) -> None:
