@@ -122,6 +122,27 @@ def var(gs: GameState, name: str) -> Any:
     return gs.state.vars[name]
 
 
+def seeded_trace(game: Game, seed: int, players: int, moves: int) -> list[tuple]:
+    """A seeded random game, to compare engines step by step: after every answer the decision (prompt,
+    labels, chooser), the digest (state and continuation), the frames on the stack by class name and the
+    narration; at the end the returns and the history."""
+    from orrery.interpreter.core.rng import Rng
+
+    gs = game.new_initial_state(players=players, seed=seed)
+    rng = Rng(seed)
+    trace: list[tuple] = []
+    for _ in range(moves):
+        if gs.is_terminal():
+            break
+        legal = gs.legal_actions()
+        gs.apply(legal[rng.below(len(legal))])
+        d = gs.pos.decision
+        trace.append((d.prompt if d else None, [o.label for o in d.options] if d else None, d.player if d else None,
+                      gs.digest(), [type(f).__name__ for f in gs.pos.stack], tuple(gs.narration)))
+    trace.append(("end", gs.returns() if gs.is_terminal() else None, gs.history()))
+    return trace
+
+
 def playout(gs: GameState, k: int = 0, max_steps: int = 2_000) -> list[str]:
     """Deterministic playout: answer legal_actions()[k % len] (k increments) until terminal."""
     taken: list[str] = []

@@ -135,6 +135,8 @@ def test_geometry_cache_results_are_shared_but_never_changed(game):
 def test_compile_command_shows_the_source(capsys, tmp_path):
     assert main(["compile", "tic-tac-toe"]) == 0
     assert "lines of Python" in capsys.readouterr().out
+    assert main(["compile", "bubble-singularity"]) == 0  # (its effects that may ask are generated steps)
+    assert "52 effect(s) that may ask, 16 loop(s) and 6 action(s) as resumable steps" in capsys.readouterr().out
     for flag in ("--source", "--show-source"):  # --source as issue 17 names it; --show-source as before
         assert main(["compile", "tic-tac-toe", flag]) == 0
         out = capsys.readouterr().out

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import seeded_trace
 from orrery.interpreter.core.decisions import RuleError
-from orrery.interpreter.core.rng import Rng
 from orrery.interpreter.engine.frames import ActionFrame, BlockFrame
 from orrery.interpreter.engine.game import Game
 from orrery.rulespec.loader import load_spec
 
 # every statement that may ask, inside effects: choose (filtered, optional, by another player, with a
 # computed prompt, with one value left), an `if` whose branches ask or not, for, for ... chosen by, while,
-# repeat, a filtered and ordered for, a procedure that asks, an event whose trigger asks, perform, settle with a state trigger that
-# asks; an action with a cost (clamped), a limit and two parameters, the second depending on the first
+# repeat, a filtered and ordered for, a procedure that asks, an event whose trigger asks, perform, settle
+# with a state trigger that asks; an action with a cost (clamped), a limit and two parameters, the second
+# depending on the first
 ASKING = """
 orrery: 1
 game: {name: asking, players: {min: 2, max: 3}}
@@ -127,24 +128,6 @@ def games(tmp_path_factory):
     return {mode: _game(tmp, ASKING, mode) for mode in ("compiled", "interpreted")}
 
 
-def _play(game: Game, seed: int, players: int, moves: int) -> list[tuple]:
-    """A seeded random game: after every answer the decision, the digest (state and continuation) and
-    the frames on the stack by class name."""
-    gs = game.new_initial_state(players=players, seed=seed)
-    rng = Rng(seed)
-    trace = []
-    for _ in range(moves):
-        if gs.is_terminal():
-            break
-        legal = gs.legal_actions()
-        gs.apply(legal[rng.below(len(legal))])
-        d = gs.pos.decision
-        trace.append((d.prompt if d else None, [o.label for o in d.options] if d else None, d.player if d else None,
-                      gs.digest(), [type(f).__name__ for f in gs.pos.stack], tuple(gs.narration)))
-    trace.append(("end", gs.returns() if gs.is_terminal() else None, gs.history()))
-    return trace
-
-
 def test_the_fast_path_pushes_generated_frames_with_the_reference_names(games):
     fast, ref = games["compiled"], games["interpreted"]
     module = fast.rules.compiled
@@ -185,7 +168,8 @@ def test_the_generated_source_holds_the_steps_and_only_constants(tmp_path):
 
 @pytest.mark.parametrize("seed, players", [(s, 2 + s % 2) for s in range(16)])
 def test_every_asking_statement_plays_the_same_on_both_engines(games, seed, players):
-    assert _play(games["compiled"], seed, players, 300) == _play(games["interpreted"], seed, players, 300)
+    fast, ref = games["compiled"], games["interpreted"]
+    assert seeded_trace(fast, seed, players, 300) == seeded_trace(ref, seed, players, 300)
 
 
 def test_a_clone_inside_a_generated_step_continues_alone_and_as_the_reference(games):

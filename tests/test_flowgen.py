@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import make_game
+from conftest import make_game, seeded_trace
 from orrery.interpreter.core.decisions import RuleError, RunawayError
-from orrery.interpreter.core.rng import Rng
 from orrery.interpreter.core.valueops import Limits
 from orrery.interpreter.compiler.flowgen import flow_source
 from orrery.interpreter.engine.flow import TIMINGS, ends_of
@@ -137,27 +136,10 @@ def test_spec_text_enters_the_source_only_as_constants(tmp_path):
     assert "x\n    import sys" in generated.consts  # the prompt, as a constant
 
 
-def _play(game: Game, seed: int, players: int, moves: int) -> list[tuple]:
-    """A seeded random game: after every answer, the decision, the digest and the narration."""
-    gs = game.new_initial_state(players=players, seed=seed)
-    rng = Rng(seed)
-    trace = []
-    for _ in range(moves):
-        if gs.is_terminal():
-            break
-        legal = gs.legal_actions()
-        gs.apply(legal[rng.below(len(legal))])
-        d = gs.pos.decision
-        trace.append((d.prompt if d else None, [o.label for o in d.options] if d else None, gs.digest(),
-                      tuple(gs.narration)))
-    trace.append(("end", gs.returns() if gs.is_terminal() else None))
-    return trace
-
-
 @pytest.mark.parametrize("seed, players", [(s, 2 + s % 2) for s in range(12)])
 def test_every_flow_construct_plays_the_same_on_both_engines(tmp_path, seed, players):
     fast, ref = _game(tmp_path, EVERYTHING, "compiled"), _game(tmp_path, EVERYTHING, "interpreted")
-    assert _play(fast, seed, players, 400) == _play(ref, seed, players, 400)
+    assert seeded_trace(fast, seed, players, 400) == seeded_trace(ref, seed, players, 400)
 
 
 def test_a_clone_taken_inside_a_suspended_hook_continues_the_same_on_both(tmp_path):
@@ -256,4 +238,4 @@ def test_runs_of_statements_that_cannot_ask_run_inline_in_the_generated_step(tmp
     plan = run_plan(states[0].pos, effect.body)
     assert [after for _, after in plan] == [3, 2, 3, 4, 7, 6, 7, 8, 9]  # runs 0-2 and 4-6; 3 and 7 ask
     assert plan[3][0] is None and plan[7][0] is None and callable(plan[0][0]) and callable(plan[4][0])
-    assert _play(fast, 3, 2, 60) == _play(ref, 3, 2, 60)
+    assert seeded_trace(fast, 3, 2, 60) == seeded_trace(ref, 3, 2, 60)

@@ -94,8 +94,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
         return EXIT_OK
     lines = module.source.count("\n") + game.flow_source.count("\n")
     print(f"{game.name}: {len(module.fns)} rule expressions and effects, {len(module.scans)} cascade scans, "
-          f"{len(module.block_steps)} effect(s) that may ask and {len(module.action_steps)} action(s) as "
-          f"resumable steps, the flow of {len(game.rules.phases)} phase(s); {lines} lines of Python (spec digest "
+          f"{len(module.block_steps)} effect(s) that may ask, {len(module.loop_steps)} loop(s) and "
+          f"{len(module.action_steps)} action(s) as resumable steps, the flow of {len(game.rules.phases)} phase(s); {lines} lines of Python (spec digest "
           f"{module.digest[:12]}); --source prints them")
     return EXIT_OK
 

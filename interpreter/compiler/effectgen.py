@@ -13,7 +13,8 @@ the fast path, whose program counter is the frame's statement index `i`:
 - a `while`, `repeat` or `for` is written out: its count or items, then its own generated loop frame
   pushed, whose step (a condition, a tick, the body pushed; for `for ... chosen by`, the question of which
   item next) is generated too;
-- every other statement that may ask (emit, settle, perform) starts as the reference starts it (the engine's starter, linked as `FR_START_<Statement>`), and the step returns to the run loop.
+- every other statement that may ask (emit, settle, perform) starts as the reference starts it (the
+  engine's starter, linked as `FR_START_<Statement>`), and the step returns to the run loop.
 
 Each action gets a generated step too (the reference's ActionFrame.step with its checks, costs,
 parameters, effect and `action` event written out for that action).  The frames keep the reference's
@@ -36,7 +37,8 @@ STARTED = ("Emit", "Settle", "Perform")
 
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
 RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_CLAMP", "FR_EMIT",
-           "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT", "FR_COUNT", "FR_FOR_ITEMS") + tuple(f"FR_START_{name}" for name in STARTED)
+           "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT", "FR_COUNT", "FR_FOR_ITEMS")
+RUNTIME += tuple(f"FR_START_{name}" for name in STARTED)
 
 
 def suspending_blocks(rules: Any, sus: Any) -> list[A.Block]:
