@@ -160,6 +160,7 @@ def test_the_generated_source_holds_the_steps_and_only_constants(tmp_path):
     for written_out in ("Choose", "If", "CallProc", "While", "Repeat", "For"):
         assert f"FR_START_{written_out}" not in source
     assert source.count(": a loop that may ask") == 5  # sweep's three fors (one chosen by), repeat and while
+    assert source.count("trigger(s) of an event (EmitFrame.step written out)") == 1  # `paid`: its trigger asks
     assert source.count("FR_FOR_ITEMS(") == 2  # (the filtered and ordered one, the chosen one: effects.for_items)
     assert "import" not in source and "too big" not in source
     defs = [i + 1 for i, line in enumerate(source.splitlines()) if line.startswith(("def st", "def act", "def lp"))]
@@ -199,6 +200,20 @@ def test_an_action_pays_its_cost_asks_its_parameters_and_counts_its_use(games):
         gs.apply_label("10")
         assert gs.pos.decision.prompt == "who answers?" and gs.pos.decision.player == 1, mode
         assert gs.state.cursor.turn_actions == {"trade": 1}, mode
+
+
+def test_an_event_whose_trigger_asks_pushes_its_generated_frame(games):
+    frames = {}
+    for mode, game in games.items():
+        gs = game.new_initial_state(seed=2)
+        gs.apply_label("pay")
+        assert gs.pos.decision.prompt == "tip?"
+        frames[mode] = [(type(f).__name__, type(f).__module__.rsplit(".", 1)[-1]) for f in gs.pos.stack[1:]]
+    assert frames["compiled"] == [("ActionFrame", "framescompiled"), ("BlockFrame", "framescompiled"),
+                                  ("EmitFrame", "framescompiled"), ("BlockFrame", "framescompiled"),
+                                  ("ChooseFrame", "frames")]
+    assert [name for name, _ in frames["interpreted"]] == [name for name, _ in frames["compiled"]]
+    assert {module for _, module in frames["interpreted"]} == {"frames"}
 
 
 def test_a_frame_entered_inside_a_run_steps_as_the_reference(games):

@@ -67,6 +67,8 @@ class Module:
     block_steps: dict[int, Callable[..., Any]] = field(default_factory=dict)
     action_steps: dict[str, Callable[..., Any]] = field(default_factory=dict)
     loop_steps: dict[int, tuple[str, Callable[..., Any]]] = field(default_factory=dict)  # (While, Repeat, For)
+    event_steps: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    event_frames: dict[str, type] = field(default_factory=dict)
     namespace: dict[str, Any] = field(default_factory=dict)
     block_frames: dict[int, type] = field(default_factory=dict)
     action_frames: dict[str, type] = field(default_factory=dict)
@@ -733,7 +735,7 @@ def compile_rules(rules: Any) -> Module:
         names.append((i, "scan", gen.root_scan(t)))
     for var, cond in _filters(rules, blocks):
         names.append(((id(cond), var), "filter", gen.root_filter(var, cond)))
-    by_block, by_loop, by_action, asking = frame_steps(gen, rules, suspends_of(rules))
+    by_block, by_loop, by_action, by_event, asking = frame_steps(gen, rules, suspends_of(rules))
     source = "\n".join(gen.lines) + "\n"
     ns = _link(source, gen.consts)
     module = Module(source, gen.line_spans, digest=rules.spec.digest, env_names=env_names, namespace=ns)
@@ -741,6 +743,7 @@ def compile_rules(rules: Any) -> Module:
     module.block_steps = {key: ns[fname] for key, fname in by_block.items()}
     module.action_steps = {key: ns[fname] for key, fname in by_action.items()}
     module.loop_steps = {key: (kind, ns[fname]) for key, (kind, fname) in by_loop.items()}
+    module.event_steps = {key: ns[fname] for key, fname in by_event.items()}
     for key, what, fname in names:
         {"fn": module.fns, "scan": module.scans, "filter": module.filters}[what][key] = ns[fname]
     module.functions = {n: ns[fid] for n, fid in gen.fn_ids.items()}

@@ -17,7 +17,8 @@ the fast path, whose program counter is the frame's statement index `i`:
   engine's starter, linked as `FR_START_<Statement>`), and the step returns to the run loop.
 
 Each action gets a generated step too (the reference's ActionFrame.step with its checks, costs,
-parameters, effect and `action` event written out for that action).  The frames keep the reference's
+parameters, effect and `action` event written out for that action), and so does each event whose
+triggers may ask (EmitFrame.step: each trigger's condition, its effect inline or pushed).  The frames keep the reference's
 classes' names and slots (engine/framescompiled.py makes the subclasses), and `i`, `k` and `phase` take
 the reference's values wherever a frame waits, so a position's data and digest are the same on both
 engines: tests/test_differential.py and tests/test_generated_games.py compare them step by step.
@@ -261,6 +262,36 @@ class StepGen:
         else:
             g.nested_block(body, indent)
 
+    # ------------------------------------------------------------ events
+    def event_step(self, event: str, triggers: list[Any]) -> str:
+        """EmitFrame.step for one event whose triggers may ask: each trigger's condition, then its effect
+        (inline when it cannot ask, else pushed); `i` counts the triggers looked at, as the reference's."""
+        g = self.g
+        fname = g.fresh("ev")
+        g.emit(0, f"def {fname}(self, pos):  # the {len(triggers)} trigger(s) of an event (EmitFrame.step written out)",
+               triggers[0].effect)
+        g.emit(1, "it = pos.it")
+        g.emit(1, "i = self.i")
+        for k, trig in enumerate(triggers):
+            g.emit(1, f"if i == {k}:")
+            g.emit(2, f"self.i = {k + 1}")
+            g.emit(2, f"env = {{{g.const('event')}: self.record}}  # {_at(trig.effect)}", trig.effect)
+            g.bound = {"event"}
+            if trig.when is None:
+                self.branch(trig.effect, 2)
+                if self.sus.block(trig.effect):
+                    continue  # (pushed: the step has returned)
+            else:
+                g.emit(2, f"if {g.cond(trig.when)}:  # {_at(trig.when)}", trig.when)
+                self.branch(trig.effect, 3)
+            g.emit(2, f"i = {k + 1}")
+        g.emit(1, "it.emit_depth -= 1")
+        g.emit(1, "pos.stack.pop()")
+        g.emit(1, "return None")
+        g.emit(0, "")
+        g.bound = set()
+        return fname
+
     # ------------------------------------------------------------ actions
     def action_step(self, action: Any) -> str:
         """ActionFrame.step for one action: checked, paid, its parameters asked, its effect run, `action`."""
@@ -337,10 +368,11 @@ def _at(node: Any) -> str:
 
 
 def frame_steps(gen: Any, rules: Any, sus: Any) -> tuple[dict[int, str], dict[int, tuple[str, str]], dict[str, str],
-                                                         list[Any]]:
-    """Write the steps of every block that may ask, of every loop in them whose body may ask and of every
-    action into `gen`: (block id -> step name, loop id -> (statement type, step name), action name -> step
-    name, the blocks and loops, kept alive so that their ids stay theirs)."""
+                                                         dict[str, str], list[Any]]:
+    """Write the steps of every block that may ask, of every loop in them that may ask, of every action and
+    of every event whose triggers may ask into `gen`: (block id -> step name, loop id -> (frame kind, step
+    name), action name -> step name, event -> step name, the blocks and loops, kept alive so that their ids
+    stay theirs)."""
     sg = StepGen(gen, sus)
     blocks = suspending_blocks(rules, sus)
     loops = [stmt for b in blocks for stmt in b.body if id(stmt) in sus.ids and _own_loop(stmt)]
@@ -350,7 +382,9 @@ def frame_steps(gen: Any, rules: Any, sus: Any) -> tuple[dict[int, str], dict[in
     by_loop = {id(node): ("ChosenOrder" if isinstance(node, A.For) and node.chooser is not None
                           else type(node).__name__, sg.loop_step(node)) for node in loops}
     by_action = {name: sg.action_step(rules.actions[name]) for name in sorted(rules.actions)}
-    return by_block, by_loop, by_action, blocks + loops
+    by_event = {event: sg.event_step(event, list(triggers)) for event, triggers in sorted(rules.event_triggers.items())
+                if sus.event(event)}
+    return by_block, by_loop, by_action, by_event, blocks + loops
 
 
 def _own_loop(stmt: A.Stmt) -> bool:

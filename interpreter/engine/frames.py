@@ -389,7 +389,8 @@ class EmitFrame:
         return None
 
     def copy(self, envs: dict) -> "EmitFrame":
-        f = EmitFrame.__new__(EmitFrame)
+        cls = self.__class__  # (the fast path's generated subclass stays itself)
+        f = cls.__new__(cls)
         f.triggers, f.i, f.record = self.triggers, self.i, self.record
         return f
 
@@ -412,7 +413,9 @@ def emit(pos: "Position", event: str, data: Record | None = None, span: Any = No
     record = Record(data or {})
     record.setdefault("name", event)
     record.setdefault("player", it.current())
-    f = EmitFrame.__new__(EmitFrame)
+    fast = it.fast  # the fast path pushes the event's generated frame (engine/framescompiled.py)
+    cls = fast.event_frames.get(event, EmitFrame) if fast is not None else EmitFrame
+    f = cls.__new__(cls)
     f.triggers, f.i, f.record = triggers, 0, record
     pos.stack.append(f)
     return True

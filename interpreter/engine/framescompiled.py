@@ -15,8 +15,8 @@ from typing import Any
 from ..compiler.effectgen import RUNTIME, STARTED
 from ..core.values import Record
 from ..reference.effects import _clamp, _filter, check_action, enter_call, for_items
-from .frames import (_CALL, START, ActionFrame, BlockFrame, ChooseFrame, ChosenOrderFrame, ForFrame, RepeatFrame,
-                     WhileFrame, ask_value, emit, repeat_count, run_block, seat_of)
+from .frames import (_CALL, START, ActionFrame, BlockFrame, ChooseFrame, ChosenOrderFrame, EmitFrame, ForFrame,
+                     RepeatFrame, WhileFrame, ask_value, emit, repeat_count, run_block, seat_of)
 
 _HELPERS: dict[str, Any] = {
     "FR_ASK": ask_value, "FR_CHOSEN": ChooseFrame, "FR_FILTER": _filter, "FR_ENTER": enter_call, "FR_CALL": _CALL,
@@ -35,8 +35,8 @@ _LOOPS = {"While": WhileFrame, "Repeat": RepeatFrame, "For": ForFrame, "ChosenOr
 
 def link_frames(module: Any) -> None:
     """Bind the helpers into the module's namespace and make its frame classes (once per module)."""
-    if module.block_frames or module.action_frames or not (module.block_steps or module.action_steps):
-        return  # (linked already, or nothing to link)
+    if "FR_ASK" in module.namespace:
+        return  # (linked already)
     module.namespace.update(_HELPERS)
     doc = "A {} whose step is generated per spec (compiler/effectgen.py)."
     for key, step in module.block_steps.items():
@@ -46,6 +46,9 @@ def link_frames(module: Any) -> None:
         base = _LOOPS[kind]
         module.namespace[f"C_{step.__name__}"] = type(base.__name__, (base,), {
             "__slots__": (), "step": step, "__doc__": doc.format("loop whose body may ask")})
+    for event, step in module.event_steps.items():
+        module.event_frames[event] = type("EmitFrame", (EmitFrame,), {
+            "__slots__": (), "step": step, "__doc__": doc.format("event whose triggers may ask")})
     for name, step in module.action_steps.items():
         module.action_frames[name] = type("ActionFrame", (ActionFrame,), {
             "__slots__": (), "step": step, "__doc__": doc.format("performed action")})
