@@ -62,6 +62,17 @@ class StepGen:
         self.sus = sus
         self.loop_names: dict[int, str] = {}  # id(loop node) -> its step's name (named before any is written)
 
+    def done(self, indent: int) -> None:
+        """The frame's work is over: it pops itself and the run loop goes on with the frame below."""
+        self.g.emit(indent, "pos.stack.pop()")
+        self.g.emit(indent, "return None")
+
+    def end(self, fname: str) -> str:
+        """Close a generated step (a blank line; no name is known bound outside it)."""
+        self.g.emit(0, "")
+        self.g.bound = set()
+        return fname
+
     # ------------------------------------------------------------ blocks
     def block_step(self, block: A.Block) -> str:
         """`step(self, pos)` of a block that may ask; returns its name."""
@@ -92,12 +103,9 @@ class StepGen:
                 g.emit(2, f"i = {start + 1}")
             start += 1
         g.emit(1, f"if i == {len(stmts)}:")
-        g.emit(2, "pos.stack.pop()")
-        g.emit(2, "return None")
+        self.done(2)
         g.emit(1, "return FR_MIDRUN(self, pos, it)  # (entered inside a run: the reference's stepping)")
-        g.emit(0, "")
-        g.bound = set()
-        return fname
+        return self.end(fname)
 
     def asking(self, stmt: A.Stmt, indent: int) -> bool:
         """A statement that may ask: written out (choose, if: True, the step may go on after it) or started
@@ -207,15 +215,14 @@ class StepGen:
         g.bound = set()
         if isinstance(node, A.For) and node.chooser is not None:
             self.chosen_order_step(node)
-            return fname
+            return self.end(fname)
         if isinstance(node, A.While):
             g.emit(1, f"if not {g.cond(node.cond)}:  # {_at(node.cond)}", node.cond)
         elif isinstance(node, A.Repeat):
             g.emit(1, "if self.left <= 0:")
         else:
             g.emit(1, "if self.j >= LEN(self.items):")
-        g.emit(2, "pos.stack.pop()")
-        g.emit(2, "return None")
+        self.done(2)
         if isinstance(node, A.Repeat):
             g.emit(1, "self.left -= 1")
         g.emit(1, f"TK(it, {g.span(node)})")
@@ -224,16 +231,13 @@ class StepGen:
             g.emit(1, "self.j += 1")
         g.emit(1, f"FR_PUSH(pos, {g.const(node.body, hashable=False)}, env)")
         g.emit(1, "return None")
-        g.emit(0, "")
-        g.bound = set()
-        return fname
+        return self.end(fname)
 
     def chosen_order_step(self, node: A.For) -> None:
         """ChosenOrderFrame.step written out: the chooser picks the next item among those left."""
         g = self.g
         g.emit(1, "if not self.remaining:")
-        g.emit(2, "pos.stack.pop()")
-        g.emit(2, "return None")
+        self.done(2)
         g.emit(1, f"TK(it, {g.span(node)})")
         g.emit(1, f"done_, got_ = FR_ASK(pos, {g.const(node.var)}, self.remaining, FR_INT(self.chooser), "
                   f"{g.const(f'which {node.var} next?')}, False, {g.span(node)}, None, None, {g.const(id(node))})")
@@ -241,8 +245,6 @@ class StepGen:
         g.emit(2, "return got_")
         g.emit(1, "self.resume(pos, got_)")
         g.emit(1, "return None")
-        g.emit(0, "")
-        g.bound = set()
 
     def branches(self, node: A.If, indent: int) -> None:
         """frames._start_if written out: the first branch whose condition holds runs (pushed if it may ask)."""
@@ -286,11 +288,8 @@ class StepGen:
                 self.branch(trig.effect, 3)
             g.emit(2, f"i = {k + 1}")
         g.emit(1, "it.emit_depth -= 1")
-        g.emit(1, "pos.stack.pop()")
-        g.emit(1, "return None")
-        g.emit(0, "")
-        g.bound = set()
-        return fname
+        self.done(1)
+        return self.end(fname)
 
     # ------------------------------------------------------------ actions
     def action_step(self, action: Any) -> str:
@@ -325,11 +324,8 @@ class StepGen:
             g.emit(2, f"if FR_EMIT(pos, 'action', FR_RECORD(action={g.const(action.name)})):")
             g.emit(3, "return None")
         g.emit(1, "it.current_action, it.top_action = self.outer")
-        g.emit(1, "pos.stack.pop()")
-        g.emit(1, "return None")
-        g.emit(0, "")
-        g.bound = set()
-        return fname
+        self.done(1)
+        return self.end(fname)
 
     def parameter(self, action: Any, k: int, p: Any, indent: int) -> None:
         """ActionFrame._ask for parameter k (the first may come with the menu's values: `first`)."""
