@@ -7,9 +7,10 @@ than wall time) of each is kept; the figure is the ratio of the medians.  Parts:
 
 - `flow`: the flow generated per spec (compiler/flowgen.py) against the reference stage machine
   (engine/flowframe.FlowFrame), swapped through `Game.flow_frame`;
-- `runs`: the statements between two questions of an effect run as one compiled function (engine/frames.py
-  run_plan) against one by one through the reference's statement functions (the loop below, which is
-  BlockFrame.step's reference branch, swapped in for the measurement only).
+- `effects`: the generated steps of the effects that may ask, their loops, the actions and the events
+  (compiler/effectgen.py) against the reference's frames (engine/frames.py: statements one by one through
+  the statement functions, whose expressions are compiled), swapped by emptying the compiled module's
+  frame tables for the measurement only.
 
 Both variants play the same games (the differential tests prove the engines equal); random answers come
 from legal_actions() (exact menus) or, with --sampled, from sample_step (the playouts MCTS uses).
@@ -29,26 +30,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from orrery.interpreter.core.rng import Rng  # noqa: E402
-from orrery.interpreter.engine import frames  # noqa: E402
 from orrery.interpreter.engine.flowframe import FlowFrame  # noqa: E402
 from orrery.interpreter.engine.game import load_game  # noqa: E402
 
 DEFAULT = ["connect-four:2:200", "tic-tac-toe:2:300", "breakthrough:2:10", "reversi:2:6", "burbuja:1:6",
            "bubblee-pop:2:4", "bubble-singularity:4:2"]
-COMPILED_STEP = frames.BlockFrame.step
 
 
-def one_by_one(self, pos):  # BlockFrame.step's reference branch: every statement through effects.EXEC
-    stmts, env, ids = self.stmts, self.env, pos.sus.ids
-    it = pos.it
-    while self.i < len(stmts):
-        stmt = stmts[self.i]
-        self.i += 1
-        if id(stmt) in ids:
-            return frames.START[type(stmt)](pos, stmt, env)
-        frames.EXEC[type(stmt)](it, stmt, env)
-    pos.stack.pop()
-    return None
+def frame_tables(module) -> tuple[dict, dict, dict]:
+    """The compiled module's generated frame classes (engine/framescompiled.py): blocks, actions, events."""
+    return module.block_frames, module.action_frames, module.event_frames
+
+
+def use_frames(module, tables: tuple[dict, dict, dict]) -> None:
+    module.block_frames, module.action_frames, module.event_frames = tables
 
 
 def play(game, players: int, games: int, sampled: bool) -> float:
@@ -79,23 +74,27 @@ def _play(game, players: int, games: int, sampled: bool) -> float:
 def measure(name: str, players: int, games: int, rounds: int, sampled: bool) -> dict[str, float]:
     """The speed-up of each part: median CPU time without it over median CPU time with it."""
     game = load_game(name, mode="compiled")
-    generated = game.flow_frame
-    setups = {"all": (generated, COMPILED_STEP), "no flow": (FlowFrame, COMPILED_STEP),
-              "no runs": (generated, one_by_one), "neither": (FlowFrame, one_by_one)}
+    generated, module = game.flow_frame, game.rules.compiled
+    steps, reference = frame_tables(module), ({}, {}, {})
+    setups = {"all": (generated, steps), "no flow": (FlowFrame, steps),
+              "no effects": (generated, reference), "neither": (FlowFrame, reference)}
     times: dict[str, list[float]] = {k: [] for k in setups}
     try:
         labels = list(setups)
-        for label in labels:  # warm every variant's caches (compiled plans, geometry, the code itself)
-            game.flow_frame, frames.BlockFrame.step = setups[label]
+        for label in labels:  # warm every variant's caches (late-compiled code, geometry, the code itself)
+            game.flow_frame, tables = setups[label]
+            use_frames(module, tables)
             play(game, players, games, sampled)
         for r in range(rounds):
             for label in labels[r % 4:] + labels[:r % 4]:  # each variant goes first in turn (drift)
-                game.flow_frame, frames.BlockFrame.step = setups[label]
+                game.flow_frame, tables = setups[label]
+                use_frames(module, tables)
                 times[label].append(play(game, players, games, sampled))
     finally:
-        game.flow_frame, frames.BlockFrame.step = generated, COMPILED_STEP
+        game.flow_frame = generated
+        use_frames(module, steps)
     med = {k: statistics.median(v) for k, v in times.items()}
-    return {"flow": med["no flow"] / med["all"], "runs": med["no runs"] / med["all"],
+    return {"flow": med["no flow"] / med["all"], "effects": med["no effects"] / med["all"],
             "both": med["neither"] / med["all"], "seconds": med["all"]}
 
 
@@ -107,11 +106,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     print(f"# benchmarks/compiled_parts.py --rounds {args.rounds}{' --sampled' if args.sampled else ''}  "
           f"(Python {sys.version.split()[0]}; speed-up = median CPU time without the part / with it)")
-    print(f"{'game':22} {'games':>5} {'CPU s':>7} {'flow':>6} {'runs':>6} {'both':>6}")
+    print(f"{'game':22} {'games':>5} {'CPU s':>7} {'flow':>6} {'effects':>7} {'both':>6}")
     for item in args.games:
         name, players, games = item.split(":")
         r = measure(name, int(players), int(games), args.rounds, args.sampled)
-        print(f"{name:22} {games:>5} {r['seconds']:7.3f} {r['flow']:6.3f} {r['runs']:6.3f} {r['both']:6.3f}",
+        print(f"{name:22} {games:>5} {r['seconds']:7.3f} {r['flow']:6.3f} {r['effects']:7.3f} {r['both']:6.3f}",
               flush=True)
     return 0
 

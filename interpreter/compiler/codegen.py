@@ -60,7 +60,6 @@ class Module:
     digest: str = ""
     env_names: set[str] = field(default_factory=set)
     keep: list[Any] = field(default_factory=list)  # nodes compiled late: kept alive so their ids stay theirs
-    plans: dict[int, tuple] = field(default_factory=dict)  # engine/frames.py run_plan: id(body) -> (body, plan)
     functions: dict[str, Callable[..., Any]] = field(default_factory=dict)  # spec function -> its compiled form
     # effectgen.py's steps by block id and by action name, with the namespace the engine links them in
     # (engine/framescompiled.py), and the frame classes it makes of them

@@ -104,7 +104,7 @@ class StepGen:
             start += 1
         g.emit(1, f"if i == {len(stmts)}:")
         self.done(2)
-        g.emit(1, "return FR_MIDRUN(self, pos, it)  # (entered inside a run: the reference's stepping)")
+        g.emit(1, "return FR_MIDRUN(self, pos)  # (entered inside a run: the reference's stepping)")
         return self.end(fname)
 
     def asking(self, stmt: A.Stmt, indent: int) -> bool:

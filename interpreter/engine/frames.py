@@ -5,9 +5,11 @@ A frame is a small object holding where it is (an index, the items left, a phase
 new top), pops itself (its work is done), or suspends (returns the Decision; the frame stays on top and
 gets the chosen value through `resume(pos, value)`).  Nothing already executed runs again.
 
-Statements that cannot suspend (suspends.py) run through the ordinary statement functions
-(effects.EXEC, whose expressions are compiled on the fast path), so the frames only carry control.
-The order of evaluation, loop ticks, limits and messages are those of effects.py (the reference).
+Statements that cannot suspend (core/suspends.py) run through the ordinary statement functions
+(effects.EXEC), so the frames only carry control.  The order of evaluation, loop ticks, limits and
+messages are those of effects.py (the reference).  These are the reference engine's frames; on the fast
+path the blocks, loops, actions and events get subclasses whose `step` is generated per spec
+(compiler/effectgen.py, engine/framescompiled.py), with the same names, slots and waiting points.
 `copy(envs)` copies a frame for Position.clone: `envs` maps old env ids to their copies so that frames
 sharing one env still share it after the copy.  Values in envs are never changed in place.
 """
@@ -66,20 +68,18 @@ def seat_of(it: Any, value: Any, span: Any) -> int:
 
 
 class BlockFrame:
-    """The statements of a block, one at a time."""
+    """The statements of a block, one at a time (the fast path's blocks that may ask have a generated step
+    instead: compiler/effectgen.py)."""
 
-    __slots__ = ("stmts", "i", "env", "plan")
+    __slots__ = ("stmts", "i", "env")
 
     def __init__(self, block: A.Block, env: dict):
         self.stmts = block.body
         self.i = 0
         self.env = env
-        self.plan: list | None = None  # the fast path's run_plan, looked up at the frame's first step
 
     def step(self, pos: "Position") -> Decision | None:
         it = pos.it
-        if it.fast is not None:
-            return self._step_compiled(pos, it)
         stmts, env, ids = self.stmts, self.env, pos.sus.ids
         while self.i < len(stmts):
             stmt = stmts[self.i]
@@ -90,58 +90,11 @@ class BlockFrame:
         pos.stack.pop()
         return None
 
-    def _step_compiled(self, pos: "Position", it: Any) -> Decision | None:
-        """The fast path: each run of statements that cannot suspend is one compiled function (run_plan);
-        `i` moves past the whole run, so it holds the same values as the reference's where a frame waits."""
-        stmts, env, plan = self.stmts, self.env, self.plan
-        if plan is None:
-            kept = it.fast.plans.get(id(stmts))
-            plan = self.plan = kept[1] if kept is not None and kept[0] is stmts else run_plan(pos, stmts)
-        while self.i < len(stmts):
-            fn, after = plan[self.i]
-            if fn is None or fn is _ONE:  # a statement that may ask (or, never met, one inside a run)
-                stmt = stmts[self.i]
-                self.i += 1
-                if fn is None:
-                    return START[type(stmt)](pos, stmt, env)
-                EXEC[type(stmt)](it, stmt, env)
-                continue
-            self.i = after
-            fn(it, env)
-        pos.stack.pop()
-        return None
-
     def copy(self, envs: dict) -> "BlockFrame":
         cls = self.__class__  # (the fast path's generated subclass stays itself)
         f = cls.__new__(cls)
-        f.stmts, f.i, f.env, f.plan = self.stmts, self.i, copy_env(self.env, envs), self.plan
+        f.stmts, f.i, f.env = self.stmts, self.i, copy_env(self.env, envs)
         return f
-
-
-def run_plan(pos: "Position", stmts: tuple) -> list[tuple[Any, int]]:
-    """Per statement of a block that may suspend: (None, next) where the statement may ask; at the first
-    statement of a run of statements that cannot, (one compiled function running the whole run, the
-    index after the run); inside a run, (_ONE, next): that statement alone, by the reference (a frame
-    waits only after a statement that asks, so a run is always entered at its start).  Made once per
-    block and kept with the spec's compiled code; a run compiles as a synthetic block, as the spec's
-    own blocks do."""
-    ids, it = pos.sus.ids, pos.it
-    plan: list[tuple[Any, int]] = []
-    for i, stmt in enumerate(stmts):
-        if id(stmt) in ids:
-            plan.append((None, i + 1))
-        elif i > 0 and plan[-1][0] is not None:
-            plan.append((_ONE, i + 1))
-        else:
-            j = i
-            while j < len(stmts) and id(stmts[j]) not in ids:
-                j += 1
-            plan.append((it.fast.late(it.r, A.Block(span=stmt.span, body=tuple(stmts[i:j]))), j))
-    it.fast.plans[id(stmts)] = (stmts, plan)  # (the statements kept alive: their id stays theirs)
-    return plan
-
-
-_ONE = object()  # (a statement inside a run: run_plan)
 
 
 def run_block(pos: "Position", block: A.Block | None, env: dict) -> bool:

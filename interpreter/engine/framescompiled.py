@@ -21,7 +21,7 @@ from .frames import (_CALL, START, ActionFrame, BlockFrame, ChooseFrame, ChosenO
 _HELPERS: dict[str, Any] = {
     "FR_ASK": ask_value, "FR_CHOSEN": ChooseFrame, "FR_FILTER": _filter, "FR_ENTER": enter_call, "FR_CALL": _CALL,
     "FR_PUSH": run_block, "FR_CHECK": check_action, "FR_CLAMP": _clamp, "FR_EMIT": emit, "FR_RECORD": Record,
-    "FR_MIDRUN": BlockFrame._step_compiled, "FR_INT": int, "FR_SEAT": seat_of,
+    "FR_MIDRUN": BlockFrame.step, "FR_INT": int, "FR_SEAT": seat_of,
     "FR_COUNT": repeat_count, "FR_FOR_ITEMS": for_items,
 }
 _HELPERS.update({f"FR_START_{name}": fn for stmt, fn in START.items() if (name := stmt.__name__) in STARTED})
