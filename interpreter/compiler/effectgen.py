@@ -6,7 +6,7 @@ Here each block that may ask becomes one generated `step(self, pos)` per spec, t
 the fast path, whose program counter is the frame's statement index `i`:
 
 - a run of statements that cannot ask is written out inline (the same code as the spec's other blocks);
-- a `choose` is written out: its domain, filter, chooser and prompt, then the engine's `ASK`; answered by
+- a `choose` is written out: its domain, filter, chooser and prompt, then the engine's `FR_ASK`; answered by
   itself (one option) the step goes on, else it pushes the choose frame and returns the decision;
 - an `if` is written out: its conditions, then a branch that cannot ask inline, one that can pushed;
 - a `call` is written out: its arguments, the depth check, then the procedure's frame pushed;
@@ -18,10 +18,11 @@ the fast path, whose program counter is the frame's statement index `i`:
 
 Each action gets a generated step too (the reference's ActionFrame.step with its checks, costs,
 parameters, effect and `action` event written out for that action), and so does each event whose
-triggers may ask (EmitFrame.step: each trigger's condition, its effect inline or pushed).  The frames keep the reference's
-classes' names and slots (engine/framescompiled.py makes the subclasses), and `i`, `k` and `phase` take
-the reference's values wherever a frame waits, so a position's data and digest are the same on both
-engines: tests/test_differential.py and tests/test_generated_games.py compare them step by step.
+triggers may ask (EmitFrame.step: each trigger's condition, its effect inline or pushed).  The frames
+keep the reference's classes' names and slots (engine/framescompiled.py makes the subclasses), and `i`,
+`j`, `k`, `left` and `phase` take the reference's values wherever a frame waits, so a position's data and
+digest are the same on both engines: tests/test_differential.py, tests/test_generated_games.py and
+tests/test_effectgen.py compare them step by step.
 
 As in codegen.py, nothing from the spec enters the source but through constants; the names the engine
 must link are `RUNTIME` (engine/framescompiled.py checks them).

@@ -1,11 +1,13 @@
 """The generated steps of a spec's effects and actions (compiler/effectgen.py), linked to the engine.
 
 `link_frames(module)` binds the engine's helpers into the compiled module's namespace and makes, per
-block that may ask and per action, a subclass of the reference frame (BlockFrame, ActionFrame) whose
-`step` is the generated one; everything else (`resume`, `copy`, the slots) is the reference frame's.
-The classes keep the reference's names: the continuation is the same data on both engines
-(Position.frames_view and the digest name a frame by its class name).  run_block and perform
-(engine/frames.py) push these classes on the fast path.
+block that may ask, loop that may ask, action and event whose triggers may ask, a subclass of the
+reference frame (BlockFrame; WhileFrame, RepeatFrame, ForFrame, ChosenOrderFrame; ActionFrame;
+EmitFrame) whose `step` is the generated one; everything else (`resume`, `copy`, the slots) is the
+reference frame's.  The classes keep the reference's names: the continuation is the same data on both
+engines (Position.frames_view and the digest name a frame by its class name).  run_block, perform and
+emit (engine/frames.py) push these classes on the fast path; the loops' classes are bound by name for
+the block steps that push them.
 """
 
 from __future__ import annotations
