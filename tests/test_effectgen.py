@@ -115,6 +115,11 @@ end:
 """
 
 
+def _after_pick(statement: str) -> str:
+    """ASKING with one more statement in `pick`'s effect, after the first choice is recorded."""
+    return ASKING.replace("      picks = picks + [a]\n", f"      picks = picks + [a]\n      {statement}\n")
+
+
 def _game(tmp_path, text: str, mode: str) -> Game:
     (tmp_path / mode).mkdir(exist_ok=True)
     path = tmp_path / mode / "rules.yaml"  # (one name: messages locate the same file on both engines)
@@ -241,7 +246,7 @@ def test_a_frame_entered_inside_a_run_steps_as_the_reference(games):
 ])
 def test_failures_inside_a_generated_step_are_the_references(tmp_path, statement, expected):
     """A require that fails takes the option off the menu with its reason; an error names the rule."""
-    text = ASKING.replace("      picks = picks + [a]\n", f"      picks = picks + [a]\n      {statement}\n")
+    text = _after_pick(statement)
     outcomes = []
     for mode in ("compiled", "interpreted"):
         game = _game(tmp_path, text, mode)
@@ -264,7 +269,7 @@ def test_failures_inside_a_generated_step_are_the_references(tmp_path, statement
 ])
 def test_a_by_that_names_no_player_is_a_located_error_on_both_engines(tmp_path, statement, fragment):
     """(It was a Python error, reported as a bug: `int(None)`.)"""
-    text = ASKING.replace("      picks = picks + [a]\n", f"      picks = picks + [a]\n      {statement}\n")
+    text = _after_pick(statement)
     messages = []
     for mode in ("compiled", "interpreted"):
         game = _game(tmp_path, text, mode)
@@ -276,7 +281,7 @@ def test_a_by_that_names_no_player_is_a_located_error_on_both_engines(tmp_path, 
 
 
 def test_a_by_that_names_a_seat_by_number_still_asks_that_player(games, tmp_path):
-    text = ASKING.replace("      picks = picks + [a]\n", "      picks = picks + [a]\n      choose q from [1, 2] by 1\n")
+    text = _after_pick("choose q from [1, 2] by 1")
     for mode in ("compiled", "interpreted"):
         gs = _game(tmp_path, text, mode).new_initial_state(players=2, seed=1)
         gs.apply_label("pick")
