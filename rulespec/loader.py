@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from . import ast as A
 from .checker import check_spec
+from .constants import resolve_sizes
 from .errors import Diagnostics, Finding, SpecError, Span
 from .gamespec import GameSpec  # re-exported: callers import GameSpec from here
 from .models import Spec
@@ -51,6 +52,7 @@ def build_spec(merged: Merged, path: str, *, check: bool = True) -> GameSpec:
         diags.extend(findings_from_validation(exc, merged.data, merged.span, merged.key_span, Spec))
         diags.raise_if_errors()
         raise  # pragma: no cover - raise_if_errors always raises here
+    diags.extend(resolve_sizes(model, merged.span))
     spec = GameSpec(model=model, merged=merged, path=path, digest=spec_digest(merged.data),
                     variants=list(merged.variant_names))
     for dpath, text, kind in rule_texts(merged.data):
@@ -126,6 +128,7 @@ def _too_deep(root: A.Node) -> A.Node | None:
 
 # Where rule text lives in a spec: (path pattern, kind).  '*' matches any key or index.
 _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
+    (("constants", "*"), "constant"),
     (("components", "pieces", "*", "label"), "expr"),
     (("components", "pieces", "*", "symbol"), "expr"),
     (("components", "pieces", "*", "style"), "expr"),
@@ -177,6 +180,10 @@ def rule_texts(data: Any) -> Iterator[tuple[tuple, Any, str]]:
             if kind == "invariant":
                 if isinstance(value, dict):
                     continue  # long form: its holds/never_decreases entries are listed separately
+                kind_here = "expr"
+            elif kind == "constant":
+                if not isinstance(value, str):
+                    continue  # a YAML value, not an expression
                 kind_here = "expr"
             elif kind == "binder":
                 kind_here = "expr"

@@ -79,15 +79,32 @@ class Assumption(Model):
 # ----------------------------------------------------------------- components
 
 
-AttrType = Literal["int", "str", "bool", "player", "dir", "list", "any"]
+AttrType = str
+"""A type: int, str, bool, player, dir, list, record, any, or the name of a `names:` set (checked by the checker)."""
 
 
 class AttrDecl(Model):
-    """A piece or cell attribute: a type, or a list of allowed values."""
+    """A type declaration in long form: a type or allowed values (with a default), or a record, list or row type."""
 
     type: AttrType = "any"
     values: list[Any] | None = None
     default: Any = None
+    record: dict[str, "TypeDecl"] | None = Field(None, description="A record with these fields, each with its type.")
+    list_: "TypeDecl | None" = Field(None, alias="list", description="A list whose items all have this type.")
+    row: str | None = Field(None, description="A row of this table (which declares `row:`), written as its key.")
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> "AttrDecl":
+        shapes = [k for k in ("record", "list_", "row") if getattr(self, k) is not None]
+        if len(shapes) > 1 or shapes and (self.type != "any" or self.values is not None):
+            raise ValueError("a type is one of: a type name (with values), a record, a list or a row")
+        return self
+
+
+TypeDecl = Union[AttrDecl, list[Any], str]
+"""A type declaration: a type name (int, str, bool, player, dir, list, record, any, a `names:` set), a list of
+allowed values, or the long form (AttrDecl): `{type, values, default}`, `{record: {...}}`, `{list: T}`, `{row: T}`."""
+AttrDecl.model_rebuild()
 
 
 def attr_default(decl: "AttrDecl | list | str") -> Any:
@@ -108,16 +125,19 @@ def attr_values(decl: "AttrDecl | list | str") -> list | None:
 class Instance(TypedDict):
     """One explicit piece: its attribute values (any keys) and an optional number of copies."""
 
-    count: NotRequired[Annotated[int, Field(ge=0, le=100_000, description="Copies of this piece (default: the "
-                                                                          "kind's count).")]]
+    count: NotRequired[Annotated[int, Field(ge=0, le=100_000)] | str]
+    id: NotRequired[Annotated[str, Field(description="The row's key: unique in its kind, named by variant paths "
+                                                     "(`instances[ID]`).")]]
 
 
 class PieceKind(Model):
     """A kind of piece (token, card, tile, coin...) and how many exist."""
 
     description: str | None = None
-    attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
-    count: int = Field(1, ge=0, le=100_000, description="Copies of each combination of listed attribute values, or of each instance.")
+    attributes: dict[str, TypeDecl] = {}
+    count: Annotated[int, Field(ge=0, le=100_000)] | str = Field(
+        1, description="Copies of each combination of listed attribute values, or of each instance (a number, or "
+                       "the name of a whole-number constant).")
     instances: list[Instance] | None = Field(None, description="Explicit pieces: attribute values, optional 'count'.")
     start: str | None = Field(None, description="Zone the pieces start in (an expression, e.g. 'bag'); default: the box.")
     unlimited: bool = Field(False, description="Pieces are made on demand with `create` instead of counted.")
@@ -127,6 +147,8 @@ class PieceKind(Model):
 
 
 ZoneType = Literal["bag", "deck", "pile", "hand", "grid", "graph"]
+Size = Union[Annotated[int, Field(ge=1, le=1000)], str]
+"""A grid's width or height: a number, or the name of a whole-number constant (rulespec/constants.py)."""
 
 
 class ZoneDecl(Model):
@@ -139,18 +161,19 @@ class ZoneDecl(Model):
         None, description="Who sees the pieces: public, owner (only the owning player), hidden (counts only). "
                           "Default by type: bag and deck hidden, hand owner, others public.")
     # grids
-    width: int | None = Field(None, ge=1, le=1000)
-    height: int | None = Field(None, ge=1, le=1000)
+    width: Size | None = Field(None, description="Columns of a bounded grid: a number, or a constant's name.")
+    height: Size | None = Field(None, description="Rows of a bounded grid: a number, or a constant's name.")
     unbounded: bool = Field(False, description="Grid without edges: any integer coordinates are cells.")
     adjacency: Literal["orthogonal", "diagonal", "king", "hex"] = "orthogonal"
     wrap: bool = Field(False, description="Grid edges wrap around (torus).")
-    cell_attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
+    cell_attributes: dict[str, TypeDecl] = {}
     cells: dict[str, dict[str, Any]] = Field({}, description="Per-cell attribute values, by label (e.g. 'c3').")
     # graphs
     nodes: list[str] | None = None
     edges: list[list[str]] | None = None
     directed: bool = False
-    capacity: int | None = Field(None, ge=0, description="Most pieces a zone (or grid cell) may hold.")
+    capacity: Annotated[int, Field(ge=0)] | str | None = Field(
+        None, description="Most pieces a zone (or grid cell) may hold: a number, or a constant's name.")
     label: str | None = None
 
     @model_validator(mode="after")
@@ -180,7 +203,8 @@ class VarDecl(Model):
     """A state variable of any type, global or per player."""
 
     per_player: bool = False
-    type: Literal["int", "bool", "str", "list", "player", "piece", "cell", "any"] = "any"
+    type: str = Field("any", description="int, bool, str, list, record, player, piece, cell, any, or a `names:` "
+                                         "set (the checker checks the values written to it).")
     start: ExprText | None = None
     description: str | None = None
     visibility: Literal["public", "owner", "hidden"] = "public"
@@ -203,6 +227,8 @@ class Components(Model):
 class TableDecl(Model):
     """A lookup table, e.g. points by chain length."""
 
+    row: dict[str, TypeDecl] | None = Field(None, description="The fields of every entry, each with its type: "
+                                                              "every entry is a checked record.")
     values: dict[str, Any] | list[Any]
     default: Any = None
     above: Literal["error", "last", "default"] = Field(
@@ -211,18 +237,36 @@ class TableDecl(Model):
     description: str | None = None
 
 
-class FunctionDecl(Model):
+Param = Union[str, dict[str, TypeDecl]]
+"""A parameter: its name, or `{name: TYPE}` to type it (arguments are checked against the type)."""
+
+
+class _Params(Model):
+    """Parameters, each a name or `{name: TYPE}`."""
+
+    params: list[Param] = []
+
+    @property
+    def param_names(self) -> list[str]:
+        """The parameters' names, in order."""
+        return [p if isinstance(p, str) else next(iter(p), "") for p in self.params]
+
+    @property
+    def param_types(self) -> dict[str, "TypeDecl"]:
+        """The declared types of the typed parameters."""
+        return {k: v for p in self.params if isinstance(p, dict) for k, v in p.items()}
+
+
+class FunctionDecl(_Params):
     """A named expression with parameters, callable from any expression."""
 
-    params: list[str] = []
     expr: ExprText
     description: str | None = None
 
 
-class ProcedureDecl(Model):
+class ProcedureDecl(_Params):
     """A named effect with parameters, run with `call name(args)`."""
 
-    params: list[str] = []
     effect: EffectText
     description: str | None = None
 
@@ -396,6 +440,12 @@ class Spec(Model):
 
     orrery: Literal[1] = Field(1, description="Spec format version.")
     game: GameMeta
+    names: dict[str, list[str]] = Field({}, description="Closed sets of words: a type for attributes, fields, "
+                                                        "variables and parameters; the set's name is the list of its "
+                                                        "words.")
+    constants: dict[str, Any] = Field({}, description="Named values that never change: a YAML value, or a quoted "
+                                                      "expression evaluated once (zones, cells, tables, constants "
+                                                      "above).")
     components: Components = Components()
     variables: dict[str, VarDecl] = {}
     tables: dict[str, TableDecl] = {}

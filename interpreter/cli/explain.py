@@ -98,7 +98,10 @@ def _attr_text(name: str, decl: AttrDecl | list | str) -> str:
     if isinstance(decl, str):
         return f"{words(name)} ({decl})"
     values = decl if isinstance(decl, list) else decl.values
-    out = f"{words(name)}: {'/'.join(map(str, values))}" if values else f"{words(name)} ({decl.type})"
+    kind = decl.type if isinstance(decl, list) or decl.type != "any" else (
+        f"a row of {decl.row}" if decl.row else f"record of {', '.join(decl.record)}" if decl.record is not None
+        else "list" if decl.list_ is not None else decl.type)
+    out = f"{words(name)}: {'/'.join(map(str, values))}" if values else f"{words(name)} ({kind})"
     default = None if isinstance(decl, list) else decl.default
     return out if default is None else f"{out}, default {default}"
 

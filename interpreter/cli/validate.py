@@ -80,6 +80,10 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
             return check_scenarios(Game(load_spec(game_path, limits=limits)), scenarios, game_path), kind
         else:
             spec = load_spec(path, limits=limits)
+        if any(isinstance(v, str) for v in spec.model.constants.values()):
+            from ..engine.game import Game
+
+            Game(spec, mode="interpreted")  # constants written as expressions: worked out as a game would
         return list(spec.warnings), kind
     except OrreryError as err:
         return err.findings, kind

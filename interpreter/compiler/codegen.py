@@ -332,7 +332,7 @@ class CodeGen(InlineCalls):
             from ..core.values import ZoneRef
 
             return self.const(ZoneRef(node.id))
-        if kind in ("table", "kind", "action", "end"):
+        if kind in ("table", "kind", "action", "end", "const"):
             return self.const(payload, hashable=False)
         return f"UNK({self.const(node.id)}, {self.span(node)})"
 

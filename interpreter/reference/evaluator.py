@@ -134,7 +134,7 @@ class Interp:
             return self.s.vars.get(name)
         if kind == "zone":
             return ZoneRef(name)
-        if kind in ("table", "kind", "action", "end"):
+        if kind in ("table", "kind", "action", "end", "const"):
             return payload
         raise RuleError(f"unknown name '{name}'", node.span)
 
