@@ -15,6 +15,7 @@ from typing import Any
 from . import ast as A
 from . import checknames, flowcheck
 from .callgraph import CallGraph
+from .commits import check_commit
 from .datacheck import data_findings
 from .errors import Finding, Span
 from .gamespec import GameSpec
@@ -55,6 +56,7 @@ class _Checker:
         self.fn_types: dict[str, str | None] = {}  # spec function -> result type; None while being checked
         self.calls = CallGraph(spec)
         self.emitted: dict[str, list[Span]] = {}
+        self.commits: list[Span] = []  # every `commit` (each emits `revealed`): rulespec/commits.py
         self.performed: set[str] = set()
         self.ended: set[str] = set()
         self.passes = False
@@ -601,6 +603,8 @@ class _Checker:
         if s.reason is not None:
             self.expr(s.reason, sc.child({s.var: vt}))  # evaluated for each rejected value: it sees the value
         self._define(sc, s.var, vt, self._word(s.span, "choose", s.var))
+
+    _s_Commit = check_commit
 
     def _s_Require(self, s: A.Require, sc: Scope) -> None:
         self._want_bool(s.cond, self.expr(s.cond, sc), _CONDITION)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
+from .commits import REVEALED
 from .errors import Span
 from .typing_rules import BUILTIN_EVENTS, did_you_mean
 
@@ -94,7 +95,7 @@ def events(c: Any) -> None:
             for sp in spans:
                 c.warning(sp, f"no trigger listens to event '{event}'" + did_you_mean(event, listened))
     for name, t in c.m.triggers.items():
-        if t.on and t.on not in BUILTIN_EVENTS and t.on not in c.emitted:
+        if t.on and t.on not in BUILTIN_EVENTS and t.on not in c.emitted and not (t.on == REVEALED and c.commits):
             c.warning(c.span("triggers", name, "on"),
                       f"trigger '{name}' listens to '{t.on}', which is not a built-in event and "
                       f"nothing emits" + did_you_mean(t.on, set(BUILTIN_EVENTS) | set(c.emitted)))

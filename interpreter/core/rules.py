@@ -12,8 +12,8 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Span
-from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.datacheck import build_types
+from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import PieceKind, ZoneDecl, attr_values
 
 from .data import as_value, typed_value
@@ -169,7 +169,7 @@ class EndInfo:
     span: Span
 
 
-_FALLIBLE = (A.Require, A.Choose)
+_FALLIBLE = (A.Require, A.Choose, A.Commit)
 
 
 def _failure_analysis(rules: "Rules") -> dict[str, bool]:
