@@ -443,7 +443,17 @@ class _Checker:
 
     def _e_Cond(self, e: A.Cond, sc: Scope) -> str:
         self._want_bool(e.test, self.expr(e.test, sc), _CONDITION)
-        return join(self.expr(e.then, sc), self.expr(e.else_, sc))
+        then = self.expr(e.then, sc)
+        return then if isinstance(e.else_, A.NoMatch) else join(then, self.expr(e.else_, sc))
+
+    def _e_LetIn(self, e: A.LetIn, sc: Scope) -> str:
+        return checknames.let_in(self, e, sc)
+
+    def _e_Slice(self, e: A.Slice, sc: Scope) -> str:
+        return checknames.slice_type(self, e, sc)
+
+    def _e_NoMatch(self, e: A.NoMatch, sc: Scope) -> str:
+        return "any"
 
     def _e_ListLit(self, e: A.ListLit, sc: Scope) -> str:
         types = [self.expr(x, sc) for x in e.items]
@@ -561,6 +571,8 @@ class _Checker:
             self.type_error((s.target, s.value)[problem[0]].span, problem[1])
 
     def _s_If(self, s: A.If, sc: Scope) -> None:
+        if s.match is not None:
+            checknames.check_match(self, s.match, sc.get(s.match.name) or "any")
         for cond, body in s.branches:
             self._want_bool(cond, self.expr(cond, sc), _CONDITION)
             self.block(body, sc.child())

@@ -114,6 +114,51 @@ def typed_args(c: Any, group: str, name: str, args: tuple, kwargs: tuple, types:
             c.type_error(node.span, f"parameter '{p}' of '{name}' holds {describe(w)}, but this is {describe(t)}")
 
 
+# ------------------------------------------------------------------ let ... in, slices, match
+
+
+def let_in(c: Any, e: A.LetIn, sc: Scope) -> str:
+    """`let NAME = VALUE in BODY` (or a `match` expression built as one): the body's type."""
+    t = c.expr(e.value, sc)
+    inner = sc.child()
+    if e.match is None:
+        c._define(inner, e.name, t, c._word(e.span, "let", e.name))
+    else:
+        inner.names[e.name] = t
+        check_match(c, e.match, t)
+    return c.expr(e.body, inner)
+
+
+def slice_type(c: Any, e: A.Slice, sc: Scope) -> str:
+    """`xs[a:b]`: a list's or a text's type; bounds are numbers."""
+    t = c.expr(e.obj, sc)
+    for bound in (e.start, e.stop):
+        if bound is not None:
+            bt = c.expr(bound, sc)
+            if known(bt) and base(bt) not in NUMERIC:
+                c.type_error(bound.span, f"a slice's bounds are numbers, but this is {describe(bt)}")
+    if known(t) and base(t) not in ("list", "str"):
+        c.type_error(e.obj.span, f"cannot slice {describe(t)}: only a list or a text has items to take")
+        return "any"
+    return t
+
+
+def check_match(c: Any, info: A.MatchInfo, t: str) -> None:
+    """A `match` covers every value it can meet: `_`, or every word of the set its value is typed by."""
+    if info.default:
+        return
+    words = c.ix.dt.names.words(t) if c.ix.dt is not None else None
+    if words is None:
+        c.error(info.span, f"this match has no `_` arm, so it must list every value, but its value is "
+                           f"{describe(t)}, not a word of a `names:` set", "add `_ => ...` as the last arm")
+        return
+    written = {v for v, _ in info.patterns}
+    missing = [w for w in words if w not in written]
+    if missing:
+        c.error(info.span, f"this match does not cover {', '.join(repr(w) for w in missing)} of "
+                           f"{c.ix.dt.names.shown(t) or 'its set'}", "add an arm for each, or `_ => ...`")
+
+
 # ------------------------------------------------------------------ constants
 
 

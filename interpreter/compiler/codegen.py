@@ -34,6 +34,7 @@ from ..core.suspends import suspends_of
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
 from .analysis import cheap, counts_no_loops, env_bound_names, memoisable, placebound
 from .effectgen import frame_steps
+from .exprgen import HELPERS as EXPR_HELPERS, ExprForms
 from .inline import InlineCalls
 from .inplace import attr_source, builtin_source, top_attr_source
 from .link import link
@@ -87,7 +88,7 @@ class Module:
         return None
 
 
-class CodeGen(InlineCalls):
+class CodeGen(ExprForms, InlineCalls):
     """Generates Python source for expressions (as Python expressions) and blocks (as statements)."""
 
     def __init__(self, rules: Any, env_names: set[str]):
@@ -767,6 +768,7 @@ def _link(source: str, consts: list[Any], linked: dict[str, Callable[..., Any]] 
                                            "TypeError": TypeError}}
     ns.update(linked or {})
     ns.update(fastlib.HELPERS)
+    ns.update(EXPR_HELPERS)
     ns["CMB"], ns["SETG"] = combine, assign_global
     ns["MOVETO"], ns["DESTROY"], ns["ASSIGNA"], ns["CREATE"], ns["CALLW"] = (move_to, destroy, assign_attr, create_with,
                                                                            call_with)

@@ -88,6 +88,24 @@ class TableRef:
         raise RuleError(f"table '{self.name}' has no entry {key!r}", span)
 
 
+def slice_value(interp: Interp, obj: Any, start: Any, stop: Any, node: Any) -> Any:
+    """`obj[start:stop]` of a list or a text: Python's bounds (negative from the end, clamped, never an error);
+    the new list or text counts its items against the loop limit, as `+` does."""
+    if not isinstance(obj, (list, str)):
+        raise RuleError(f"cannot slice {interp.describe(obj)}: only a list or a text has items to take", node.span)
+    for bound, what in ((start, "start"), (stop, "end")):
+        if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
+            raise RuleError(f"a slice's {what} must be a number, got {interp.describe(bound)}", node.span)
+    out = obj[start:stop]
+    spend(interp, len(out), node.span)
+    return out
+
+
+def no_match(interp: Interp, value: Any, span: Any) -> Any:
+    """A `match` that fits none of its arms: a located error (the checker sees that typed ones cannot)."""
+    raise RuleError(f"no arm of this match fits {interp.describe(value)}; add an arm for it, or `_ =>`", span)
+
+
 def values_equal(a: Any, b: Any) -> bool:
     """Equality where true/false never equal the numbers 1/0, also inside lists and records."""
     if isinstance(a, bool) or isinstance(b, bool):
