@@ -98,7 +98,7 @@ def _attr_text(name: str, decl: AttrDecl | list | str) -> str:
     if isinstance(decl, str):
         return f"{words(name)} ({decl})"
     values = decl if isinstance(decl, list) else decl.values
-    kind = decl.type if isinstance(decl, list) or decl.type != "any" else (
+    kind = "" if isinstance(decl, list) else decl.type if decl.type != "any" else (
         f"a row of {decl.row}" if decl.row else f"record of {', '.join(decl.record)}" if decl.record is not None
         else "list" if decl.list_ is not None else decl.type)
     out = f"{words(name)}: {'/'.join(map(str, values))}" if values else f"{words(name)} ({kind})"
@@ -602,14 +602,14 @@ def _glossary(c: _Ctx, above: str) -> list[str]:
             phrase = c.value("functions", name, "expr", current="the current player") or ""
             text = phrase + "." if len(phrase) <= 140 and phrase.count("`") <= 2 else \
                 f"`{code(c.spec.expr('functions', name, 'expr'))}`"
-        out.append(f"- `{name}({', '.join(f.params)})`: {text}")
+        out.append(f"- `{name}({', '.join(f.param_names)})`: {text}")
     for name, p in m.procedures.items():
         if f"“{words(name)}”" not in above:
             continue
         lines = c.effect("procedures", name, "effect", current="the current player")
         text = _stop(p.description) if p.description else (
             lines[0][2:] if len(lines) == 1 else f"{_plural(len(lines), 'step')} (see the spec).")
-        out.append(f"- “{words(name)}” ({', '.join(p.params)}): {text}")
+        out.append(f"- “{words(name)}” ({', '.join(p.param_names)}): {text}")
     if m.invariants:
         out.append("- Always true (`orrery simulate --check` checks these invariants): "
                    f"{'; '.join(words(n) for n in m.invariants)}.")

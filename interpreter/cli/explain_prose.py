@@ -258,9 +258,9 @@ class Phraser:
                 return e
             decl = self.spec.model.functions[e.func]
             body = self.spec.expr("functions", e.func, "expr")
-            if decl.description or body is None or e.kwargs or len(e.args) != len(decl.params):
+            if decl.description or body is None or e.kwargs or len(e.args) != len(decl.param_names):
                 return e
-            e = substitute(body, dict(zip(decl.params, e.args)))
+            e = substitute(body, dict(zip(decl.param_names, e.args)))
         return e
 
     def _inline(self, e: A.Call, as_cond: bool = False) -> str | None:
@@ -272,11 +272,11 @@ class Phraser:
         decl = self.spec.model.functions[e.func]
         body = self.spec.expr("functions", e.func, "expr")
         if decl.description or body is None or self._depth >= MAX_INLINE_DEPTH or e.kwargs \
-                or len(e.args) != len(decl.params):
+                or len(e.args) != len(decl.param_names):
             return None
         self._depth += 1
         try:
-            put = substitute(body, dict(zip(decl.params, e.args)))
+            put = substitute(body, dict(zip(decl.param_names, e.args)))
             text = self.cond(put) if as_cond else self.expr(put)
         finally:
             self._depth -= 1
