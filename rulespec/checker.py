@@ -126,11 +126,11 @@ class _Checker:
         for what, path, decls in groups:
             for name, decl in decls.items():
                 where = self.key(*path, name)
-                if not self._usable_name(name, where, f"{what} '{name}'"):
+                per_player = getattr(decl, "per_player", False)
+                if not self._usable_name(name, where, f"{what} '{name}'", player=per_player):
                     continue
                 if what in ("function", "procedure"):
                     continue  # called by name, a namespace of their own
-                per_player = getattr(decl, "per_player", False)
                 seen = seen_player if per_player else seen_global
                 if name in seen:
                     self.error(where, f"{what} '{name}' has the same name as the {seen[name]} '{name}'")
@@ -141,19 +141,27 @@ class _Checker:
                     sp = self.span(f"{kind}s", name, "params", i)
                     if self._usable_name(p, sp, f"parameter '{p}'", local=True):
                         self._no_shadow(p, sp)
+        checknames.attribute_clashes(self)
         self._recursion()
 
-    def _usable_name(self, name: str, where: Span, what: str, local: bool = False) -> bool:
+    def _usable_name(self, name: str, where: Span, what: str, local: bool = False, player: bool = False) -> bool:
+        """A declared name: valid, not a keyword; a spec-level one not a built-in's or special name's, a
+        per-player one (read as `p.NAME`) not a player's built-in attribute."""
+        hint = f"rename it, e.g. '{checknames.suggested(self, name, what)}'"
         if not _NAME.match(name):
             self.error(where, f"{what} is not a valid name (letters, digits and _, not starting with a digit)")
         elif name in KEYWORDS:
-            self.error(where, f"{what} uses the keyword '{name}'; rename it")
+            self.error(where, f"{what} uses the keyword '{name}' of the rule language; rename it", hint)
         elif local:
             return True  # locals live apart from function names; hiding specials is reported by _no_shadow
+        elif player:
+            return checknames.player_attribute_free(self, name, where, what, hint)
         elif name in FUNCTIONS:
-            self.error(where, f"{what} has the name of the built-in function '{name}'; rename it")
+            self.error(where, f"{what} has the name of the built-in function '{name}' ({name}(...) is "
+                              f"{FUNCTIONS[name].doc[0].lower() + FUNCTIONS[name].doc[1:].rstrip('.')}); rename it", hint)
         elif name in SPECIAL_NAMES:
-            self.error(where, f"{what} has the name of the special name '{name}'; rename it")
+            self.error(where, f"{what} has the name of the special name '{name}' ({SPECIAL_NAMES[name][1][0].lower()}"
+                              f"{SPECIAL_NAMES[name][1][1:].rstrip('.')}); rename it", hint)
         else:
             return True
         return False
@@ -171,7 +179,9 @@ class _Checker:
         for name in m.functions:
             self._function(name)
         for name, proc in m.procedures.items():
-            self._effect(("procedures", name, "effect"), top.child(checknames.param_types(self, "procedures", name, proc)))
+            with checknames.inferring(self, "procedures", name, proc):
+                self._effect(("procedures", name, "effect"), top.child(checknames.param_types(self, "procedures",
+                                                                                              name, proc)))
         for kname in m.components.pieces:
             for f in ("label", "symbol", "style"):
                 self._expr(("components", "pieces", kname, f), top.child({"it": "piece"}))
@@ -270,7 +280,9 @@ class _Checker:
             return self.fn_types[name] or "any"  # None: being checked (recursion is reported elsewhere)
         self.fn_types[name] = None
         decl = self.m.functions[name]
-        t = self._expr(("functions", name, "expr"), Scope(None, checknames.param_types(self, "functions", name, decl))) or "any"
+        with checknames.inferring(self, "functions", name, decl):
+            t = self._expr(("functions", name, "expr"), Scope(None, checknames.param_types(self, "functions", name,
+                                                                                            decl))) or "any"
         self.fn_types[name] = t
         return t
 
@@ -555,7 +567,8 @@ class _Checker:
             if not (ok_player or ok_piece):
                 self.error(_tail(target.span, target.name),
                            f"cannot assign to '{target.name}': not a per-player track or variable, "
-                           f"nor a piece attribute" + ("" if not known(ot) else f" of {describe(ot)}"))
+                           f"nor a piece attribute" + ("" if not known(ot) else f" of {describe(ot)}")
+                           + did_you_mean(target.name, self.ix.player_vars | set(self.ix.piece_attrs)))
                 return
             tt = self.ix.attr_type(ot, target.name) or "any"
         else:

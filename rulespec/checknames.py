@@ -9,12 +9,14 @@ once, before the game starts, so it may read only what never changes.
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from . import ast as A
 from .records import did_you_mean
 from .signatures import SPECIAL_NAMES
-from .typing_rules import NUMERIC, Scope, base, describe, elem, known
+from .signatures import FUNCTIONS, KEYWORDS
+from .typing_rules import BUILTIN_ATTRS, NUMERIC, Scope, base, describe, elem, known
 
 # Built-ins that read pieces or draw random numbers: a constant, evaluated once before the game, cannot use them.
 STATE_BUILTINS = frozenset({"pieces", "empty", "size", "top", "bottom", "place_of", "zone_of", "changed_at", "count",
@@ -49,6 +51,9 @@ def check_words(c: Any, t: str | None, node: A.Expr, lists: bool = False) -> Non
 
 def check_binary(c: Any, e: A.Binary, a: str, b: str) -> None:
     """`==`, `!=`, `in` and `not in` with a word on one side and a text literal on the other."""
+    if e.op in ("==", "!=") and c.ix.dt is not None:
+        for side, other in ((e.left, b), (e.right, a)):
+            _infer_param(c, side, other)
     if e.op in ("==", "!="):
         check_words(c, a, e.right)
         check_words(c, b, e.left)
@@ -101,17 +106,96 @@ def param_types(c: Any, group: str, name: str, decl: Any) -> dict[str, str]:
     return {p: c.ix.dt.static(typed[p]) if p in typed else "any" for p in decl.param_names}
 
 
+@contextmanager
+def inferring(c: Any, group: str, name: str, decl: Any) -> Iterator[None]:
+    """While a body is checked: its untyped parameters compared with a word of a set take that set as type for
+    the literal arguments of its calls (`has(p, "Nmae")` when the body says `a.name == what`)."""
+    stack = c.__dict__.setdefault("inferring", [])
+    typed = c.ix.dt.params.get((group, name), {})
+    stack.append(((group, name), {p for p in decl.param_names if p not in typed}))
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
+def _infer_param(c: Any, side: A.Expr, other: str) -> None:
+    stack = c.__dict__.get("inferring")
+    if stack and isinstance(side, A.Name) and side.id in stack[-1][1] and c.ix.dt.names.words(other) is not None:
+        c.__dict__.setdefault("inferred", {}).setdefault(stack[-1][0], {}).setdefault(side.id, other)
+
+
+def call_types(c: Any, group: str, name: str, decl: Any) -> dict[str, str]:
+    """The types arguments are checked against: declared, else inferred from the body (`inferring`)."""
+    inferred = c.__dict__.get("inferred", {}).get((group, name), {})
+    return {p: inferred.get(p, t) if t == "any" else t for p, t in param_types(c, group, name, decl).items()}
+
+
 def typed_args(c: Any, group: str, name: str, args: tuple, kwargs: tuple, types: list[str]) -> None:
     """Arguments of typed parameters: a literal word must be one of the type's words, a value of a known type
     must fit (`types`: the positional arguments' types)."""
     decl = (c.m.functions if group == "functions" else c.m.procedures)[name]
-    want = param_types(c, group, name, decl)
+    want, declared = call_types(c, group, name, decl), param_types(c, group, name, decl)
     for p, node in list(zip(decl.param_names, args)) + [(k, v) for k, v in kwargs if k in want]:
         check_words(c, want[p], node)
     for (p, node), t in zip(zip(decl.param_names, args), types):
-        w = want[p]
+        w = declared[p]
         if known(w) and known(t) and base(t) not in (base(w), "none") and not {base(t), base(w)} <= NUMERIC:
             c.type_error(node.span, f"parameter '{p}' of '{name}' holds {describe(w)}, but this is {describe(t)}")
+
+
+# ------------------------------------------------------------------ names that clash with built-ins
+
+_WORD = {"piece kind": "piece", "zone": "zone", "track": "track", "variable": "value", "table": "table",
+         "function": "of", "procedure": "now", "action": "action", "end condition": "end", "constant": "value",
+         "names set": "kinds"}
+
+
+def suggested(c: Any, name: str, what: str) -> str:
+    """A free name to suggest instead of one that clashes (`size` -> `size_track`)."""
+    taken = set(c.ix.globals) | set(c.ix.player_attrs) | set(c.m.functions) | set(c.m.procedures)
+    what = what.split(" '")[0]  # ("track 'size'" -> "track")
+    for candidate in (f"{name}_{_WORD.get(what, 'value')}",
+                      f"{name}_value", f"the_{name}", f"{name}2"):
+        if candidate not in taken and candidate not in KEYWORDS and candidate not in FUNCTIONS:
+            return candidate
+    return f"{name}_{len(taken)}"
+
+
+def player_attribute_free(c: Any, name: str, where: Any, what: str, hint: str) -> bool:
+    """A per-player track, variable or zone is read as `p.NAME`: it may not hide a player's built-in attribute
+    (a built-in function's name is fine there: `p.size` is no call)."""
+    if name not in BUILTIN_ATTRS["player"]:
+        return True
+    c.error(where, f"{what} is read as `p.{name}`, which is every player's built-in '{name}' "
+                   f"({_PLAYER_ATTRS[name]}); rename it", hint)
+    return False
+
+
+_PLAYER_ATTRS = {"seat": "the seat number", "name": "the seat's name", "passed": "whether the player passed",
+                 "next": "the next player clockwise"}
+_HIDDEN = {"piece": ("components", "pieces"), "cell": ("components", "zones")}
+
+
+def attribute_clashes(c: Any) -> None:
+    """Piece and cell attributes named like a built-in attribute would hide it: `pieces(z, kind: "x")`, `.place`
+    or a cell's `.label` would read the attribute instead, silently."""
+    for kname, kind in c.m.components.pieces.items():
+        for a in kind.attributes:
+            if a in BUILTIN_ATTRS["piece"]:
+                c.error(c.key("components", "pieces", kname, "attributes", a),
+                        f"piece kind '{kname}' declares an attribute '{a}', which would hide every piece's built-in "
+                        f"'{a}' ({_PIECE_ATTRS[a]}); rename it", f"rename it, e.g. '{kname}_{a}'")
+    for zname, zone in c.m.components.zones.items():
+        for a in zone.cell_attributes:
+            if a in BUILTIN_ATTRS["cell"]:
+                c.error(c.key("components", "zones", zname, "cell_attributes", a),
+                        f"zone '{zname}' declares a cell attribute '{a}', which would hide every cell's built-in "
+                        f"'{a}'; rename it", f"rename it, e.g. '{zname}_{a}'")
+
+
+_PIECE_ATTRS = {"kind": "its kind's name, which `pieces(..., kind: ...)` compares", "place": "where it is",
+                "cell": "where it is", "id": "its number"}
 
 
 # ------------------------------------------------------------------ let ... in, slices, match

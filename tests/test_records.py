@@ -60,7 +60,7 @@ def test_a_row_typed_attribute_reads_as_the_row(ledger):
     assert ids
     for i in ids:
         deal = s.attrs[i]["deal"]
-        assert deal["gives"] == s.attrs[i]["kind"] or deal["gives"] == "fame"
+        assert deal["gives"] == s.attrs[i]["sort"]
         assert isinstance(deal["cost"], dict) and "gems" in deal["cost"]
 
 
@@ -152,3 +152,38 @@ def test_expression_constant_that_fails_is_a_located_error(tmp_path):
         Game(spec)
     assert "constant 'corner' cannot be worked out" in str(err.value)
     assert err.value.findings[0].span.line == 15
+
+
+_POWERS = """\
+game: {name: powers, players: {min: 2, max: 2}}
+names: {power: [swap, peek, double]}
+components:
+  zones: {pool: {}}
+  pieces:
+    ability:
+      attributes: {name: power, active: bool}
+      instances: [{name: swap, active: true}, {name: peek, active: false}]
+      start: pool
+functions:
+  has_power:
+    params: [what]
+    expr: any(a.name == what and a.active for a in pieces(pool))
+flow: {phases: [{name: p, steps: [{actions: [go]}]}]}
+actions:
+  go: {effect: 'if has_power("WORD") { say 1 }'}
+end: {e: {when: "round > 2"}}
+"""
+
+
+@pytest.mark.parametrize(("word", "message"), [("swap", None), ("swp", "'swp' is not a power (did you mean 'swap'?)")])
+def test_a_name_passed_to_an_untyped_parameter_compared_with_words_is_checked(tmp_path, word, message):
+    """Issue 30: `has(who, "Nmae")` that can never be true is an error, not silence."""
+    path = _write(tmp_path, "powers.yaml", _POWERS.replace("WORD", word))
+    if message is None:
+        load_spec(path)
+        return
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    (finding,) = err.value.findings
+    assert finding.message == message and (finding.span.line, finding.span.col) == (16, 30)
+    assert finding.hint == "the words are swap, peek, double"
