@@ -296,6 +296,8 @@ class ActionDecl(Model):
     why: str | None = Field(None, description="Shown when `condition` is false.")
     params: dict[str, ParamDecl] = {}
     cost: dict[str, ExprText] = Field({}, description="Track or variable of the acting player -> amount paid first.")
+    applies_when: ExprText | None = Field(None, description="The action exists only while this holds (a house rule's "
+                                                            "switch, added to `condition`).")
     effect: EffectText = ""
     limit: int | None = Field(None, ge=1, description="Most times per turn.")
 
@@ -308,6 +310,8 @@ class TriggerDecl(Model):
     for_: ExprText | None = Field(None, alias="for", description="Binder 'x in collection' for state triggers.")
     when: ExprText | None = None
     order: ExprText | None = Field(None, description="Sort key choosing which match fires first (smallest first).")
+    applies_when: ExprText | None = Field(None, description="The trigger exists only while this holds (a house "
+                                                            "rule's switch, added to `when`).")
     effect: EffectText
     rule: str | None = None
 
@@ -471,21 +475,29 @@ class Spec(Model):
 # ------------------------------------------------------------- variants
 
 
+CHANGE_OPS = ("set", "replace", "remove", "add", "append", "prepend", "patch")
+
+
 class ChangeDecl(Model):
-    """One change a variant makes: exactly one of set/replace/remove/add, at a dotted path."""
+    """One change a variant makes: exactly one of set/replace/remove/add/append/prepend/patch, at a dotted path."""
 
     set: str | None = None
     replace: str | None = None
     remove: str | None = None
     add: str | None = None
+    append: str | None = Field(None, description="Add the value at the end of a list, or after an effect's "
+                                                 "statements.")
+    prepend: str | None = Field(None, description="Add the value at the start of a list, or before an effect's "
+                                                  "statements.")
+    patch: str | None = Field(None, description="Set some fields of a mapping (a row, a rule): the value's keys.")
     value: Any = None
     why: str | None = None
 
     @model_validator(mode="after")
     def _one_op(self) -> "ChangeDecl":
-        ops = [k for k in ("set", "replace", "remove", "add") if getattr(self, k) is not None]
+        ops = [k for k in CHANGE_OPS if getattr(self, k) is not None]
         if len(ops) != 1:
-            raise ValueError("a change needs exactly one of set, replace, remove, add")
+            raise ValueError("a change needs exactly one of " + ", ".join(CHANGE_OPS))
         if ops[0] != "remove" and "value" not in self.model_fields_set:
             raise ValueError(f"'{ops[0]}' needs a value")
         return self

@@ -708,6 +708,8 @@ def compact_value(value: Any, absent: str = "(none)") -> list[str]:
         return [absent]
     if isinstance(value, str):
         return value.strip().splitlines() or [""]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value) and any("\n" in v for v in value):
+        return [ln for v in value for ln in v.strip().splitlines()]  # an effect in parts (a variant's append)
     one = _dump(value, flow=True)
     if len(one) == 1 and len(one[0]) <= MAX_LINE:
         return one
