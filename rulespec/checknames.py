@@ -174,24 +174,21 @@ def player_attribute_free(c: Any, name: str, where: Any, what: str, hint: str) -
 
 _PLAYER_ATTRS = {"seat": "the seat number", "name": "the seat's name", "passed": "whether the player passed",
                  "next": "the next player clockwise"}
-_HIDDEN = {"piece": ("components", "pieces"), "cell": ("components", "zones")}
 
 
 def attribute_clashes(c: Any) -> None:
     """Piece and cell attributes named like a built-in attribute would hide it: `pieces(z, kind: "x")`, `.place`
     or a cell's `.label` would read the attribute instead, silently."""
-    for kname, kind in c.m.components.pieces.items():
-        for a in kind.attributes:
-            if a in BUILTIN_ATTRS["piece"]:
-                c.error(c.key("components", "pieces", kname, "attributes", a),
-                        f"piece kind '{kname}' declares an attribute '{a}', which would hide every piece's built-in "
-                        f"'{a}' ({_PIECE_ATTRS[a]}); rename it", f"rename it, e.g. '{kname}_{a}'")
-    for zname, zone in c.m.components.zones.items():
-        for a in zone.cell_attributes:
-            if a in BUILTIN_ATTRS["cell"]:
-                c.error(c.key("components", "zones", zname, "cell_attributes", a),
-                        f"zone '{zname}' declares a cell attribute '{a}', which would hide every cell's built-in "
-                        f"'{a}'; rename it", f"rename it, e.g. '{zname}_{a}'")
+    groups = (("piece", "piece kind", "pieces", "attributes", "an attribute"),
+              ("cell", "zone", "zones", "cell_attributes", "a cell attribute"))
+    for who, owner, section, field_, what in groups:
+        for name, decl in getattr(c.m.components, section).items():
+            for a in getattr(decl, field_):
+                if a in BUILTIN_ATTRS[who]:
+                    means = f" ({_PIECE_ATTRS[a]})" if who == "piece" and a in _PIECE_ATTRS else ""
+                    c.error(c.key("components", section, name, field_, a),
+                            f"{owner} '{name}' declares {what} '{a}', which would hide every {who}'s built-in "
+                            f"'{a}'{means}; rename it", f"rename it, e.g. '{name}_{a}'")
 
 
 _PIECE_ATTRS = {"kind": "its kind's name, which `pieces(..., kind: ...)` compares", "place": "where it is",
