@@ -410,11 +410,6 @@ class _Builder(MatchBuilder, Transformer):
         return A.Slice(span=self._span(meta), obj=c[0], start=c[1], stop=c[2])
 
     @v_args(meta=True)
-    def slice_step(self, meta, c):
-        where = c[3].span if c[3] is not None else self._span(meta)
-        raise Built(where, "a slice takes no step: write xs[a:b] (every item from a up to b)")
-
-    @v_args(meta=True)
     def let_expr(self, meta, c):
         return A.LetIn(span=self._span(meta), name=str(c[0]), value=c[1], body=c[2])
 
@@ -556,7 +551,20 @@ def _describe_expected(expected: set[str], parser: Lark) -> str:
     return ", ".join(shown)
 
 
-def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser: Lark) -> Finding:
+def _in_slice(text: str, pos: int) -> bool:
+    """Whether `pos` is inside `[...]` after a `:` of that bracket (a slice's second colon)."""
+    stack: list[bool] = []  # per open bracket: a `[` that holds a colon already
+    for ch in text[:pos]:
+        if ch in "([{":
+            stack.append(False if ch == "[" else None)  # type: ignore[arg-type]
+        elif ch in ")]}" and stack:
+            stack.pop()
+        elif ch == ":" and stack and stack[-1] is not None:
+            stack[-1] = True
+    return bool(stack) and stack[-1] is True
+
+
+def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser: Lark, text: str = "") -> Finding:
     line = getattr(err, "line", 1) or 1
     col = getattr(err, "column", 1) or 1
     if isinstance(err, UnexpectedToken):
@@ -574,6 +582,8 @@ def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser:
             msg = (f"syntax error in {what}: unexpected end of text after '{last}', which needs something after it; "
                    f"expected {_describe_expected(err.expected, parser)}")
             line, col = last.line, last.column
+        elif str(tok) == ":" and _in_slice(text, tok.start_pos or 0):  # (a step is left out of the grammar: its tables)
+            msg = f"syntax error in {what}: a slice takes no step: write xs[a:b] (every item from a up to b)"
         elif "IN" in err.expected and (tok.type == "COMP_OP" or str(tok) in ("and", "or", "in", "not")):
             msg += ("; the value of `let NAME = VALUE in ...` is arithmetic: write a comparison, `and`, `or` or "
                     "`in` there in parentheses")
@@ -595,7 +605,7 @@ def _parse(text: str, start: str, mapper: SpanMapper, what: str):
     try:
         tree = parser.parse(text)
     except UnexpectedInput as err:
-        raise SpecError(_syntax_finding(err, mapper, what, parser)) from None
+        raise SpecError(_syntax_finding(err, mapper, what, parser, text)) from None
     try:
         return _Builder(mapper).transform(tree)
     except VisitError as err:
