@@ -336,6 +336,8 @@ class CallProc(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class Perform(Stmt):
-    """`perform action`: run another action (choosing its parameters) as part of this one."""
+    """`perform action [by player]`: run another action (choosing its parameters) as part of this one, for
+    the acting player or the one `by` names."""
 
     action: str
+    actor: Expr | None = None

@@ -16,6 +16,7 @@ from . import ast as A
 from .callgraph import CallGraph
 from .errors import Finding, Span
 from .gamespec import GameSpec
+from .reaction_checks import acting_findings
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
@@ -103,6 +104,7 @@ class _Checker:
         self._rule_text()
         self._flow()
         self._events()
+        self.findings += acting_findings(self.spec)
         return self.findings
 
     # ====================================================== declared names
@@ -670,6 +672,10 @@ class _Checker:
         if s.action not in self.m.actions:
             self.error(self._word(s.span, "perform", s.action), f"unknown action '{s.action}'"
                        + did_you_mean(s.action, self.m.actions))
+        if s.actor is not None:
+            t = self.expr(s.actor, sc)
+            if known(t) and base(t) not in NUMERIC:
+                self.type_error(s.actor.span, f"`perform ... by` needs a player, but this is {describe(t)}")
 
     # ================================================================= flow
     def _flow(self) -> None:

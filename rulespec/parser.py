@@ -328,7 +328,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def perform_stmt(self, meta, c):
-        return A.Perform(span=self._span(meta), action=str(c[0]))
+        return A.Perform(span=self._span(meta), action=str(c[0]), actor=c[1])
 
     # -- expressions
     @v_args(meta=True)

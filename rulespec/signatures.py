@@ -96,7 +96,9 @@ FUNCTIONS: dict[str, Sig] = {
 
 # Names with a fixed meaning everywhere; spec names may not reuse them.
 SPECIAL_NAMES: dict[str, tuple[str, str]] = {
-    "current": ("player", "The player whose turn (or action) it is."),
+    "current": ("player", "The acting player: whose action this is (the turn's player, or the one a window or "
+                          "`perform ... by` acts for)."),
+    "turn_player": ("player", "The player whose turn it is."),
     "players": ("list", "Every player, in seat order."),
     "num_players": ("int", "How many players are in the game."),
     "round": ("int", "The round number, from 1."),

@@ -180,7 +180,7 @@ class _Gen:
         self.goto(3, "phase_end")
         self.line(3, "return None")
         self.line(2, "fr.sub = 1")
-        self.line(2, "c.current = c.order[c.pos]")
+        self.line(2, "c.current = c.turn_player = c.order[c.pos]")
         self.line(2, "c.turn += 1")
         self.line(2, "c.step = 0")
         self.line(2, "c.step_count = 0")

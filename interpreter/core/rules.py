@@ -232,6 +232,7 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
             names[n] = ("var", n)
     names.update({
         "current": ("special", lambda it: Player(it.s.cursor.current)),
+        "turn_player": ("special", lambda it: Player(it.s.cursor.turn_player)),
         "players": ("special", lambda it: it.s.players),
         "num_players": ("special", lambda it: it.s.n),
         "round": ("special", lambda it: it.s.cursor.round),
@@ -248,7 +249,7 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
 # path to read them in place instead of calling the functions; tests/test_compiler_specialise.py checks
 # that each gives what its function gives.
 SPECIAL_SOURCE = {
-    "current": "PLAYER(it.s.cursor.current)", "players": "it.s.players", "num_players": "it.s.n",
+    "current": "PLAYER(it.s.cursor.current)", "turn_player": "PLAYER(it.s.cursor.turn_player)", "players": "it.s.players", "num_players": "it.s.n",
     "round": "it.s.cursor.round", "turn": "it.s.cursor.turn", "first_player": "PLAYER(it.s.cursor.first_player)",
     "cascade": "it.s.cascade",
 }

@@ -33,7 +33,8 @@ class Cursor:
     step_count: int = 0
     passed: set[int] = field(default_factory=set)
     first_player: int = 0
-    current: int = 0
+    current: int = 0  # the acting player: the turn's, or the one a window or `perform ... by` acts for
+    turn_player: int = 0  # the player whose turn it is
     turn: int = 0
     turn_actions: dict[str, int] = field(default_factory=dict)
     end_turn: bool = False

@@ -104,7 +104,7 @@ class FlowFrame:
                 c.first_player = int(first)
             elif it.r.spec.model.flow.rotate_first_player:
                 c.first_player = (c.first_player + 1) % s.n
-            c.current = c.first_player
+            c.current = c.turn_player = c.first_player
             c.phase = 0
         if self._hooks(pos, it.r.spec.effect("flow", "round_start"), "round_start", lambda: Record(round=c.round)):
             return None
@@ -137,7 +137,7 @@ class FlowFrame:
                 self._goto(pos, "phase_end")
                 return None
             self.sub = 1
-            c.current = c.order[c.pos]
+            c.current = c.turn_player = c.order[c.pos]
             c.turn += 1
             c.step = 0
             c.step_count = 0

@@ -528,8 +528,38 @@ def perform(pos: "Position", action: Any, count_limit: bool = True, first: tuple
     pos.stack.append(f)
 
 
+class ActorFrame:
+    """Below an action done for another player than the acting one (a window's answer, `perform ... by`):
+    that player acts (`current`, Interp.current()) until the action above is done, then the one before."""
+
+    __slots__ = ("prev",)
+
+    def __init__(self, prev: int):
+        self.prev = prev
+
+    def step(self, pos: "Position") -> Decision | None:
+        pos.s.cursor.current = self.prev
+        pos.stack.pop()
+        return None
+
+    def copy(self, envs: dict) -> "ActorFrame":
+        return self  # (never changed once made)
+
+
+def act_as(pos: "Position", seat: int) -> None:
+    """`seat` is the acting player until the frame pushed next (an action) is done."""
+    c = pos.s.cursor
+    if seat != c.current:
+        pos.stack.append(ActorFrame(c.current))
+        c.current = seat
+
+
 def _start_perform(pos: "Position", node: A.Perform, env: dict) -> None:
-    perform(pos, pos.it.r.actions[node.action], count_limit=False)
+    it = pos.it
+    action = it.r.actions[node.action]
+    if node.actor is not None:
+        act_as(pos, seat_of(it, it.ev(node.actor, env), node.actor.span))
+    perform(pos, action, count_limit=False)
     return None
 
 

@@ -459,8 +459,10 @@ def _end_game(it: "Interp", node: A.EndGame, env: dict) -> None:
 
 
 def _pass(it: "Interp", node: A.Pass, env: dict) -> None:
-    it.s.cursor.passed.add(it.s.cursor.current)
-    it.s.cursor.end_turn = True
+    c = it.s.cursor
+    c.passed.add(c.current)  # the acting player passes; the turn ends only when it is theirs
+    if c.current == c.turn_player:
+        c.end_turn = True
 
 
 def _end_turn(it: "Interp", node: A.EndTurn, env: dict) -> None:
