@@ -219,11 +219,21 @@ class State:
             "kinds": self.kinds, "attrs": self.attrs, "loc": [_ser(p) for p in self.loc],
             "places": sorted(([_ser(k), v] for k, v in self.places.items() if v), key=lambda kv: json.dumps(kv[0])),
             "vars": _ser(self.vars), "pvars": _ser(self.pvars), "rng": self.rng.state,
-            "cursor": _ser({k: v for k, v in self.cursor.__dict__.items()}),
+            "cursor": _ser(self._cursor_data()),
             "outcome": _ser(self.outcome.__dict__ if self.outcome else None),
         }
         blob = json.dumps(data, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+    def _cursor_data(self) -> dict[str, Any]:
+        """The cursor as the digest sees it: the turn's player only while another player acts (so the
+        digests of games that never let another player act, and the logs that recorded them, stay as
+        they were before the field existed)."""
+        data = dict(self.cursor.__dict__)
+        if data["turn_player"] == data["current"]:
+            del data["turn_player"]
+        return data
 
 
 _EMPTY: list[int] = []
