@@ -341,3 +341,12 @@ class Perform(Stmt):
 
     action: str
     actor: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Open(Stmt):
+    """`open window(args)`: a reaction window (docs/dsl.md 2.19) opens now; its answers are part of this move."""
+
+    window: str
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...] = ()

@@ -16,7 +16,7 @@ from . import ast as A
 from .callgraph import CallGraph
 from .errors import Finding, Span
 from .gamespec import GameSpec
-from .reaction_checks import acting_findings
+from .reaction_checks import acting_findings, reacting_actions, window_events, window_findings
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
@@ -104,6 +104,7 @@ class _Checker:
         self._rule_text()
         self._flow()
         self._events()
+        window_findings(self)
         self.findings += acting_findings(self.spec)
         return self.findings
 
@@ -667,6 +668,13 @@ class _Checker:
         else:
             self._arity(s, f"procedure '{s.name}'", proc.params, s.args, s.kwargs)
 
+    def _s_Open(self, s: A.Open, sc: Scope) -> None:
+        for a in list(s.args) + [v for _, v in s.kwargs]:
+            self.expr(a, sc)
+        if s.window not in self.m.windows:
+            self.error(self._word(s.span, "open", s.window), f"unknown window '{s.window}'"
+                       + did_you_mean(s.window, self.m.windows))
+
     def _s_Perform(self, s: A.Perform, sc: Scope) -> None:
         self.performed.add(s.action)
         if s.action not in self.m.actions:
@@ -680,7 +688,7 @@ class _Checker:
     # ================================================================= flow
     def _flow(self) -> None:
         m = self.m
-        offered: set[str] = set()
+        offered: set[str] = reacting_actions(m)
         phase_seen: dict[str, Span] = {}
         for i, ph in enumerate(m.flow.phases):
             p = ("flow", "phases", i)
@@ -749,7 +757,7 @@ class _Checker:
         return not any((b := self.spec.effect(*p, f)) is not None and b.body for f in fields)
 
     def _events(self) -> None:
-        listened = {t.on for t in self.m.triggers.values() if t.on}
+        listened = {t.on for t in self.m.triggers.values() if t.on} | window_events(self.m)
         for event, spans in self.emitted.items():
             if event not in listened:
                 for sp in spans:

@@ -156,6 +156,8 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("triggers", "*", "when"), "expr"),
     (("triggers", "*", "order"), "expr"),
     (("triggers", "*", "effect"), "effect"),
+    (("windows", "*", "when"), "expr"),
+    (("windows", "*", "who"), "expr"),
     (("scoring", "score"), "expr"),
     (("scoring", "final"), "effect"),
     (("end", "*", "when"), "expr"),

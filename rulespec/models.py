@@ -266,6 +266,28 @@ class TriggerDecl(Model):
     rule: str | None = None
 
 
+class WindowDecl(Model):
+    """A reaction window: players other than the acting one may respond, one at a time, or pass."""
+
+    description: str | None = None
+    rule: str | None = Field(None, description="The rulebook passage this window encodes.")
+    after: str | None = Field(None, description="Opens right after this event's triggers have run; without it, "
+                                                "only `open NAME(...)` opens the window.")
+    when: ExprText | None = Field(None, description="The window opens only if this holds (`event` bound).")
+    who: ExprText | None = Field(None, description="The players who may respond, evaluated when it opens (`event` "
+                                                   "bound); default: everyone but the player who opened it.")
+    actions: list[str] = Field([], description="The actions a responding player may take (besides `pass`).")
+    poll: Literal["turn_order", "as_listed"] = Field(
+        "turn_order", description="Who is asked first: clockwise from the player after the opener, or `who`'s order.")
+    closes: Literal["all_passed", "first_taken", "each_once"] = Field(
+        "all_passed", description="all_passed: once everyone has passed since the last action taken in it; "
+                                  "first_taken: after one action; each_once: after one answer each.")
+    ask: Literal["when_able", "always"] = Field(
+        "when_able", description="when_able: a player who could only pass is not asked; always: everyone is "
+                                 "asked, so being asked tells nothing of what a player holds.")
+    prompt: str | None = Field(None, min_length=1, description="The question (default: the window's name).")
+
+
 # ------------------------------------------------------------------ flow
 
 
@@ -405,6 +427,7 @@ class Spec(Model):
     flow: FlowDecl
     actions: dict[str, ActionDecl] = {}
     triggers: dict[str, TriggerDecl] = {}
+    windows: dict[str, WindowDecl] = Field({}, description="Reaction windows (docs/dsl.md 2.19).")
     scoring: ScoringDecl = ScoringDecl()
     end: dict[str, EndDecl] = Field(min_length=1)
     ranking: RankingDecl = RankingDecl()

@@ -327,6 +327,11 @@ class _Builder(Transformer):
         return A.CallProc(span=self._span(meta), name=str(c[0]), args=args, kwargs=kwargs)
 
     @v_args(meta=True)
+    def open_stmt(self, meta, c):
+        args, kwargs = _split_args(c[1])
+        return A.Open(span=self._span(meta), window=str(c[0]), args=args, kwargs=kwargs)
+
+    @v_args(meta=True)
     def perform_stmt(self, meta, c):
         return A.Perform(span=self._span(meta), action=str(c[0]), actor=c[1])
 

@@ -1,17 +1,74 @@
 """Static checks of reactions: who acts (`perform ... by`), windows, free actions and trigger order.
 
-The checker (checker.py) calls `acting_findings` once per spec; the checks live here so that the big
-checker only holds the hooks.  Like the checker, this module mirrors the engine's semantics
+The checker (checker.py) calls `acting_findings` and `window_findings` once per spec; the checks live here
+so that the big checker only holds the hooks.  Like the checker, this module mirrors the engine's semantics
 (engine/frames.py, engine/windows.py) without importing it.
 """
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from . import ast as A
 from .errors import Finding
 from .gamespec import GameSpec
+from .typing_rules import BUILTIN_EVENTS, NUMERIC, Scope, base, describe, did_you_mean, elem, known
+
+
+def reacting_actions(model: Any) -> set[str]:
+    """Actions offered outside the steps: in a window's menu."""
+    return {a for w in model.windows.values() for a in w.actions}
+
+
+def window_events(model: Any) -> set[str]:
+    """Events a window listens to (it opens after them)."""
+    return {w.after for w in model.windows.values() if w.after}
+
+
+def window_findings(ch: Any) -> None:
+    """Each window's names, expressions and menu, checked with the checker `ch` (its scopes, types, spans)."""
+    m = ch.m
+    zones = m.components.zones
+    for name, w in m.windows.items():
+        path = ("windows", name)
+        ch._usable_name(name, ch.key(*path), f"window '{name}'", local=True)
+        scope = Scope().child({"event": "record"})
+        ch._expr(path + ("when",), scope, cond=True)
+        t = ch._expr(path + ("who",), scope)
+        if t is not None and known(t) and not (base(t) in NUMERIC or base(t) == "list" and (
+                not known(elem(t)) or base(elem(t)) in NUMERIC)):
+            ch.type_error(ch.spec.expr(*path, "who").span, f"a window's `who` must be a list of players, but this "
+                                                           f"is {describe(t)}")
+        for i, a in enumerate(w.actions):
+            if a not in m.actions:
+                ch.error(ch.span(*path, "actions", i), f"unknown action '{a}'" + did_you_mean(a, m.actions))
+            elif w.ask == "when_able":
+                secret = _secret_zone(ch.spec, a, zones)
+                if secret:
+                    ch.warning(ch.key(*path, "ask") if "ask" in w.model_fields_set else ch.key(*path),
+                               f"window '{name}' does not ask a player who could only pass (ask: when_able), and "
+                               f"action '{a}' reads the {zones[secret].visibility} zone '{secret}': whether a player "
+                               f"is asked tells the others something about it",
+                               "write `ask: always` to ask everyone (being asked then tells nothing)")
+        if w.after and w.after not in BUILTIN_EVENTS and w.after not in ch.emitted:
+            ch.warning(ch.span(*path, "after"), f"window '{name}' opens after '{w.after}', which is not a built-in "
+                                                f"event and nothing emits"
+                       + did_you_mean(w.after, set(BUILTIN_EVENTS) | set(ch.emitted)))
+
+
+def _secret_zone(spec: GameSpec, action: str, zones: dict) -> str | None:
+    """A zone that players cannot all see, read by an action's condition, cost or parameters (what decides
+    whether it is offered), or None."""
+    decl = spec.model.actions[action]
+    paths = [("condition",)] + [("cost", v) for v in decl.cost]
+    paths += [("params", p, f) for p in decl.params for f in ("from", "where")]
+    for path in paths:
+        node = spec.expr("actions", action, *path)
+        for n in (node.walk() if node is not None else ()):
+            name = n.name if isinstance(n, A.Attr) else n.id if isinstance(n, A.Name) else None
+            if name in zones and zones[name].visibility != "public":
+                return name
+    return None
 
 
 def acting_findings(spec: GameSpec) -> list[Finding]:

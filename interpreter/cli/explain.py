@@ -20,6 +20,7 @@ from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
 
 from .explain_prose import Phraser, code, words
+from .explain_windows import windows_section
 
 INDENT = "    "
 MAX_LINE = 100  # a value longer than this on one line is shown as a block (never cut: --diff is complete)
@@ -673,15 +674,15 @@ def _assumptions(c: _Ctx) -> list[str]:
     return out
 
 
-SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Scoring",
-            "End of the game", "Glossary", "Hints for search bots", "Assumptions")
+SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Reaction windows",
+            "Scoring", "End of the game", "Glossary", "Hints for search bots", "Assumptions")
 
 
 def explain_text(spec: GameSpec) -> str:
     """A rules summary of a spec that reads like a rulebook, in a rulebook's order, as Markdown."""
     c = _Ctx(spec)
     sections = [_header(c), _overview(c), _components(c), _setup(c), _flow(c), _actions(c), _triggers(c),
-                _scoring(c), _end(c)]
+                windows_section(c, _said, _stop), _scoring(c), _end(c)]
     above = "\n".join("\n".join(s) for s in sections)
     sections += [_glossary(c, above), _bot_hints(c), _assumptions(c)]
     text = "\n\n".join("\n".join(s) for s in sections if s) + "\n"

@@ -750,6 +750,9 @@ class Phraser:
         args = [self.expr(a) for a in s.args]
         return f"do “{words(s.name)}”" + (f" for {', '.join(args)}" if args else "")
 
+    def _s_Open(self, s: A.Open) -> str:
+        return f"other players may answer (reaction window “{words(s.window)}”)"
+
     def _s_Perform(self, s: A.Perform) -> str:
         who = "" if s.actor is None else f" (done by {self.expr(s.actor)})"
         return f"perform the action “{self.actions.get(s.action, words(s.action))}”{who}"

@@ -35,7 +35,7 @@ from typing import Any
 from orrery.rulespec import ast as A
 
 # statements that may ask and start as the reference starts them (engine/frames.py START)
-STARTED = ("Emit", "Settle", "Perform")
+STARTED = ("Emit", "Settle", "Perform", "Open")
 
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
 RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_CLAMP", "FR_EMIT",
@@ -321,7 +321,7 @@ class StepGen:
         self.branch(action.effect, 2)
         g.emit(1, "if self.phase == 2:")
         g.emit(2, "self.phase = 3")
-        if g.rules.event_triggers.get("action"):
+        if "action" in g.rules.listened:
             g.emit(2, f"if FR_EMIT(pos, 'action', FR_RECORD(action={g.const(action.name)})):")
             g.emit(3, "return None")
         g.emit(1, "it.current_action, it.top_action = self.outer")

@@ -120,7 +120,7 @@ class _Gen:
         A part the spec does not have is left out; the sub values a suspension can leave are the
         reference's."""
         has_block = block is not None
-        has_event = event in self.r.event_triggers
+        has_event = event in self.r.listened  # (a trigger or a window hears it)
         if not has_block and not has_event:
             self.line(indent, "fr.sub = 3")  # (where the reference leaves it: a game ending here keeps it)
             return

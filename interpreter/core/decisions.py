@@ -59,13 +59,14 @@ class Decision:
     player: int
     prompt: str
     options: list[Option]
-    kind: str  # "action" (a step menu) or "choose" (inside an effect)
+    kind: str  # "action" (a step menu), "choose" (inside an effect) or "window" (a reaction window's menu)
     span: Span | None = None
     var: str | None = None
     reasons: dict[int, str] = field(default_factory=dict)  # raw index -> why that option is not offered
     action: str | None = None  # the action chosen at the step menu, while it runs (also during a `perform`)
     rejected: list[tuple[Any, str]] = field(default_factory=list)  # domain values filtered out, with why
     site: Any = None  # where it is asked: a choose's AST node id, or (action, parameter index); see engine/fallible
+    must_ask: bool = False  # asked even with one option (a window with `ask: always`: being asked tells nothing)
 
     def find(self, text: str) -> Option | None:
         """The offered option whose label (case-insensitive) or 1-based number is `text`."""

@@ -26,6 +26,8 @@ def solve_calls(owner: Any, rules: Any, block: Callable[[A.Block | None], bool])
             owner.procs[name] = block(body)
         for event, triggers in rules.event_triggers.items():
             owner.events[event] = any(block(t.effect) for t in triggers)
+        for event in rules.windows_after:  # a window asks its players
+            owner.events[event] = True
         owner.cascade = (any(block(t.effect) for t in rules.state_triggers)
                          or owner.events.get("cascade_end", False))
         if (owner.procs, owner.events, owner.cascade) == before:
@@ -58,7 +60,7 @@ class Suspends:
         return block is not None and any(self._stmt(s) for s in block.body)
 
     def _stmt(self, node: A.Stmt) -> bool:
-        if isinstance(node, (A.Choose, A.Perform)):
+        if isinstance(node, (A.Choose, A.Perform, A.Open)):
             return True
         if isinstance(node, A.For):
             return node.chooser is not None or self._block(node.body)

@@ -65,7 +65,7 @@ class FlowFrame:
                 return True
         if self.sub == 2:
             self.sub = 3
-            if event in pos.it.r.event_triggers and emit(pos, event, record()):
+            if event in pos.it.r.listened and emit(pos, event, record()):
                 return True
         return False
 

@@ -24,6 +24,7 @@ from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
 from ..reference.effects import (EXEC, _clamp, _filter, call_args, cascade_scan, check_action, enter_call, for_items,
                        message_text)
 from ..core.values import Player, Record
+from . import windows as W
 
 if TYPE_CHECKING:
     from .position import Position
@@ -349,23 +350,29 @@ class EmitFrame:
 
 
 def emit(pos: "Position", event: str, data: Record | None = None, span: Any = None) -> bool:
-    """Run the triggers of an event (effects.emit's semantics): True when a frame was pushed for them."""
+    """Run the triggers of an event (effects.emit's semantics), then open the windows that follow it: True
+    when a frame was pushed for them."""
     it = pos.it
     triggers = it.r.event_triggers.get(event)
-    if not triggers:
+    if not triggers and event not in it.r.windows_after:
         return False
-    if not pos.sus.event(event):
+    if not pos.sus.event(event):  # (never an event a window follows: windows ask)
         from ..reference.effects import emit as emit_now
 
         emit_now(it, event, data, span)
         return False
+    record = Record(data or {})
+    record.setdefault("name", event)
+    record.setdefault("player", it.current())
+    if it.r.windows_after:
+        for win in reversed(it.r.windows_after.get(event, ())):  # under the triggers: they open after them
+            pos.stack.append(WindowFrame(win, record))
+        if not triggers:
+            return True
     it.emit_depth += 1
     if it.emit_depth > it.limits.emit_depth:
         raise RunawayError(f"events nested more than {it.limits.emit_depth} deep while emitting '{event}' "
                            f"(limit emit_depth); raise it with --limit emit_depth=N", span)
-    record = Record(data or {})
-    record.setdefault("name", event)
-    record.setdefault("player", it.current())
     fast = it.fast  # the fast path pushes the event's generated frame (engine/framescompiled.py)
     cls = fast.event_frames.get(event, EmitFrame) if fast is not None else EmitFrame
     f = cls.__new__(cls)
@@ -482,7 +489,7 @@ class ActionFrame:
         if self.phase == 2:
             self.phase = 3
             # (the event's record is made only when some trigger listens: most games have none)
-            if it.r.event_triggers.get("action") and emit(pos, "action", Record(action=action.name)):
+            if "action" in it.r.listened and emit(pos, "action", Record(action=action.name)):
                 return None
         it.current_action, it.top_action = self.outer
         pos.stack.pop()
@@ -563,6 +570,72 @@ def _start_perform(pos: "Position", node: A.Perform, env: dict) -> None:
     return None
 
 
+# ------------------------------------------------------------------ windows
+
+
+class WindowFrame:
+    """A reaction window (engine/windows.py): its players asked in poll order until it closes; a player's
+    action runs above it, done by that player."""
+
+    __slots__ = ("win", "record", "order", "k", "passes", "answered", "taken", "phase", "menus")
+
+    def __init__(self, win: Any, record: Record):
+        self.win, self.record, self.order, self.menus = win, record, [], {}
+        self.k = self.passes = self.answered = self.taken = self.phase = 0
+
+    def step(self, pos: "Position") -> Decision | None:
+        it, win = pos.it, self.win
+        if self.phase == 0:  # it opens now: its `when` and `who` are read once
+            W.enter(it, win, win.span)
+            self.order = W.poll_order(it, win, self.record)
+            self.phase = 1
+        while not W.closed(win, len(self.order), self.passes, self.answered, self.taken):
+            seat = self.order[self.k % len(self.order)]
+            options, reasons, rejected, menus = W.window_menu(it, win, seat, [])
+            if len(options) == 1 and win.ask == "when_able":  # only `pass`: not asked, nothing told
+                self._answered(False)
+                continue
+            self.menus = menus
+            return W.decision(it, win, seat, options, reasons, rejected)
+        it.emit_depth -= 1
+        pos.stack.pop()
+        return None
+
+    def _answered(self, took: bool) -> None:
+        self.answered += 1
+        self.k += 1
+        if took:
+            self.passes, self.taken = 0, self.taken + 1
+        else:
+            self.passes += 1
+
+    def resume(self, pos: "Position", value: Any) -> None:
+        seat = self.order[self.k % len(self.order)]
+        menus, self.menus = self.menus, {}
+        self._answered(value is not W.PASS)
+        if value is not W.PASS:
+            act_as(pos, seat)
+            perform(pos, pos.it.r.actions[value], first=menus.get(value))
+
+    def copy(self, envs: dict) -> "WindowFrame":
+        f = WindowFrame.__new__(WindowFrame)
+        f.win, f.record, f.order, f.menus = self.win, self.record, self.order, self.menus
+        f.k, f.passes, f.answered, f.taken, f.phase = self.k, self.passes, self.answered, self.taken, self.phase
+        return f
+
+
+def _start_open(pos: "Position", node: A.Open, env: dict) -> None:
+    it = pos.it
+    win = it.r.windows.get(node.window)
+    if win is None:
+        raise RuleError(f"unknown window '{node.window}'", node.span)
+    data = Record((k, it.ev(v, env)) for k, v in node.kwargs)
+    if node.args:
+        data["args"] = [it.ev(a, env) for a in node.args]
+    pos.stack.append(WindowFrame(win, W.open_record(it, node.window, data)))
+    return None
+
+
 START: dict[type, Any] = {
     A.If: _start_if,
     A.For: _start_for,
@@ -573,4 +646,5 @@ START: dict[type, Any] = {
     A.Emit: _start_emit,
     A.Settle: _start_settle,
     A.Perform: _start_perform,
+    A.Open: _start_open,
 }

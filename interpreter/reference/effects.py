@@ -579,6 +579,7 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.Say: _say,
     A.CallProc: _call_proc,
     A.Perform: cannot_ask,
+    A.Open: cannot_ask,
 }
 
 __all__ = ["EXEC", "emit", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]
