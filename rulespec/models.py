@@ -252,6 +252,11 @@ class ActionDecl(Model):
     cost: dict[str, ExprText] = Field({}, description="Track or variable of the acting player -> amount paid first.")
     effect: EffectText = ""
     limit: int | None = Field(None, ge=1, description="Most times per turn.")
+    anytime: Literal["own_turn", "always"] | None = Field(
+        None, description="A free action offered at every step menu of its player's turn, in every phase, and in "
+                          "the windows of that turn (own_turn), or in other players' windows too (always).")
+    then: EffectText | None = Field(None, description="Run after the effect, the parameters bound: what becomes of "
+                                                      "what was used (a one-shot card discarded).")
 
 
 class TriggerDecl(Model):

@@ -16,8 +16,9 @@ from .typing_rules import BUILTIN_EVENTS, NUMERIC, Scope, base, describe, did_yo
 
 
 def reacting_actions(model: Any) -> set[str]:
-    """Actions offered outside the steps: in a window's menu."""
-    return {a for w in model.windows.values() for a in w.actions}
+    """Actions offered outside the steps: in a window's menu, or at any time."""
+    return {a for w in model.windows.values() for a in w.actions} | {
+        n for n, a in model.actions.items() if a.anytime is not None}
 
 
 def window_events(model: Any) -> set[str]:

@@ -27,7 +27,7 @@ from typing import Any
 # the runtime names the generated source uses, which the engine must link (checked by flowcompiled.py)
 RUNTIME = ("RUN_BLOCK", "EMIT", "SETTLE", "CHECK_ACTION", "PARAMETER_MENUS", "NEXT_TURN",
            "TURN_ORDER", "OPTION", "DECISION", "RECORD", "PLAYER", "REQUIRE_FAILED", "DONE", "FLOW_RUNAWAY",
-           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL")
+           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL", "ONLY_ANYTIME")
 
 
 @dataclass
@@ -239,7 +239,7 @@ class _Gen:
             self.line(2, "c.step_count = 0")
             self.line(2, "return None")
         names = list(st.actions)  # then the phase's free actions not yet offered (flow.step_candidates)
-        for a in ph.free_actions:
+        for a in list(ph.free_actions) + list(r.anytime):
             if a not in names:
                 names.append(a)
         self.line(1, "options = []")
@@ -264,6 +264,9 @@ class _Gen:
             label = f"(DONE if {more} else 'skip')" if st.repeat else "'skip'"
             self.line(1, f"if {cond}:")
             self.line(2, f"options.append(OPTION({label}, DONE, {len(names)}))")
+        if r.anytime and not st.optional:  # a menu of actions free at any time only may be left
+            self.line(1, f"{'el' if st.repeat else ''}if ONLY_ANYTIME(it.r, options):")
+            self.line(2, f"options.append(OPTION('skip', DONE, {len(names)}))")
         most = len(names) + (1 if st.optional or st.repeat else 0)  # (parameter_menus needs two options)
         if most >= 2 and any(n in r.param_gated for n in names):
             self.line(1, "menus = PARAMETER_MENUS(it, options, reasons, rejected)")

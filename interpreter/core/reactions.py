@@ -49,4 +49,12 @@ def windows_after(windows: dict[str, WindowInfo]) -> dict[str, list[WindowInfo]]
     return out
 
 
-__all__ = ["WindowInfo", "windows_of", "windows_after"]
+def anytime_actions(spec: Any) -> tuple[list[str], list[str]]:
+    """The actions a player may take at any time: (at every step menu and window of their own turn, and in
+    other players' windows too), each in declaration order."""
+    actions = spec.model.actions
+    own = [n for n, a in actions.items() if a.anytime is not None]
+    return own, [n for n in own if actions[n].anytime == "always"]
+
+
+__all__ = ["WindowInfo", "anytime_actions", "windows_of", "windows_after"]

@@ -16,7 +16,7 @@ from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
 
 from .decisions import RuleError
-from .reactions import windows_after, windows_of
+from .reactions import anytime_actions, windows_after, windows_of
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
 from .valueops import TableRef
 
@@ -285,6 +285,8 @@ class Rules:
         self.windows = windows_of(spec)
         self.windows_after = windows_after(self.windows)  # event -> the windows that open after it
         self.listened = set(self.event_triggers) | set(self.windows_after)  # events something hears
+        # free actions offered at any time: (in the player's own turn, also in others' windows)
+        self.anytime, self.anytime_always = anytime_actions(spec)
         self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
         self.ends = {n: self._end(n) for n in m.end}
         self.ends_at: dict[str, tuple] = {}  # timing -> (the ends checked then, whether they read the flow)

@@ -58,14 +58,21 @@ def eligible(it: Interp, ph: Any, p: int) -> bool:
 
 
 def step_candidates(it: Interp, ph: Any, st: Any) -> list[str]:
-    """The actions a step offers, in menu order: its own, then the phase's free actions (do not mutate)."""
+    """The actions a step offers, in menu order: its own, then the phase's free actions, then the actions
+    free at any time (do not mutate)."""
     key = (id(ph), id(st))  # both live as long as the rules that cache the list
     names = it.r.step_menus.get(key)
     if names is None:
         names = list(st.actions)
         names.extend(a for a in ph.free_actions if a not in names)
+        names.extend(a for a in it.r.anytime if a not in names)
         it.r.step_menus[key] = names
     return names
+
+
+def only_anytime(rules: Any, options: list[Option]) -> bool:
+    """A step menu offering nothing but actions free at any time: the player may also move on (`skip`)."""
+    return bool(options) and all(o.value in rules.anytime for o in options)
 
 
 def parameter_menus(it: Interp, options: list[Option], reasons: dict[int, str],

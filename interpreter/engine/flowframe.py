@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
 from ..reference.effects import check_action, param_values
-from .flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, parameter_menus,
-                    step_candidates, turn_order)
+from .flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, only_anytime,
+                    parameter_menus, step_candidates, turn_order)
 from ..core.values import BOX
 from ..core.values import Player, Record
 from .frames import emit, perform, run_block, settle
@@ -193,6 +193,8 @@ class FlowFrame:
             options.append(Option(action.label, name, i))
         if st.optional or (st.repeat and c.step_count > 0):
             options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
+        elif it.r.anytime and only_anytime(it.r, options):
+            options.append(Option("skip", DONE, len(names)))
         menus = parameter_menus(it, options, reasons, rejected)
         prompt = st.prompt or (f"{ph.name}: {st.name}" if len(ph.steps) > 1 else ph.name)
         where = f"'{prompt}'" if st.prompt else prompt  # where narration says a player could do nothing

@@ -591,7 +591,7 @@ class WindowFrame:
             self.phase = 1
         while not W.closed(win, len(self.order), self.passes, self.answered, self.taken):
             seat = self.order[self.k % len(self.order)]
-            options, reasons, rejected, menus = W.window_menu(it, win, seat, [])
+            options, reasons, rejected, menus = W.window_menu(it, win, seat)
             if len(options) == 1 and win.ask == "when_able":  # only `pass`: not asked, nothing told
                 self._answered(False)
                 continue

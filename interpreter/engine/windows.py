@@ -58,11 +58,13 @@ def poll_order(it: Any, win: WindowInfo, record: Record) -> list[int]:
     return [p for p in ((opener + i) % n for i in range(1, n + 1)) if p in listed]
 
 
-def window_menu(it: Any, win: WindowInfo, seat: int, extra: list[str]) -> tuple[list[Option], dict, list, dict]:
-    """The options `seat` has in a window: the actions allowed to them now (checked as the acting player,
-    the first parameter's menu worked out as a step menu does), then `pass`; with the reasons of the refused
-    ones and the parameter menus kept for the action chosen."""
+def window_menu(it: Any, win: WindowInfo, seat: int) -> tuple[list[Option], dict, list, dict]:
+    """The options `seat` has in a window: the window's actions, then those free at any time (in the player's
+    own turn, `anytime: own_turn` and `always`; in another's, `always`), each if allowed to them now (checked
+    as the acting player, the first parameter's menu worked out as a step menu does), then `pass`; with the
+    reasons of the refused ones and the parameter menus kept for the action chosen."""
     c = it.s.cursor
+    extra = it.r.anytime if seat == c.turn_player else it.r.anytime_always
     saved, c.current = c.current, seat
     try:
         names = list(win.actions) + [a for a in extra if a not in win.actions]
