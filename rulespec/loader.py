@@ -170,6 +170,7 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("triggers", "*", "when"), "expr"),
     (("triggers", "*", "order"), "expr"),
     (("triggers", "*", "effect"), "effect"),
+    (("triggers", "*", "owner"), "expr"),
     (("windows", "*", "when"), "expr"),
     (("windows", "*", "who"), "expr"),
     (("scoring", "score"), "expr"),

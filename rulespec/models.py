@@ -267,8 +267,20 @@ class TriggerDecl(Model):
     for_: ExprText | None = Field(None, alias="for", description="Binder 'x in collection' for state triggers.")
     when: ExprText | None = None
     order: ExprText | None = Field(None, description="Sort key choosing which match fires first (smallest first).")
+    owner: ExprText | None = Field(None, description="Event triggers: the player it belongs to (`event` bound); "
+                                                     "owned triggers resolve grouped by owner (docs/dsl.md 2.11).")
     effect: EffectText
     rule: str | None = None
+
+
+class EventDecl(Model):
+    """How the triggers of one event resolve when several fire at once."""
+
+    order: Literal["declared", "owner_chooses"] = Field(
+        "declared", description="Within one owner's triggers: declaration order, or the owner picks the next "
+                                "(asked only when two or more are pending).")
+    prompt: str | None = Field(None, min_length=1, description="The owner's question (owner_chooses).")
+    description: str | None = None
 
 
 class WindowDecl(Model):
@@ -433,6 +445,7 @@ class Spec(Model):
     actions: dict[str, ActionDecl] = {}
     triggers: dict[str, TriggerDecl] = {}
     windows: dict[str, WindowDecl] = Field({}, description="Reaction windows (docs/dsl.md 2.19).")
+    events: dict[str, EventDecl] = Field({}, description="How an event's owned triggers resolve (docs/dsl.md 2.11).")
     scoring: ScoringDecl = ScoringDecl()
     end: dict[str, EndDecl] = Field(min_length=1)
     ranking: RankingDecl = RankingDecl()

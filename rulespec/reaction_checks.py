@@ -57,6 +57,33 @@ def window_findings(ch: Any) -> None:
                        + did_you_mean(w.after, set(BUILTIN_EVENTS) | set(ch.emitted)))
 
 
+def order_findings(ch: Any) -> None:
+    """Trigger owners (`owner:`, event triggers only, a player) and `events:` (an event some owned trigger
+    listens to), with the checker `ch`."""
+    m = ch.m
+    for name, t in m.triggers.items():
+        if t.owner is None:
+            continue
+        path = ("triggers", name)
+        if not t.on:
+            ch.error(ch.key(*path, "owner"), f"trigger '{name}' has an `owner` but no `on:`: only event triggers "
+                                             f"have owners (a state trigger fires alone)")
+            continue
+        t_ = ch._expr(path + ("owner",), Scope().child({"event": "record"}))
+        if t_ is not None and known(t_) and base(t_) not in NUMERIC:
+            ch.type_error(ch.spec.expr(*path, "owner").span, f"a trigger's `owner` must be a player, but this is "
+                                                             f"{describe(t_)}")
+    listened = {t.on for t in m.triggers.values() if t.on}
+    for event, decl in m.events.items():
+        owned = [n for n, t in m.triggers.items() if t.on == event and t.owner is not None]
+        if event not in listened:
+            ch.warning(ch.key("events", event), f"no trigger listens to event '{event}'" + did_you_mean(event, listened))
+        elif decl.order == "owner_chooses" and not owned:
+            ch.error(ch.span("events", event, "order"),
+                     f"event '{event}' has `order: owner_chooses`, but none of its triggers has an `owner:`, so "
+                     f"nobody is ever asked", "give the triggers of that event an `owner:` (the player each belongs to)")
+
+
 def _secret_zone(spec: GameSpec, action: str, zones: dict) -> str | None:
     """A zone that players cannot all see, read by an action's condition, cost or parameters (what decides
     whether it is offered), or None."""

@@ -467,6 +467,11 @@ def _triggers(c: _Ctx) -> list[str]:
             head = f"When the event “{words(t.on)}” happens"
             when = c.cond("triggers", name, "when", current="the current player")
             head += f" and {when}" if when else ""
+            owner = c.value("triggers", name, "owner", current="the current player")
+            chooses = t.on in c.model.events and c.model.events[t.on].order == "owner_chooses"
+            head += (f" (it belongs to {owner}: after the triggers of nobody, each player's resolve in turn, "
+                     f"the acting player's first, {'in the order their owner chooses' if chooses else 'in this order'})"
+                     if owner else "")
         else:
             binder = c.spec.expr("triggers", name, "for")
             head = "Whenever " + (c.cond("triggers", name, "when", current="the current player") or "true")

@@ -380,7 +380,7 @@ def frame_steps(gen: Any, rules: Any, sus: Any) -> tuple[dict[int, str], dict[in
                           else type(node).__name__, sg.loop_step(node)) for node in loops}
     by_action = {name: sg.action_step(rules.actions[name]) for name in sorted(rules.actions)}
     by_event = {event: sg.event_step(event, list(triggers)) for event, triggers in sorted(rules.event_triggers.items())
-                if sus.event(event)}
+                if sus.event(event) and event not in rules.owned_events}  # (those: engine/frames.py OrderedEmitFrame)
     return by_block, by_loop, by_action, by_event, blocks + loops
 
 

@@ -57,4 +57,11 @@ def anytime_actions(spec: Any) -> tuple[list[str], list[str]]:
     return own, [n for n in own if actions[n].anytime == "always"]
 
 
-__all__ = ["WindowInfo", "anytime_actions", "windows_of", "windows_after"]
+def owned_events(spec: Any, event_triggers: dict[str, list[Any]]) -> dict[str, str]:
+    """The events some of whose triggers belong to a player (`owner:`), with their order (`events.E.order`)."""
+    events = spec.model.events
+    return {e: (events[e].order if e in events else "declared")
+            for e, triggers in event_triggers.items() if any(t.owner is not None for t in triggers)}
+
+
+__all__ = ["WindowInfo", "anytime_actions", "owned_events", "windows_of", "windows_after"]

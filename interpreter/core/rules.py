@@ -16,7 +16,7 @@ from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
 
 from .decisions import RuleError
-from .reactions import anytime_actions, windows_after, windows_of
+from .reactions import anytime_actions, owned_events, windows_after, windows_of
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
 from .valueops import TableRef
 
@@ -119,6 +119,7 @@ class TriggerInfo:
     order: A.Expr | None
     effect: A.Block
     span: Span
+    owner: A.Expr | None = None  # event triggers: the player it belongs to (grouped by owner when several fire)
 
 
 @dataclass
@@ -282,9 +283,12 @@ class Rules:
             if t.on:
                 self.event_triggers.setdefault(t.on, []).append(t)
         self.state_triggers = [t for t in self.triggers if not t.on]
+        self.trigger_named = {t.name: t for t in self.triggers}
         self.windows = windows_of(spec)
         self.windows_after = windows_after(self.windows)  # event -> the windows that open after it
         self.listened = set(self.event_triggers) | set(self.windows_after)  # events something hears
+        # events with triggers that belong to players: event -> its order (declared or owner_chooses)
+        self.owned_events = owned_events(spec, self.event_triggers)
         # free actions offered at any time: (in the player's own turn, also in others' windows)
         self.anytime, self.anytime_always = anytime_actions(spec)
         self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
@@ -354,7 +358,7 @@ class Rules:
             var, domain = binder.left.id, binder.right
         return TriggerInfo(name, decl.on, var, domain, s.expr("triggers", name, "when"),
                            s.expr("triggers", name, "order"), s.effect("triggers", name, "effect"),
-                           s.span("triggers", name))
+                           s.span("triggers", name), s.expr("triggers", name, "owner") if decl.on else None)
 
     def _phase(self, i: int) -> PhaseInfo:
         s, decl = self.spec, self.spec.model.flow.phases[i]

@@ -27,9 +27,12 @@ def solve_calls(owner: Any, rules: Any, block: Callable[[A.Block | None], bool],
             owner.procs[name] = block(body)
         for event, triggers in rules.event_triggers.items():
             owner.events[event] = any(block(t.effect) for t in triggers)
-        if windows:
+        if windows:  # a window asks its players; an owner may be asked which trigger resolves next
             for event in rules.windows_after:
                 owner.events[event] = True
+            for event, order in rules.owned_events.items():
+                owned = sum(t.owner is not None for t in rules.event_triggers[event])
+                owner.events[event] = owner.events[event] or (order == "owner_chooses" and owned > 1)
         owner.cascade = (any(block(t.effect) for t in rules.state_triggers)
                          or owner.events.get("cascade_end", False))
         if (owner.procs, owner.events, owner.cascade) == before:

@@ -24,6 +24,7 @@ from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
 from ..reference.effects import (EXEC, _clamp, _filter, call_args, cascade_scan, check_action, enter_call, for_items,
                        message_text)
 from ..core.values import Player, Record
+from ..reference import triggerorder
 from . import windows as W
 
 if TYPE_CHECKING:
@@ -373,12 +374,71 @@ def emit(pos: "Position", event: str, data: Record | None = None, span: Any = No
     if it.emit_depth > it.limits.emit_depth:
         raise RunawayError(f"events nested more than {it.limits.emit_depth} deep while emitting '{event}' "
                            f"(limit emit_depth); raise it with --limit emit_depth=N", span)
+    if event in it.r.owned_events:  # some triggers belong to players: grouped by owner, maybe chosen
+        pos.stack.append(OrderedEmitFrame(record, _queue(it, triggers, record, it.r.owned_events[event])))
+        return True
     fast = it.fast  # the fast path pushes the event's generated frame (engine/framescompiled.py)
     cls = fast.event_frames.get(event, EmitFrame) if fast is not None else EmitFrame
     f = cls.__new__(cls)
     f.triggers, f.i, f.record = triggers, 0, record
     pos.stack.append(f)
     return True
+
+
+class OrderedEmitFrame:
+    """The triggers of an event some of which belong to players (reference/triggerorder.py): `remaining`
+    holds, in order, trigger names to run and (owner, names) groups whose owner picks the next."""
+
+    __slots__ = ("record", "remaining")
+
+    def __init__(self, record: Record, remaining: tuple):
+        self.record, self.remaining = record, remaining
+
+    def step(self, pos: "Position") -> Decision | None:
+        it = pos.it
+        named = it.r.trigger_named
+        env = {"event": self.record}
+        while self.remaining:
+            unit, rest = self.remaining[0], self.remaining[1:]
+            if unit.__class__ is str:
+                self.remaining = rest
+                trig = named[unit]
+                if it.truth(trig.when, env) and run_block(pos, trig.effect, env):
+                    return None
+                continue
+            owner, pending = unit
+            live = tuple(t for t in pending if it.truth(named[t].when, env))  # the others are skipped
+            if len(live) >= 2:
+                self.remaining = ((owner, live),) + rest
+                return triggerorder.choice(it, self.record, owner, [named[t] for t in live])
+            self.remaining = rest
+            if live and run_block(pos, named[live[0]].effect, env):
+                return None
+        it.emit_depth -= 1
+        pos.stack.pop()
+        return None
+
+    def resume(self, pos: "Position", value: Any) -> None:
+        (owner, pending), rest = self.remaining[0], self.remaining[1:]
+        left = tuple(t for t in pending if t != value)
+        self.remaining = (((owner, left),) if left else ()) + rest
+        run_block(pos, pos.it.r.trigger_named[value].effect, {"event": self.record})
+
+    def copy(self, envs: dict) -> "OrderedEmitFrame":
+        return OrderedEmitFrame(self.record, self.remaining)  # (its parts are never changed in place)
+
+
+def _queue(it: Any, triggers: list[Any], record: Record, order: str) -> tuple:
+    """What an OrderedEmitFrame runs: the unowned triggers, then each owner's (a group when the owner
+    chooses among two or more)."""
+    first, groups = triggerorder.owner_groups(it, triggers, record)
+    out: list[Any] = [t.name for t in first]
+    for owner, group in groups:
+        if order == "owner_chooses" and len(group) > 1:
+            out.append((owner, tuple(t.name for t in group)))
+        else:
+            out.extend(t.name for t in group)
+    return tuple(out)
 
 
 def _start_emit(pos: "Position", node: A.Emit, env: dict) -> None:

@@ -13,6 +13,8 @@ from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
 from ..core.valueops import list_contains as contains
 
+from .triggerorder import in_order
+
 if TYPE_CHECKING:
     from ..core.rules import ActionInfo
 
@@ -343,6 +345,8 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
         record = Record(data or {})
         record.setdefault("name", event)
         record.setdefault("player", it.current())
+        if event in it.r.owned_events:  # some belong to players: grouped by owner (reference/triggerorder.py)
+            triggers = in_order(it, triggers, record)
         for trig in triggers:
             env = {"event": record}
             if it.truth(trig.when, env):
