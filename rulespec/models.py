@@ -422,6 +422,8 @@ class BotsDecl(Model):
                                                     "clamped to 0..heuristic_max.")
     playout: int | None = Field(None, ge=0, le=100_000, description="Random decisions a search bot plays before it "
                                                                      "scores a playout (default: the bot's own).")
+    windows: Literal["pass"] | None = Field(None, description="A search bot's random playouts answer every reaction "
+                                                              "window with `pass` (fewer branches; not a rule).")
     iterations: int | None = Field(None, ge=1, le=1_000_000,
                                    description="The search budget of a search bot given none (`mcts` plays as "
                                                "`mcts:N`); a budget written on the bot (`mcts:64`, `mcts:2s`) wins.")

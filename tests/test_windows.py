@@ -274,3 +274,20 @@ def test_misused_windows_are_located_findings(tmp_path, old, new, severity, mess
 def test_the_parry_spec_validates_cleanly(tmp_path):
     findings, _ = _findings(tmp_path, PARRY)
     assert findings == []
+
+
+def test_the_playout_hint_answers_windows_with_pass(tmp_path):
+    def window_answers(text: str) -> set[str]:
+        game = _game(tmp_path, "compiled", text)
+        out = set()
+        for seed in range(6):
+            gs = game.new_initial_state(players=3, seed=seed)
+            rng = Rng(seed)
+            while not gs.is_terminal():
+                before = len(gs.steps)
+                gs.sample_step(rng)
+                out.update(s.label for s in gs.steps[before:] if s.prompt in ("Parry the strike?", "Riposte?"))
+        return out
+
+    assert window_answers(PARRY) >= {"parry", "pass"}  # random playouts parry now and then
+    assert window_answers(PARRY + "bots:\n  windows: pass\n") == {"pass"}

@@ -413,6 +413,8 @@ class GameState:
         whose copy is thrown away.  The top keeps `pos` intact (a step menu with no completable action is
         skipped from it).  Past the `lookahead` budget, branches are taken without looking further."""
         options = list(d.options)
+        if d.kind == "window" and self.game.rules.spec.model.bots.windows == "pass":  # (a playout hint)
+            options = [o for o in options if o.value is None]
         check = self._needs_lookahead(d)
         actions = self.game.rules.actions
         while options:
