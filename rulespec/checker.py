@@ -16,7 +16,8 @@ from . import ast as A
 from .callgraph import CallGraph
 from .errors import Finding, Span
 from .gamespec import GameSpec
-from .reaction_checks import acting_findings, order_findings, reacting_actions, window_events, window_findings
+from .reaction_checks import (acting_findings, anytime_findings, order_findings, reacting_actions, window_events,
+                              window_findings)
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
@@ -106,6 +107,7 @@ class _Checker:
         self._events()
         window_findings(self)
         order_findings(self)
+        anytime_findings(self)
         self.findings += acting_findings(self.spec)
         return self.findings
 

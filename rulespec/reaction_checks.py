@@ -57,6 +57,21 @@ def window_findings(ch: Any) -> None:
                        + did_you_mean(w.after, set(BUILTIN_EVENTS) | set(ch.emitted)))
 
 
+def anytime_findings(ch: Any) -> None:
+    """An action free at any time that is also one of a step's actions: taken at that step, it counts as the
+    step's action (a warning: it is seldom meant)."""
+    m = ch.m
+    for i, ph in enumerate(m.flow.phases):
+        for j, st in enumerate(ph.steps):
+            for k, a in enumerate(st.actions):
+                decl = m.actions.get(a)
+                if decl is not None and decl.anytime is not None:
+                    ch.warning(ch.span("flow", "phases", i, "steps", j, "actions", k),
+                               f"action '{a}' is free at any time (`anytime: {decl.anytime}`) and also one of this "
+                               f"step's actions: taken here, it counts as the step's action",
+                               "remove it from the step (it is offered there anyway), or drop `anytime`")
+
+
 def order_findings(ch: Any) -> None:
     """Trigger owners (`owner:`, event triggers only, a player) and `events:` (an event some owned trigger
     listens to), with the checker `ch`."""

@@ -127,3 +127,13 @@ def test_misused_anytime_and_then_are_located_errors(tmp_path, old, new, message
     [f] = [f for f in err.value.findings if message in f.message]
     line = text.splitlines()[f.span.line - 1]
     assert line[f.span.col - 1:].startswith(at), line
+
+
+def test_an_action_free_at_any_time_listed_in_a_step_is_a_warning(tmp_path):
+    path = tmp_path / "rules.yaml"
+    text = RELIC.replace("          actions: [sell]\n", "          actions: [sell, use_charm]\n")
+    path.write_text(text, encoding="utf-8")
+    [f] = load_spec(path).warnings
+    assert f.message.startswith("action 'use_charm' is free at any time (`anytime: always`) and also one of this "
+                                "step's actions")
+    assert text.splitlines()[f.span.line - 1][f.span.col - 1:].startswith("use_charm]")

@@ -58,16 +58,22 @@ def poll_order(it: Any, win: WindowInfo, record: Record) -> list[int]:
     return [p for p in ((opener + i) % n for i in range(1, n + 1)) if p in listed]
 
 
+def answers(it: Any, win: WindowInfo, seat: int) -> list[str]:
+    """What a window may offer `seat` besides `pass`, in menu order: its actions, then those free at any time
+    (in the player's own turn, `anytime: own_turn` and `always`; in another's turn, `always`).  (Abilities
+    carried by cards would join here, as answers of their own.)"""
+    extra = it.r.anytime if seat == it.s.cursor.turn_player else it.r.anytime_always
+    return list(win.actions) + [a for a in extra if a not in win.actions]
+
+
 def window_menu(it: Any, win: WindowInfo, seat: int) -> tuple[list[Option], dict, list, dict]:
-    """The options `seat` has in a window: the window's actions, then those free at any time (in the player's
-    own turn, `anytime: own_turn` and `always`; in another's, `always`), each if allowed to them now (checked
-    as the acting player, the first parameter's menu worked out as a step menu does), then `pass`; with the
-    reasons of the refused ones and the parameter menus kept for the action chosen."""
+    """The options `seat` has in a window: its answers (see `answers`) allowed to them now (checked as the
+    acting player, the first parameter's menu worked out as a step menu does), then `pass`; with the reasons
+    of the refused ones and the parameter menus kept for the action chosen."""
     c = it.s.cursor
-    extra = it.r.anytime if seat == c.turn_player else it.r.anytime_always
+    names = answers(it, win, seat)
     saved, c.current = c.current, seat
     try:
-        names = list(win.actions) + [a for a in extra if a not in win.actions]
         options, reasons, rejected = [], {}, []
         for i, name in enumerate(names):
             action = it.r.actions[name]
@@ -102,4 +108,4 @@ def closed(win: WindowInfo, n: int, passes: int, answered: int, taken: int) -> b
     return passes >= n
 
 
-__all__ = ["PASS", "closed", "decision", "enter", "open_record", "poll_order", "window_menu"]
+__all__ = ["PASS", "answers", "closed", "decision", "enter", "open_record", "poll_order", "window_menu"]
