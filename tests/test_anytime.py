@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 from conftest import SPECS
-from orrery.interpreter.bots.factory import RandomBot
+from test_differential import play_lockstep
 from orrery.interpreter.core.values import ZoneRef
 from orrery.interpreter.engine.game import Game
 from orrery.rulespec.errors import SpecError
@@ -99,19 +99,10 @@ def test_a_menu_of_free_actions_only_may_be_skipped(tmp_path):
     assert gs.current_player() != me  # the step (and the turn) is over
 
 
-def test_both_engines_play_the_same_games():
+@pytest.mark.parametrize("seed", range(4))
+def test_both_engines_play_the_same_games(seed):
     spec = load_spec(SPECS / "relic.yaml")
-    fast, ref = Game(spec, mode="compiled"), Game(spec, mode="interpreted")
-    for seed in range(4):
-        a, b = fast.new_initial_state(players=2, seed=seed), ref.new_initial_state(players=2, seed=seed)
-        bot = RandomBot(seed)
-        while not a.is_terminal():
-            assert [(o.index, o.label) for o in a.legal_options()] == [(o.index, o.label) for o in b.legal_options()]
-            choice = bot.choose(b)
-            a.apply(choice)
-            b.apply(choice)
-            assert a.digest() == b.digest() and a.narration == b.narration
-        assert b.is_terminal() and a.returns() == b.returns()
+    assert play_lockstep(Game(spec, mode="compiled"), Game(spec, mode="interpreted"), 2, seed) > 0
 
 
 @pytest.mark.parametrize("old, new, message, at", [

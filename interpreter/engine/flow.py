@@ -11,7 +11,7 @@ from typing import Any
 from orrery.rulespec import ast as A
 
 from ..core.decisions import GameEnded, Option, RequireFailed, RuleError
-from ..reference.effects import param_values
+from ..reference.effects import check_action, param_values
 from ..reference.evaluator import Interp
 from ..core.state import Outcome
 from ..core.values import Player
@@ -68,6 +68,22 @@ def step_candidates(it: Interp, ph: Any, st: Any) -> list[str]:
         names.extend(a for a in it.r.anytime if a not in names)
         it.r.step_menus[key] = names
     return names
+
+
+def action_options(it: Interp, names: list[str]) -> tuple[list[Option], dict[int, str], list]:
+    """A menu of actions: those the acting player may start now (labelled, valued by name, indexed by their
+    place in `names`), with the reasons of the others (by index, and as (label, reason) pairs)."""
+    options, reasons, rejected = [], {}, []
+    for i, name in enumerate(names):
+        action = it.r.actions[name]
+        try:
+            check_action(it, action)
+        except RequireFailed as why:
+            reasons[i] = why.explain()
+            rejected.append((action.label, reasons[i]))
+            continue
+        options.append(Option(action.label, name, i))
+    return options, reasons, rejected
 
 
 def only_anytime(rules: Any, options: list[Option]) -> bool:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
-from ..reference.effects import check_action, param_values
-from .flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, only_anytime,
+from ..reference.effects import param_values
+from .flow import (DONE, NOTHING_VIABLE, action_options, check_ends, eligible, init_var, next_step, only_anytime,
                     parameter_menus, step_candidates, turn_order)
 from ..core.values import BOX
 from ..core.values import Player, Record
@@ -181,16 +181,7 @@ class FlowFrame:
             next_step(c)
             return None
         names = step_candidates(it, ph, st)
-        options, reasons, rejected = [], {}, []
-        for i, name in enumerate(names):
-            action = it.r.actions[name]
-            try:
-                check_action(it, action)
-            except RequireFailed as why:
-                reasons[i] = why.explain()
-                rejected.append((action.label, reasons[i]))
-                continue
-            options.append(Option(action.label, name, i))
+        options, reasons, rejected = action_options(it, names)
         if st.optional or (st.repeat and c.step_count > 0):
             options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
         elif it.r.anytime and only_anytime(it.r, options):

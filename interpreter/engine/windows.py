@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
+from ..core.decisions import Decision, Option, RuleError, RunawayError
 from ..core.reactions import WindowInfo
 from ..core.values import Player, Record
-from ..reference.effects import check_action
-from .flow import parameter_menus
+from .flow import action_options, parameter_menus
 
 PASS = None  # the value of a window's `pass` option (last in the menu, like an optional choice's `skip`)
 
@@ -74,16 +73,7 @@ def window_menu(it: Any, win: WindowInfo, seat: int) -> tuple[list[Option], dict
     names = answers(it, win, seat)
     saved, c.current = c.current, seat
     try:
-        options, reasons, rejected = [], {}, []
-        for i, name in enumerate(names):
-            action = it.r.actions[name]
-            try:
-                check_action(it, action)
-            except RequireFailed as why:
-                reasons[i] = why.explain()
-                rejected.append((action.label, reasons[i]))
-                continue
-            options.append(Option(action.label, name, i))
+        options, reasons, rejected = action_options(it, names)
         options.append(Option("pass", PASS, len(names)))
         menus = parameter_menus(it, options, reasons, rejected)
     finally:
