@@ -15,7 +15,7 @@ from dataclasses import fields, replace
 from typing import Any, Callable
 
 from orrery.rulespec import ast as A
-from orrery.rulespec.loader import GameSpec
+from orrery.rulespec.gamespec import GameSpec
 
 _COMPARE = {"==": "is", "!=": "is not", ">=": "is at least", "<=": "is at most", ">": "is more than",
             "<": "is less than", "in": "is in", "not in": "is not in"}
