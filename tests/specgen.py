@@ -16,6 +16,10 @@ guarantee by construction, and random contents drawn from a small grammar of con
   `pts`, `scoring` and `ranking`.
 - a procedure `proc(n)`, an event trigger on `ping`, a state trigger that consumes `armed`, a state
   trigger `for c in cells(board)` that clears crowded cells (with a random `order`).
+- reactions (docs/dsl.md 2.19, 2.11, 4.23): sometimes a window `w` (its action `react`, once a turn; random
+  `who`, `closes`, `ask`, `poll`), opened by `open w()` in actions and sometimes after `ping`; `perform ...
+  by` a player (always with `by` after a `choose ... by` another player); the free action as `anytime`;
+  triggers on `ping` that belong to players, with `events.ping.order` declared or chosen by the owner.
 - effects from a grammar of statements (let, assignments, if/elif/else, for .. where .. order by,
   for .. chosen by, repeat, bounded while, choose (optional, by, prompt, else), require, create, move,
   destroy, draw, shuffle, say, call, emit, settle, perform, end_turn, end_game) over typed expressions
@@ -82,6 +86,9 @@ class Gen:
         self.has_fn = False  # the spec declares the function twice(k)
         self.has_table = False  # the spec declares the table pts
         self.risky = False  # may draw expressions that fail at run time (not in setup: the game would not start)
+        self.saying = False  # drawing a `say`'s text: no random draws there (docs/dsl.md 4.21)
+        self.asked_other = False  # this effect has a `choose ... by` another player: a `perform` needs `by`
+        self.window = False  # the spec declares the window `w` (actions may `open w()`)
 
     # ------------------------------------------------------------------ helpers
     def pick(self, options):
@@ -166,7 +173,7 @@ class Gen:
                 return f"{self.pick(sc.get('piece'))}.power"
             m = self.fresh()
             return f"sum({m}.power for {m} in pieces({self.pick(['board', 'pile', 'current.hand'])}))"
-        if k == "random" and self.on("rng"):
+        if k == "random" and self.on("rng") and not self.saying:
             lo = self.num(0, 2)
             return f"random_int({lo}, {lo + self.num(0, 3)})"
         if k == "fn" and self.has_fn:
@@ -249,7 +256,7 @@ class Gen:
             return f"sorted({self.list_expr(sc, d - 1)}{rev})"
         if k == "reversed":
             return f"reversed({self.list_expr(sc, d - 1)})"
-        if k == "shuffled" and self.on("rng"):
+        if k == "shuffled" and self.on("rng") and not self.saying:
             return f"shuffled({self.list_expr(sc, d - 1)})"
         if k == "adjsizes":
             n = self.fresh()
@@ -268,6 +275,14 @@ class Gen:
     def player_expr(self, sc: Scope) -> str:
         opts = ["current", "next_player(current)"] + sc.get("player")
         return self.pick(opts)
+
+    def say_text(self, sc: Scope) -> str:
+        """A `say`'s text: any text expression without a random draw (narration may not change the game)."""
+        saying, self.saying = self.saying, True
+        try:
+            return self.text_expr(sc)
+        finally:
+            self.saying = saying
 
     def text_expr(self, sc: Scope) -> str:
         k = self.pick(["int", "bool", "list", "cell", "player", "lit"])
@@ -313,6 +328,8 @@ class Gen:
         for cap in ("require", "call", "emit", "settle", "perform", "end_turn", "armed"):
             if cap in caps:
                 kinds.append(cap)
+        if "perform" in caps and self.window:  # (actions only: an answer in the window never opens it again)
+            kinds.append("open")
         if "end" in caps and self.chance(0.3):
             kinds.append("end")
         if sc.get("piece"):
@@ -344,7 +361,7 @@ class Gen:
                 rhs = f"[{ie()}]"
             return [f"log {op} {rhs}"], sc
         if k == "say":
-            return [f"say {self.text_expr(sc)}"], sc
+            return [f"say {self.say_text(sc)}"], sc
         if k == "if":
             lines = self.braces(f"if {be()}", self.block(sc, caps, d - 1))
             if self.chance(0.3):
@@ -445,8 +462,11 @@ class Gen:
         if k == "perform":
             later = [f"act{j}" for j in range(self.action_index + 1, self.n_actions)]
             if later:
-                return [f"perform {self.pick(later)}"], sc
+                by = "" if not self.asked_other and self.chance(0.6) else f" by {self.player_expr(sc)}"
+                return [f"perform {self.pick(later)}{by}"], sc
             return [f"g += {self.num(1, 2)}"], sc
+        if k == "open":
+            return ["open w()"], sc
         if k == "end_turn":
             return (["end_turn"] if self.chance(0.5) else self.braces(f"if {be()}", ["end_turn"])), sc
         if k == "end":
@@ -458,7 +478,7 @@ class Gen:
             m = self.pick(sc.get("piece"))
             op = self.pick(["=", "+=", "-="])
             return [f"{m}.power {op} {self.int_expr(sc, 1)}"], sc
-        return [f"say {self.text_expr(sc)}"], sc
+        return [f"say {self.say_text(sc)}"], sc
 
     def choose(self, sc: Scope, caps: frozenset, d: int) -> tuple[list[str], Scope]:
         x = self.fresh()
@@ -470,7 +490,9 @@ class Gen:
         if self.chance(0.7):
             parts.append(f"where {self.bool_expr(inner, 1)}")
         if self.chance(0.3):
-            parts.append(f"by {self.player_expr(sc)}")
+            who = self.player_expr(sc)
+            parts.append(f"by {who}")
+            self.asked_other = self.asked_other or who != "current"
         if self.chance() and self.on("prompt"):
             parts.append(f'prompt "pick {x}"' if self.chance() else f'prompt "pick " + text({self.int_expr(sc, 1)})')
         optional = self.chance(0.35) and self.on("choose_optional")
@@ -558,8 +580,10 @@ def specs(draw) -> str:
     # actions
     actions: dict[str, Any] = {}
     action_caps = ALL_CAPS
+    g.window = g.chance(0.3) and g.on("window")
     for i in range(n_actions):
         g.action_index = i
+        g.asked_other = False
         act: dict[str, Any] = {}
         sc = top
         params: dict[str, Any] = {}
@@ -620,12 +644,15 @@ def specs(draw) -> str:
         steps.append(step)
     phase: dict[str, Any] = {"name": "main", "order": g.pick(["clockwise", "counterclockwise", "snake"]),
                              "steps": steps, "turn_end": effect(["turns += 1"] + (
-                                 [f"say {g.text_expr(top)}"] if g.chance(0.3) else []))}
+                                 [f"say {g.say_text(top)}"] if g.chance(0.3) else []))}
     if g.chance(0.3):
         phase["turn_start"] = effect(g.block(top, frozenset({"rng", "armed"}), 1, (1, 1)))
     if g.chance(0.25) and g.on("free_action"):  # a free action: offered at every step, once a turn
-        actions["tip"] = {"limit": 1, "effect": effect(["g += 1", f"say {g.text_expr(top)}"])}
-        phase["free_actions"] = ["tip"]
+        actions["tip"] = {"limit": 1, "effect": effect(["g += 1", f"say {g.say_text(top)}"])}
+        if g.chance(0.5) and g.on("anytime"):  # at any time: every step menu of the turn, and windows
+            actions["tip"]["anytime"] = g.pick(["own_turn", "always"])
+        else:
+            phase["free_actions"] = ["tip"]
     phases = [phase]
     if g.chance(0.35) and g.on("second_phase"):  # until_pass: ends when everyone passed (or the game ends)
         chosen = draw(st.lists(st.sampled_from(names), min_size=0, max_size=len(names), unique=True))
@@ -637,7 +664,7 @@ def specs(draw) -> str:
         if g.chance(0.3):
             extra["when"] = "round % 2 == 1"
         if g.chance(0.3):
-            extra["on_start"] = effect([f"say {g.text_expr(top)}"])
+            extra["on_start"] = effect([f"say {g.say_text(top)}"])
         if g.chance(0.3):
             extra["players"] = "p.score >= 0"
         phases.append(extra)
@@ -645,9 +672,18 @@ def specs(draw) -> str:
     if g.chance(0.3):
         spec["flow"]["rotate_first_player"] = True
     if g.chance(0.3):
-        spec["flow"]["round_start"] = effect([f"say {g.text_expr(top)}"])
+        spec["flow"]["round_start"] = effect([f"say {g.say_text(top)}"])
     if g.chance(0.2):
         spec["flow"]["round_end"] = effect(["g += 1"])
+    if g.window:  # a reaction window, opened by `open w()` in actions (and after `ping` when it is emitted)
+        actions["react"] = {"limit": 1, "effect": effect(g.block(top, frozenset({"board", "choose", "require", "rng"}),
+                                                                 1, (1, 2)))}
+        window: dict[str, Any] = {"actions": ["react"], "who": g.pick(["players", "[p for p in players where p != current]"]),
+                                  "closes": g.pick(["all_passed", "first_taken", "each_once"]),
+                                  "ask": g.pick(["when_able", "always"]), "poll": g.pick(["turn_order", "as_listed"])}
+        if g.emits and g.chance(0.5):
+            window["after"] = "ping"
+        spec["windows"] = {"w": window}
     spec["actions"] = actions
     # triggers
     triggers: dict[str, Any] = {}
@@ -662,6 +698,12 @@ def specs(draw) -> str:
         ev["on"] = "action"
         ev.pop("when", None)
         ev["effect"] = effect(["say \"after \" + event.action"])
+    if g.emits and g.chance(0.3) and g.on("owner"):  # triggers that belong to players, maybe ordered by them
+        ev["owner"] = g.pick(["current", "next_player(current)", "event.player"])
+        triggers["on_ping"] = ev
+        triggers["on_ping_too"] = {"on": "ping", "owner": g.pick(["current", "players[0]"]),
+                                   "effect": effect(["g += 1", f"say {g.say_text(top)}"])}
+        spec["events"] = {"ping": {"order": g.pick(["declared", "owner_chooses"])}}
     triggers["on_ping"] = ev
     if g.on("state_trigger"):
         # consumes `armed`: fires `armed` times; may put pieces on the board, choose, require
