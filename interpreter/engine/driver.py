@@ -50,9 +50,9 @@ class Step:
     auto: bool = False
 
 
-def _starts(d: Decision, opt: Option, scope: str | None) -> bool:
-    """Whether answering `opt` starts an action of its own: at a step menu, or at a window opened outside any
-    action (inside one, the window's answers are part of that action's move)."""
+def _starts(d: Decision, scope: str | None) -> bool:
+    """Whether an answer to `d` that names an action starts an action of its own: at a step menu, or at a
+    window opened outside any action (inside one, the window's answers are part of that action's move)."""
     return d.kind == "action" or (d.kind == "window" and scope is None)
 
 
@@ -433,7 +433,9 @@ class GameState:
                 if q is pos:
                     return None
                 continue
-            inner = opt.value if _starts(d, opt, scope) and opt.value in actions else scope
+            # (an answer that starts an action of its own: at a step menu, or at a window outside any action)
+            inner = (opt.value if (d.kind == "action" or d.kind == "window" and scope is None) and opt.value in actions
+                     else scope)
             if (nxt is None or nxt.kind == "action" or inner is None or nxt.action != inner or not check
                     or self.lookahead_used > self.game.limits.lookahead):
                 return q, opt
@@ -470,7 +472,7 @@ class GameState:
         actions = self.game.rules.actions
         out = []
         for opt in decision.options:
-            if _starts(decision, opt, decision.action):
+            if _starts(decision, decision.action):
                 scope = opt.value if opt.value in actions else None
             else:
                 scope = decision.action
