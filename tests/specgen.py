@@ -21,7 +21,8 @@ guarantee by construction, and random contents drawn from a small grammar of con
   by` a player (always with `by` after a `choose ... by` another player); the free action as `anytime`;
   triggers on `ping` that belong to players, with `events.ping.order` declared or chosen by the owner.
 - effects from a grammar of statements (let, assignments, if/elif/else, for .. where .. order by,
-  for .. chosen by, repeat, bounded while, choose (optional, by, prompt, else), require, create, move,
+  for .. chosen by, repeat, bounded while, choose (optional, by, prompt, else), commit (every player's
+  sealed answer from a menu of numbers that may depend on `p`, a filter, a prompt), require, create, move,
   destroy, draw, shuffle, say, call, emit, settle, perform, end_turn, end_game) over typed expressions
   (arithmetic, comparisons, and/or/not, count, size, len, empty, sum, min/max, any/all comprehensions,
   list literals and comprehensions, in / not in, conditionals, random_int, shuffled, sorted, reversed).
@@ -86,7 +87,7 @@ class Gen:
         self.has_fn = False  # the spec declares the function twice(k)
         self.has_table = False  # the spec declares the table pts
         self.risky = False  # may draw expressions that fail at run time (not in setup: the game would not start)
-        self.saying = False  # drawing a `say`'s text: no random draws there (docs/dsl.md 4.21)
+        self.saying = False  # drawing a `say`'s text: no random draws there (dsl.md 4.21)
         self.asked_other = False  # this effect has a `choose ... by` another player: a `perform` needs `by`
         self.window = False  # the spec declares the window `w` (actions may `open w()`)
 
@@ -105,7 +106,7 @@ class Gen:
         return f"v{next(self.counter)}"
 
     def on(self, construct: str) -> bool:
-        return construct not in EXCLUDED
+        return construct not in EXCLUDED and not (construct == "rng" and self.saying)
 
     # ------------------------------------------------------------------ expressions
     def int_atom(self, sc: Scope) -> str:
@@ -173,7 +174,7 @@ class Gen:
                 return f"{self.pick(sc.get('piece'))}.power"
             m = self.fresh()
             return f"sum({m}.power for {m} in pieces({self.pick(['board', 'pile', 'current.hand'])}))"
-        if k == "random" and self.on("rng") and not self.saying:
+        if k == "random" and self.on("rng"):
             lo = self.num(0, 2)
             return f"random_int({lo}, {lo + self.num(0, 3)})"
         if k == "fn" and self.has_fn:
@@ -256,7 +257,7 @@ class Gen:
             return f"sorted({self.list_expr(sc, d - 1)}{rev})"
         if k == "reversed":
             return f"reversed({self.list_expr(sc, d - 1)})"
-        if k == "shuffled" and self.on("rng") and not self.saying:
+        if k == "shuffled" and self.on("rng"):
             return f"shuffled({self.list_expr(sc, d - 1)})"
         if k == "adjsizes":
             n = self.fresh()
@@ -276,15 +277,15 @@ class Gen:
         opts = ["current", "next_player(current)"] + sc.get("player")
         return self.pick(opts)
 
-    def say_text(self, sc: Scope) -> str:
-        """A `say`'s text: any text expression without a random draw (narration may not change the game)."""
-        saying, self.saying = self.saying, True
-        try:
-            return self.text_expr(sc)
-        finally:
-            self.saying = saying
-
     def text_expr(self, sc: Scope) -> str:
+        """A text for `say` (never a random draw: narration may not change the game)."""
+        self.saying = True
+        try:
+            return self._text_expr(sc)
+        finally:
+            self.saying = False
+
+    def _text_expr(self, sc: Scope) -> str:
         k = self.pick(["int", "bool", "list", "cell", "player", "lit"])
         if k == "int":
             return f'"n " + text({self.int_expr(sc, 1)})'
@@ -318,7 +319,7 @@ class Gen:
             if "choose" in caps:
                 kinds += ["chosen_by"]
         if "choose" in caps:
-            kinds += ["choose", "choose"]
+            kinds += ["choose", "choose", "commit"]
         if "board" in caps:
             kinds += ["create", "move", "destroy", "draw"]
         else:
@@ -361,7 +362,7 @@ class Gen:
                 rhs = f"[{ie()}]"
             return [f"log {op} {rhs}"], sc
         if k == "say":
-            return [f"say {self.say_text(sc)}"], sc
+            return [f"say {self.text_expr(sc)}"], sc
         if k == "if":
             lines = self.braces(f"if {be()}", self.block(sc, caps, d - 1))
             if self.chance(0.3):
@@ -416,6 +417,8 @@ class Gen:
             return [f"let {w} = 0"] + self.braces(f"while {w} < {self.num(1, 3)} and {be()}", body), sc
         if k == "choose":
             return self.choose(sc, caps, d)
+        if k == "commit":
+            return self.commit(sc)
         if k == "require":
             msg = self.pick(['"not now"', '"the rule says no"', f'"need " + text({self.int_expr(sc, 1)})'])
             return [f"require {self.bool_expr(sc, 1)} else {msg}"], sc
@@ -478,7 +481,7 @@ class Gen:
             m = self.pick(sc.get("piece"))
             op = self.pick(["=", "+=", "-="])
             return [f"{m}.power {op} {self.int_expr(sc, 1)}"], sc
-        return [f"say {self.say_text(sc)}"], sc
+        return [f"say {self.text_expr(sc)}"], sc
 
     def choose(self, sc: Scope, caps: frozenset, d: int) -> tuple[list[str], Scope]:
         x = self.fresh()
@@ -505,6 +508,19 @@ class Gen:
         if optional:
             return [line] + self.braces(f"if {x} != none", self.block(inner, caps, max(0, d - 1), (1, 2))), sc
         return [line], inner
+
+
+    def commit(self, sc: Scope) -> tuple[list[str], Scope]:
+        """Every player answers a sealed menu of numbers (one per seat after the reveal: a list of ints)."""
+        x = self.fresh()
+        parts = [f"commit {x} from {self.pick(['range(3)', '[1, 2, 3]', '[p.seat, p.seat + 2, 4]'])}"]
+        if self.chance():
+            parts.append(self.pick([f"where {x} != p.seat", f"where {x} > {self.num(0, 1)}",
+                                    f"where {x} + {self.int_expr(sc, 1)} > 0"]))
+            parts.append('else "not that one"')
+        if self.chance() and self.on("prompt"):
+            parts.append(self.pick([f'prompt "seal {x}"', 'prompt "seal for " + text(p)']))
+        return [" ".join(parts), f"say text({x})"], sc.add("list", x)
 
 
 def _str_presenter(dumper: yaml.Dumper, data: str) -> yaml.Node:
@@ -644,11 +660,11 @@ def specs(draw) -> str:
         steps.append(step)
     phase: dict[str, Any] = {"name": "main", "order": g.pick(["clockwise", "counterclockwise", "snake"]),
                              "steps": steps, "turn_end": effect(["turns += 1"] + (
-                                 [f"say {g.say_text(top)}"] if g.chance(0.3) else []))}
+                                 [f"say {g.text_expr(top)}"] if g.chance(0.3) else []))}
     if g.chance(0.3):
         phase["turn_start"] = effect(g.block(top, frozenset({"rng", "armed"}), 1, (1, 1)))
     if g.chance(0.25) and g.on("free_action"):  # a free action: offered at every step, once a turn
-        actions["tip"] = {"limit": 1, "effect": effect(["g += 1", f"say {g.say_text(top)}"])}
+        actions["tip"] = {"limit": 1, "effect": effect(["g += 1", f"say {g.text_expr(top)}"])}
         if g.chance(0.5) and g.on("anytime"):  # at any time: every step menu of the turn, and windows
             actions["tip"]["anytime"] = g.pick(["own_turn", "always"])
         else:
@@ -664,7 +680,7 @@ def specs(draw) -> str:
         if g.chance(0.3):
             extra["when"] = "round % 2 == 1"
         if g.chance(0.3):
-            extra["on_start"] = effect([f"say {g.say_text(top)}"])
+            extra["on_start"] = effect([f"say {g.text_expr(top)}"])
         if g.chance(0.3):
             extra["players"] = "p.score >= 0"
         phases.append(extra)
@@ -672,7 +688,7 @@ def specs(draw) -> str:
     if g.chance(0.3):
         spec["flow"]["rotate_first_player"] = True
     if g.chance(0.3):
-        spec["flow"]["round_start"] = effect([f"say {g.say_text(top)}"])
+        spec["flow"]["round_start"] = effect([f"say {g.text_expr(top)}"])
     if g.chance(0.2):
         spec["flow"]["round_end"] = effect(["g += 1"])
     if g.window:  # a reaction window, opened by `open w()` in actions (and after `ping` when it is emitted)
@@ -702,7 +718,7 @@ def specs(draw) -> str:
         ev["owner"] = g.pick(["current", "next_player(current)", "event.player"])
         triggers["on_ping"] = ev
         triggers["on_ping_too"] = {"on": "ping", "owner": g.pick(["current", "players[0]"]),
-                                   "effect": effect(["g += 1", f"say {g.say_text(top)}"])}
+                                   "effect": effect(["g += 1", f"say {g.text_expr(top)}"])}
         spec["events"] = {"ping": {"order": g.pick(["declared", "owner_chooses"])}}
     triggers["on_ping"] = ev
     if g.on("state_trigger"):

@@ -169,7 +169,7 @@ class EndInfo:
     span: Span
 
 
-_FALLIBLE = (A.Require, A.Choose)
+_FALLIBLE = (A.Require, A.Choose, A.Commit)
 
 
 def _failure_analysis(rules: "Rules") -> dict[str, bool]:

@@ -65,7 +65,7 @@ class Suspends:
         return block is not None and any(self._stmt(s) for s in block.body)
 
     def _stmt(self, node: A.Stmt) -> bool:
-        if isinstance(node, (A.Choose, A.Perform, A.Open)):
+        if isinstance(node, (A.Choose, A.Commit, A.Perform, A.Open)):
             return True
         if isinstance(node, A.For):
             return node.chooser is not None or self._block(node.body)
