@@ -16,6 +16,7 @@ from . import ast as A
 from .callgraph import CallGraph
 from .errors import Finding, Span
 from .gamespec import GameSpec
+from .limits_check import limit_findings
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
@@ -103,6 +104,7 @@ class _Checker:
         self._rule_text()
         self._flow()
         self._events()
+        self.findings += limit_findings(self.spec, self.span, self.key)
         return self.findings
 
     # ====================================================== declared names

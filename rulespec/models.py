@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator, with_config
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator, with_config
 from typing_extensions import NotRequired, TypedDict
 
 def _as_expr_text(v: Any) -> Any:
@@ -240,6 +240,37 @@ class ParamDecl(Model):
     optional: bool = False
 
 
+Scope = Literal["turn", "phase", "round", "game"]
+
+
+class LimitDecl(Model):
+    """How often something may be done: `times` per instance of a scope, counted per player and key."""
+
+    times: int = Field(description="Most uses (or firings) in one instance of the scope, at least 1.",
+                       json_schema_extra={"minimum": 1})
+    per: Scope = Field("turn", description="The scope: each turn, each entry into a phase, each round, or the game.")
+    key: str | None = Field(None, pattern=NAME_PATTERN, description="The counter's name (default: the action's or "
+                            "trigger's own); sources with one key share one count, read by `uses(key)`.")
+
+    @field_validator("times")
+    @classmethod
+    def _at_least_once(cls, v: int) -> int:
+        if v < 1:
+            raise ValueError(f"times must be at least 1, got {v}: a limit of {v} would forbid it for ever "
+                             f"(leave it out of the steps, or give it a `condition`, instead)")
+        return v
+
+
+def _limit_form(v: Any) -> Any:
+    """`limit: N` is short for `{times: N, per: turn}`."""
+    return {"times": v} if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+Limit = Annotated[LimitDecl, BeforeValidator(_limit_form, json_schema_input_type=Union[Annotated[int, Field(ge=1)],
+                                                                                      LimitDecl])]
+"""A limit: `N` (N times per turn) or `{times: N, per: turn | phase | round | game, key: NAME}`."""
+
+
 class ActionDecl(Model):
     """Something a player can do at a step of a turn."""
 
@@ -251,7 +282,8 @@ class ActionDecl(Model):
     params: dict[str, ParamDecl] = {}
     cost: dict[str, ExprText] = Field({}, description="Track or variable of the acting player -> amount paid first.")
     effect: EffectText = ""
-    limit: int | None = Field(None, ge=1, description="Most times per turn.")
+    limit: Limit | None = Field(None, description="Most uses per scope: N (per turn) or {times, per, key}; "
+                                "a `perform` neither checks nor counts it.")
 
 
 class TriggerDecl(Model):
@@ -264,6 +296,8 @@ class TriggerDecl(Model):
     order: ExprText | None = Field(None, description="Sort key choosing which match fires first (smallest first).")
     effect: EffectText
     rule: str | None = None
+    max_fires: Limit | None = Field(None, description="Most firings per scope: N (per turn) or {times, per, key}; "
+                                    "past it the trigger does not fire (as if its `when` were false).")
 
 
 # ------------------------------------------------------------------ flow

@@ -65,6 +65,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _limit_text(limit: Any, lead: str) -> str:
+    """`At most 2 times per round, counted together as “plays”` (a `limit:` or `max_fires:`)."""
+    shared = f", counted together as “{words(limit.key)}”" if limit.key else ""
+    return f"{lead} {_plural(limit.times, 'time')} per {limit.per}{shared}"
+
+
 def _join(items: list[str], last: str = "and") -> str:
     """`a`, `a and b`, `a, b and c`."""
     items = [i for i in items if i]
@@ -449,7 +455,7 @@ def _actions(c: _Ctx) -> list[str]:
             extra = [x for x in extra if x]
             items.append(line.rstrip(".") + (f" ({'; '.join(extra)})" if extra else "") + ".")
         if a.limit:
-            items.append(f"- At most {_plural(a.limit, 'time')} per turn.")
+            items.append(f"- {_limit_text(a.limit, 'At most')}.")
         effect = c.budgeted(("actions", name, "effect"), bool(a.rule or a.description))
         items += ["- Nothing else happens."] if effect == [] else effect or []
         out += items
@@ -478,6 +484,8 @@ def _triggers(c: _Ctx) -> list[str]:
         out += ["", f"### {words(name).capitalize()}"]
         out += [_stop(t.description)] if t.description else []  # the author's account, then the passage
         out += [f"> {_said(t.rule)}"] if t.rule else []
+        out += [f"- {_limit_text(t.max_fires, 'It happens at most')} (for each player who is acting)."] \
+            if t.max_fires else []
         effect = c.budgeted(("triggers", name, "effect"), bool(t.rule or t.description), current="the current player")
         if effect is None:
             out.append(f"- {head}, as described above.")

@@ -39,7 +39,8 @@ STARTED = ("Emit", "Settle", "Perform")
 
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
 RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_CLAMP", "FR_EMIT",
-           "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT", "FR_COUNT", "FR_FOR_ITEMS")
+           "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT", "FR_COUNT", "FR_FOR_ITEMS", "FR_USE",
+           "FR_FIRES")
 RUNTIME += tuple(f"FR_START_{name}" for name in STARTED)
 
 
@@ -280,7 +281,10 @@ class StepGen:
             g.emit(2, f"self.i = {k + 1}")
             g.emit(2, f"env = {{{g.const('event')}: self.record}}  # {_at(trig.effect)}", trig.effect)
             g.bound = {"event"}
-            if trig.when is None:
+            if trig.fires is not None:  # max_fires: effects.fires (the count, then `when`, then counted)
+                g.emit(2, f"if FR_FIRES(it, {g.const(trig, hashable=False)}, env):")
+                self.branch(trig.effect, 3)
+            elif trig.when is None:
                 self.branch(trig.effect, 2)
                 if self.sus.block(trig.effect):
                     continue  # (pushed: the step has returned)
@@ -314,9 +318,11 @@ class StepGen:
         g.emit(1, "if self.phase == 1:")
         for k, p in enumerate(action.params):
             self.parameter(action, k, p, 2)
-        g.emit(2, "if self.count_limit:")
+        g.emit(2, "if self.count_limit:  # chosen from a menu: a use (a perform is none)")
         g.emit(3, "ta_ = it.s.cursor.turn_actions")
         g.emit(3, f"ta_[{g.const(action.name)}] = ta_.get({g.const(action.name)}, 0) + 1")
+        if action.limit is not None:
+            g.emit(3, f"FR_USE(it.s, {g.const(action.limit, hashable=False)}, self.me)")
         g.emit(2, "self.phase = 2")
         self.branch(action.effect, 2)
         g.emit(1, "if self.phase == 2:")

@@ -16,6 +16,7 @@ from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
 
 from .decisions import RuleError
+from .uses import Limit, limit_of
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
 from .valueops import TableRef
 
@@ -102,7 +103,7 @@ class ActionInfo:
     params: list[ParamInfo]
     cost: list[tuple[str, A.Expr]]
     effect: A.Block
-    limit: int | None
+    limit: Limit | None  # (a `perform` neither checks nor counts it)
     span: Span
 
 
@@ -118,6 +119,7 @@ class TriggerInfo:
     order: A.Expr | None
     effect: A.Block
     span: Span
+    fires: Limit | None = None  # max_fires: past it the trigger does not fire
 
 
 @dataclass
@@ -280,6 +282,10 @@ class Rules:
             if t.on:
                 self.event_triggers.setdefault(t.on, []).append(t)
         self.state_triggers = [t for t in self.triggers if not t.on]
+        # every use counter's key -> its limit (the checker makes one key mean one times/per): read by uses()
+        self.limit_keys: dict[str, Limit] = {lim.key: lim for lim in [a.limit for a in self.actions.values()]
+                                             + [t.fires for t in self.triggers] if lim is not None}
+        self.fire_limited = any(t.fires is not None for t in self.state_triggers)  # (cascade scans check them)
         self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
         self.ends = {n: self._end(n) for n in m.end}
         self.ends_at: dict[str, tuple] = {}  # timing -> (the ends checked then, whether they read the flow)
@@ -337,7 +343,7 @@ class Rules:
         cost = [(var, s.expr("actions", name, "cost", var)) for var in decl.cost]
         effect = s.effect("actions", name, "effect") or A.Block(span=s.span("actions", name), body=())
         return ActionInfo(name, decl.label or name.replace("_", " "), decl.rule, s.expr("actions", name, "condition"),
-                          decl.why, params, cost, effect, decl.limit, s.span("actions", name))
+                          decl.why, params, cost, effect, limit_of(decl.limit, name), s.span("actions", name))
 
     def _trigger(self, name: str) -> TriggerInfo:
         s, decl = self.spec, self.spec.model.triggers[name]
@@ -347,7 +353,7 @@ class Rules:
             var, domain = binder.left.id, binder.right
         return TriggerInfo(name, decl.on, var, domain, s.expr("triggers", name, "when"),
                            s.expr("triggers", name, "order"), s.effect("triggers", name, "effect"),
-                           s.span("triggers", name))
+                           s.span("triggers", name), limit_of(decl.max_fires, name))
 
     def _phase(self, i: int) -> PhaseInfo:
         s, decl = self.spec, self.spec.model.flow.phases[i]

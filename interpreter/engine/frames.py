@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 from orrery.rulespec import ast as A
 
 from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
-from ..reference.effects import (EXEC, _clamp, _filter, call_args, cascade_scan, check_action, enter_call, for_items,
-                       message_text)
+from ..reference.effects import (EXEC, _clamp, _filter, call_args, cascade_scan, check_action, enter_call, fires,
+                                 for_items, message_text)
+from ..core.uses import count_use
 from ..core.values import Player, Record
 
 if TYPE_CHECKING:
@@ -334,7 +335,7 @@ class EmitFrame:
             trig = self.triggers[self.i]
             self.i += 1
             env = {"event": self.record}
-            if it.truth(trig.when, env):
+            if it.truth(trig.when, env) if trig.fires is None else fires(it, trig, env):
                 if run_block(pos, trig.effect, env):
                     return None
         it.emit_depth -= 1
@@ -473,9 +474,11 @@ class ActionFrame:
                 d = self._ask(pos, params[self.k])
                 if d is not None:
                     return d
-            if self.count_limit:
+            if self.count_limit:  # chosen from a menu: a use (a perform is none)
                 ta = it.s.cursor.turn_actions
                 ta[action.name] = ta.get(action.name, 0) + 1
+                if action.limit is not None:
+                    count_use(it.s, action.limit, self.me)
             self.phase = 2
             if run_block(pos, action.effect, self.env):
                 return None

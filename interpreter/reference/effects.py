@@ -12,6 +12,7 @@ from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
 from ..core.valueops import list_contains as contains
+from ..core.uses import count_use, used
 
 if TYPE_CHECKING:
     from ..core.rules import ActionInfo
@@ -345,10 +346,25 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
         record.setdefault("player", it.current())
         for trig in triggers:
             env = {"event": record}
-            if it.truth(trig.when, env):
+            if trig.fires is None:
+                if it.truth(trig.when, env):
+                    it.run(trig.effect, env)
+            elif fires(it, trig, env):
                 it.run(trig.effect, env)
     finally:
         it.emit_depth -= 1
+
+
+def fires(it: "Interp", trig: Any, env: dict) -> bool:
+    """Whether a trigger with `max_fires` fires now: its count for the acting player is not spent and its
+    `when` holds (tested after the count, so a spent trigger's condition is not evaluated); if so the
+    firing is counted.  A firing is never a use: `uses()` of an action's key does not see it."""
+    if used(it.s, trig.fires, it.current()) >= trig.fires.times:
+        return False
+    if not it.truth(trig.when, env):
+        return False
+    count_use(it.s, trig.fires, it.current())
+    return True
 
 
 def settle(it: "Interp", span: Any = None) -> int:
@@ -400,7 +416,10 @@ def cascade_scan(it: "Interp", first_seen: dict[tuple, int], scan: int) -> tuple
     best = None
     still: set[tuple] = set()
     scans = it.scans
+    limited = it.r.fire_limited
     for ti, trig in enumerate(triggers):
+        if limited and trig.fires is not None and used(s, trig.fires, it.current()) >= trig.fires.times:
+            continue  # (max_fires spent in this scope instance: as if its `when` were false)
         for env, i in (scans[ti](it) if scans is not None else _matches(it, trig)):
             mkey = (ti, _binding_key(env.get(trig.var)) if trig.var else None)
             still.add(mkey)
@@ -424,6 +443,8 @@ def cascade_scan(it: "Interp", first_seen: dict[tuple, int], scan: int) -> tuple
         trig = best[1]
         raise RunawayError(f"trigger '{trig.name}' keeps firing: more than {it.limits.cascade} firings in one "
                            f"cascade (limit cascade); raise it with --limit cascade=N", trig.span)
+    if best[1].fires is not None:
+        count_use(s, best[1].fires, it.current())
     fired = (triggers.index(best[1]), _binding_key(best[2].get(best[1].var)) if best[1].var else None)
     first_seen.pop(fired, None)  # the match is consumed: if it holds again later, it queues anew
     return best[1], best[2]
@@ -524,11 +545,11 @@ def call_with(it: "Interp", node: A.CallProc, local: dict) -> None:
 def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -> None:
     """Raise RequireFailed if the acting player may not start this action now."""
     env: dict[str, Any] = {}
-    if count_limit and action.limit is not None:
-        done = it.s.cursor.turn_actions.get(action.name, 0)
-        if done >= action.limit:
-            raise RequireFailed(f"'{action.label}' can be done at most {action.limit} time(s) per turn",
-                                action.span, action.rule)
+    limit = action.limit
+    if count_limit and limit is not None and used(it.s, limit, it.current()) >= limit.times:
+        shared = f" (counted as '{limit.key}')" if limit.key != action.name else ""
+        raise RequireFailed(f"'{action.label}' can be done at most {limit.describe()}{shared}", action.span,
+                            action.rule)
     if not it.truth(action.condition, env):
         raise RequireFailed(action.why or f"'{action.label}' is not allowed now", action.condition.span,
                             action.rule)
@@ -579,4 +600,4 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.Perform: cannot_ask,
 }
 
-__all__ = ["EXEC", "emit", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]
+__all__ = ["EXEC", "emit", "fires", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]
