@@ -1,8 +1,9 @@
-"""Static checks of use limits: `limit:` on actions, `max_fires:` on triggers, and `uses(key)` reads.
+"""Static checks of use limits (`limit:` on actions, `max_fires:` on triggers, `uses(key)` reads) and costs.
 
 A limit's counter is named by its `key` (default: the action's or trigger's own name).  One key is one
 counter, so every limit naming it must agree on `times` and `per`; an action's uses and a trigger's
-firings are never the same counter.  `uses(KEY)` must name a counter that some limit declares.
+firings are never the same counter.  `uses(KEY)` must name a counter that some limit declares.  A cost's
+amount may not draw random numbers: a menu shows the price it computes, and the price paid must be it.
 """
 
 from __future__ import annotations
@@ -99,4 +100,20 @@ def _reads(spec: Any, keys: dict[str, _Source]) -> list[Finding]:
     return out
 
 
-__all__ = ["limit_findings"]
+def cost_findings(spec: Any, calls: Any) -> list[Finding]:
+    """A random draw in a cost's amount (directly, or through the spec's functions: `calls` is the CallGraph)."""
+    out = []
+    for name, decl in spec.model.actions.items():
+        for var in decl.cost:
+            node = spec.expr("actions", name, "cost", var)
+            for call in (n for n in node.walk() if isinstance(n, A.Call)) if node is not None else ():
+                drawn = calls.draws(call.func)
+                if drawn is not None:
+                    through = "" if drawn == call.func else f" (through '{call.func}')"
+                    out.append(Finding(call.span, f"a cost may not draw random numbers: {drawn}(){through}; the "
+                                                  f"menu shows the price it computes", "error",
+                                       "draw the number in the effect instead"))
+    return out
+
+
+__all__ = ["cost_findings", "limit_findings"]

@@ -7,6 +7,7 @@ Schema that `orrery schema` prints is exported from these models.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator, with_config
@@ -300,6 +301,72 @@ class TriggerDecl(Model):
                                     "past it the trigger does not fire (as if its `when` were false).")
 
 
+# ------------------------------------------------------------ quantities
+
+_FRACTION = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+)\s*)?$")
+
+
+def _fraction_text(v: Any) -> Any:
+    """`scale: 1/2` reads as the text "1/2"; a whole number is a fraction too; anything else is refused."""
+    if isinstance(v, bool):
+        raise ValueError(f"scale must be a fraction N/D or a whole number, got {str(v).lower()}")
+    if isinstance(v, int):
+        v = str(v)
+    if isinstance(v, float):
+        raise ValueError(f"scale must be an exact fraction N/D (1/2, 3/2), not the decimal {v}")
+    if isinstance(v, str):
+        m = _FRACTION.match(v)
+        if m is None:
+            raise ValueError(f"scale must be a fraction N/D (1/2, 3/2) or a whole number, 0 or more, got {v!r}")
+        if m.group(2) is not None and int(m.group(2)) == 0:
+            raise ValueError(f"scale {v!r} divides by zero")
+    return v
+
+
+Layer = Literal["set", "add", "scale"]
+
+
+class QuantityDecl(Model):
+    """A named number computed from its parameters, which modifiers change in a fixed order (docs/dsl.md 2.10.3)."""
+
+    params: list[str] = []
+    base: ExprText = Field(description="The value before modifiers (the parameters are bound).")
+    round: Literal["down", "up", "nearest"] = Field("down", description="The one rounding, after every layer "
+                                                    "(nearest: halves go up).")
+    min: ExprText | None = Field(None, description="Applied last, after the rounding.")
+    max: ExprText | None = Field(None, description="Applied last, after the rounding.")
+    layers: list[Layer] = Field(["set", "add", "scale"], description="The order the modifiers apply in: "
+                                "each of set, add and scale once.")
+    description: str | None = None
+
+    @field_validator("layers")
+    @classmethod
+    def _each_once(cls, v: list[str]) -> list[str]:
+        if sorted(v) != ["add", "scale", "set"]:
+            raise ValueError(f"layers must list set, add and scale once each, in the order they apply; got {v}")
+        return v
+
+
+class ModifierDecl(Model):
+    """A change of a quantity while `when` holds: exactly one of set, add, scale."""
+
+    modify: str = Field(description="The quantity it changes.")
+    when: ExprText | None = Field(None, description="Sees the quantity's parameters; default: always.")
+    set: ExprText | None = Field(None, description="The value instead of the base (the last one collected wins).")
+    add: ExprText | None = Field(None, description="Added (every add is summed); may be negative.")
+    scale: Annotated[str, BeforeValidator(_fraction_text, json_schema_input_type=Union[str, int])] | None = Field(
+        None, description="Multiplied, as an exact fraction: 1/2, 3/2, 2 (every scale is multiplied).")
+    description: str | None = None
+    rule: str | None = None
+
+    @model_validator(mode="after")
+    def _one_change(self) -> "ModifierDecl":
+        given = [k for k in ("set", "add", "scale") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"a modifier needs exactly one of set, add, scale (got {', '.join(given) or 'none'})")
+        return self
+
+
 # ------------------------------------------------------------------ flow
 
 
@@ -439,6 +506,8 @@ class Spec(Model):
     flow: FlowDecl
     actions: dict[str, ActionDecl] = {}
     triggers: dict[str, TriggerDecl] = {}
+    quantities: dict[str, QuantityDecl] = Field({}, description="Named numbers (costs, fees) that `modifiers` change.")
+    modifiers: dict[str, ModifierDecl] = Field({}, description="Changes of quantities while a condition holds.")
     scoring: ScoringDecl = ScoringDecl()
     end: dict[str, EndDecl] = Field(min_length=1)
     ranking: RankingDecl = RankingDecl()

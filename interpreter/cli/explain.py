@@ -20,6 +20,7 @@ from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
 
 from .explain_prose import Phraser, code, words
+from .explain_quantities import quantity_entries
 
 INDENT = "    "
 MAX_LINE = 100  # a value longer than this on one line is shown as a block (never cut: --diff is complete)
@@ -615,6 +616,7 @@ def _glossary(c: _Ctx, above: str) -> list[str]:
         text = _stop(p.description) if p.description else (
             lines[0][2:] if len(lines) == 1 else f"{_plural(len(lines), 'step')} (see the spec).")
         out.append(f"- “{words(name)}” ({', '.join(p.params)}): {text}")
+    out += quantity_entries(c, above)
     if m.invariants:
         out.append("- Always true (`orrery simulate --check` checks these invariants): "
                    f"{'; '.join(words(n) for n in m.invariants)}.")

@@ -16,6 +16,7 @@ from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
 
 from .decisions import RuleError
+from .modifiers import quantities_of
 from .uses import Limit, limit_of
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
 from .valueops import TableRef
@@ -101,10 +102,12 @@ class ActionInfo:
     condition: A.Expr | None
     why: str | None
     params: list[ParamInfo]
-    cost: list[tuple[str, A.Expr]]
+    cost: list[tuple[str, A.Expr]]  # the entries reading no parameter: checked and paid when the action starts
     effect: A.Block
     limit: Limit | None  # (a `perform` neither checks nor counts it)
     span: Span
+    late_cost: list[tuple[str, A.Expr]] = field(default_factory=list)  # reading a parameter: paid once all are chosen
+    cost_site: int | None = None  # the last parameter a late cost reads: its menu shows the prices
 
 
 @dataclass
@@ -180,7 +183,7 @@ def _failure_analysis(rules: "Rules") -> dict[str, bool]:
     out: dict[str, bool] = {}
     for name, a in rules.actions.items():
         out[name] = (len(a.params) > 1 or capped or triggers_fail or procs_fail or _block_fails(a.effect)
-                     or any(isinstance(n, A.Perform) for n in a.effect.walk()))
+                     or bool(a.late_cost) or any(isinstance(n, A.Perform) for n in a.effect.walk()))
     return out
 
 
@@ -276,6 +279,7 @@ class Rules:
         self.functions = {n: (f.params, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
         self.procedures = {n: (p.params, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
         self.actions = {n: self._action(n) for n in m.actions}
+        self.quantities, self.modifiers_of = quantities_of(spec)  # (read by name like functions: dsl.md 2.10.3)
         self.triggers = [self._trigger(n) for n in m.triggers]
         self.event_triggers: dict[str, list[TriggerInfo]] = {}
         for t in self.triggers:
@@ -301,7 +305,7 @@ class Rules:
         # actions whose only way to fail is an empty menu for their one parameter: the step menu checks
         # that menu itself instead of a look-ahead replay (see flow._step)
         self.param_gated = {n for n, a in self.actions.items() if not self._may_fail[n] and len(a.params) == 1
-                            and not a.params[0].optional and not a.cost}
+                            and not a.params[0].optional and not a.cost and not a.late_cost}
         self.outside_may_fail = _outside_failure(self)
         self.player_zone_names = {n for n, z in self.zones.items() if z.per_player}
         self.player_var_names = {n for n, t in self.tracks.items() if t.per_player} | {
@@ -341,9 +345,15 @@ class Rules:
             for p, pd in decl.params.items()
         ]
         cost = [(var, s.expr("actions", name, "cost", var)) for var in decl.cost]
+        order = {p.name: k for k, p in enumerate(params)}
+        reads = [max((order[n.id] for n in amount.walk() if isinstance(n, A.Name) and n.id in order), default=None)
+                 for _, amount in cost]
         effect = s.effect("actions", name, "effect") or A.Block(span=s.span("actions", name), body=())
         return ActionInfo(name, decl.label or name.replace("_", " "), decl.rule, s.expr("actions", name, "condition"),
-                          decl.why, params, cost, effect, limit_of(decl.limit, name), s.span("actions", name))
+                          decl.why, params, [c for c, k in zip(cost, reads) if k is None], effect,
+                          limit_of(decl.limit, name), s.span("actions", name),
+                          [c for c, k in zip(cost, reads) if k is not None],
+                          max((k for k in reads if k is not None), default=None))
 
     def _trigger(self, name: str) -> TriggerInfo:
         s, decl = self.spec, self.spec.model.triggers[name]

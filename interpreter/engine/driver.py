@@ -204,6 +204,9 @@ class GameState:
             data["decision"] = {"player": d.player, "prompt": d.prompt}
             if player is None or player == d.player:  # options can name hidden pieces (cards in a hand)
                 data["decision"]["options"] = [{"index": o.index, "label": o.label} for o in d.options]
+                for o, shown in zip(d.options, data["decision"]["options"]):
+                    if (note := d.note(o.index)) is not None:  # (an option's price)
+                        shown["note"] = note
         return data
 
     # ------------------------------------------------------------- changes

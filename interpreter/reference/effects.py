@@ -13,6 +13,7 @@ from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
 from ..core.valueops import list_contains as contains
 from ..core.uses import count_use, used
+from .costs import amounts, check_amounts
 
 if TYPE_CHECKING:
     from ..core.rules import ActionInfo
@@ -542,8 +543,10 @@ def call_with(it: "Interp", node: A.CallProc, local: dict) -> None:
 # ---------------------------------------------------------------- actions
 
 
-def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -> None:
-    """Raise RequireFailed if the acting player may not start this action now."""
+def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True, costs: bool = True) -> list | None:
+    """Raise RequireFailed if the acting player may not start this action now: its limit (count_limit), its
+    condition, then (costs) the amounts of its costs that read no parameter, which are returned (a menu shows
+    them; the action computes them again when it pays, costs/pay)."""
     env: dict[str, Any] = {}
     limit = action.limit
     if count_limit and limit is not None and used(it.s, limit, it.current()) >= limit.times:
@@ -553,13 +556,11 @@ def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -
     if not it.truth(action.condition, env):
         raise RequireFailed(action.why or f"'{action.label}' is not allowed now", action.condition.span,
                             action.rule)
-    me = it.current()
-    for var, amount_expr in action.cost:
-        amount = it.ev(amount_expr, env)
-        have = it.s.pvars[me].get(var, 0) or 0
-        if have < amount:
-            raise RequireFailed(f"'{action.label}' costs {amount} {var}; you have {have}", amount_expr.span,
-                                action.rule)
+    if not costs or not action.cost:
+        return None
+    got = amounts(it, action.cost, env)
+    check_amounts(it, action, got, it.current())
+    return got
 
 
 def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
