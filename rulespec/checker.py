@@ -17,7 +17,7 @@ from .callgraph import CallGraph
 from .errors import Finding, Span
 from .gamespec import GameSpec
 from .limits_check import cost_findings, limit_findings
-from .quantities_check import check_quantities
+from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
@@ -202,6 +202,7 @@ class _Checker:
         for name in m.triggers:
             self._trigger(name, top)
         check_quantities(self)
+        check_bounds(self)
         self._expr(("scoring", "score"), top.child({"p": "player"}))
         self._effect(("scoring", "final"), top)
         for name in m.end:

@@ -131,6 +131,9 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("components", "pieces", "*", "style"), "expr"),
     (("components", "pieces", "*", "start"), "expr"),
     (("components", "tracks", "*", "start"), "expr"),
+    (("components", "tracks", "*", "min"), "bound"),
+    (("components", "tracks", "*", "max"), "bound"),
+    (("components", "zones", "*", "capacity"), "bound"),
     (("variables", "*", "start"), "expr"),
     (("functions", "*", "expr"), "expr"),
     (("procedures", "*", "effect"), "effect"),
@@ -183,6 +186,10 @@ def rule_texts(data: Any) -> Iterator[tuple[tuple, Any, str]]:
             if kind == "invariant":
                 if isinstance(value, dict):
                     continue  # long form: its holds/never_decreases entries are listed separately
+                kind_here = "expr"
+            elif kind == "bound":
+                if not isinstance(value, str):
+                    continue  # a number is a number: only a bound written as text is rule text
                 kind_here = "expr"
             elif kind == "binder":
                 kind_here = "expr"

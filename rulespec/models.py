@@ -151,7 +151,9 @@ class ZoneDecl(Model):
     nodes: list[str] | None = None
     edges: list[list[str]] | None = None
     directed: bool = False
-    capacity: int | None = Field(None, ge=0, description="Most pieces a zone (or grid cell) may hold.")
+    capacity: Annotated[int, Field(ge=0)] | str | None = Field(
+        None, description="Most pieces a zone (or grid cell) may hold: a number, or an expression evaluated at each "
+                          "move into it (`p`: the owner of a per-player zone).")
     label: str | None = None
 
     @model_validator(mode="after")
@@ -172,8 +174,10 @@ class TrackDecl(Model):
 
     per_player: bool = True
     start: ExprText | None = Field(None, description="Starting value (default 0); per-player tracks see `p`.")
-    min: int | None = None
-    max: int | None = None
+    min: int | str | None = Field(None, description="Lowest value: a number, or an expression evaluated at each "
+                                  "assignment (`p`: the owner of a per-player track).")
+    max: int | str | None = Field(None, description="Highest value: a number, or an expression evaluated at each "
+                                  "assignment (`p`: the owner of a per-player track).")
     description: str | None = None
 
 

@@ -1,5 +1,6 @@
-"""Static checks of `quantities:` and `modifiers:` (docs/dsl.md 2.10.3), run by the checker with its own
-expression checks (`c` is the checker: its `_expr`, `error`, `key` and call graph).
+"""Static checks of `quantities:` and `modifiers:` (docs/dsl.md 2.10.3) and of bounds written as expressions
+(2.3.3), run by the checker with its own expression checks (`c` is the checker: its `_expr`, `error`, `key`
+and call graph).
 
 A quantity's base and bounds, and each of its modifiers' `when`, `set` and `add`, see the quantity's
 parameters and nothing else of the caller (like a function).  A modifier names a declared quantity; a
@@ -81,4 +82,23 @@ def _self_reads(c: Any) -> None:
                     stack.append((nxt, path + [nxt]))
 
 
-__all__ = ["check_quantities"]
+def check_bounds(c: Any) -> None:
+    """Tracks' `min`/`max` and zones' `capacity` written as expressions: numbers, computed without drawing, with
+    `p` (the owner) on per-player ones."""
+    comp = c.m.components
+    places = [(("components", "tracks", n), t, ("min", "max")) for n, t in comp.tracks.items()]
+    places += [(("components", "zones", n), z, ("capacity",)) for n, z in comp.zones.items()]
+    for path, decl, fields in places:
+        scope = Scope(None, {"p": "player"} if decl.per_player else {})
+        for field in fields:
+            if not isinstance(getattr(decl, field), str):
+                continue
+            c._want(c._expr(path + (field,), scope), NUMERIC, path + (field,), f"`{field}` must be a number")
+            node = c.spec.expr(*path, field)
+            for call in (n for n in node.walk() if isinstance(n, A.Call)) if node is not None else ():
+                if (drawn := c.calls.draws(call.func)) is not None:
+                    c.error(call.span, f"a bound may not draw random numbers: {drawn}() (it is computed at every "
+                                       f"assignment and move)")
+
+
+__all__ = ["check_bounds", "check_quantities"]

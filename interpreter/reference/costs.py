@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from orrery.rulespec import ast as A
 
 from ..core.decisions import Decision, RequireFailed, RuleError
+from ..core.values import Player
+from .bounds import track_bounds
 
 if TYPE_CHECKING:
     from ..core.rules import ActionInfo
@@ -40,9 +42,11 @@ def amounts(it: "Interp", entries: list[tuple[str, A.Expr]], env: dict) -> list[
 
 
 def floor_of(it: "Interp", var: str, seat: int) -> int:
-    """The lowest value a cost may leave: the track's `min` when it has one, else 0."""
+    """The lowest value a cost may leave: the track's `min` when it has one (for the payer), else 0."""
     track = it.r.tracks.get(var)
     low = None if track is None else track.min
+    if low is not None and low.__class__ is not int:
+        low = track_bounds(it, var, track, Player(seat))[0]
     return 0 if low is None else low
 
 

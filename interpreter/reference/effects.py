@@ -13,6 +13,7 @@ from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
 from ..core.valueops import list_contains as contains
 from ..core.uses import count_use, used
+from .bounds import bound_value, track_bounds
 from .costs import amounts, check_amounts
 
 if TYPE_CHECKING:
@@ -51,14 +52,18 @@ def _combine(it: "Interp", op: str, old: Any, new: Any, node: A.Assign) -> Any:
     return checked_number(it, old + new if op == "+=" else old - new if op == "-=" else old * new, node.span)
 
 
-def _clamp(it: "Interp", name: str, value: Any) -> Any:
+def _clamp(it: "Interp", name: str, value: Any, who: Any = None) -> Any:
+    """A value assigned to a track, within its bounds (for its owner `who`: bounds may be expressions)."""
     track = it.r.tracks.get(name)
     if track is None or not isinstance(value, int) or isinstance(value, bool):
         return value
-    if track.min is not None and value < track.min:
-        value = track.min
-    if track.max is not None and value > track.max:
-        value = track.max
+    lo, hi = track.min, track.max
+    if (lo is not None and lo.__class__ is not int) or (hi is not None and hi.__class__ is not int):
+        lo, hi = track_bounds(it, name, track, who)
+    if lo is not None and value < lo:
+        value = lo
+    if hi is not None and value > hi:
+        value = hi
     return value
 
 
@@ -84,7 +89,7 @@ def assign_attr(it: "Interp", node: A.Assign, value: Any, obj: Any) -> None:
     s, name = it.s, node.target.name
     if isinstance(obj, Player) and name in it.r.player_var_names:
         d = s.pvars[obj]
-        d[name] = _clamp(it, name, _combine(it, node.op, d.get(name), value, node))
+        d[name] = _clamp(it, name, _combine(it, node.op, d.get(name), value, node), obj)
         s.version += 1
         return
     if isinstance(obj, PieceRef):
@@ -227,6 +232,9 @@ def _check_capacity(it: "Interp", place: Any, adding: int, span: Any) -> None:
     if zname == BOX.name:
         return
     cap = it.r.zones[zname].decl.capacity
+    if cap is not None and cap.__class__ is not int:  # an expression, for the place's owner (bounds.py)
+        owner = place.owner if it.r.zones[zname].per_player else None
+        cap = bound_value(it, ("components", "zones", zname, "capacity"), None if owner is None else Player(owner))
     if cap is not None and len(it.s.contents(place)) + adding > cap:
         raise RequireFailed(f"{it.label(place)} can hold at most {cap}", span)
 
