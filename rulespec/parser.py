@@ -248,6 +248,14 @@ class _Builder(Transformer):
             opts[kind] = val
         return A.Choose(span=self._span(meta), var=str(c[0]), domain=c[1], cond=c[2], **opts)
 
+    @v_args(meta=True)
+    def commit_stmt(self, meta, c):
+        opts = {"chooser": None, "prompt": None, "optional": False, "reason": None}
+        for kind, val in c[3:]:
+            opts[kind] = val
+        return A.Commit(span=self._span(meta), var=str(c[0]), domain=c[1], cond=c[2], players=opts.pop("chooser"),
+                        **opts)
+
     def chooser(self, c):
         return ("chooser", c[0])
 

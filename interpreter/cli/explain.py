@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from orrery.rulespec import ast as A
-from orrery.rulespec.loader import GameSpec
+from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
 
 from .explain_prose import Phraser, code, words

@@ -66,6 +66,7 @@ class Decision:
     action: str | None = None  # the action chosen at the step menu, while it runs (also during a `perform`)
     rejected: list[tuple[Any, str]] = field(default_factory=list)  # domain values filtered out, with why
     site: Any = None  # where it is asked: a choose's AST node id, or (action, parameter index); see engine/fallible
+    sealed: bool = False  # a `commit`'s question: the answer stays hidden from the others until the reveal
     # option index -> a short text shown after its label (an action's price), or a function making it when first
     # read; None: no option has one (most menus)
     notes: Any = None

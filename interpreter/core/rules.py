@@ -12,7 +12,7 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Span
-from orrery.rulespec.loader import GameSpec
+from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
 
 from .decisions import RuleError
@@ -172,7 +172,7 @@ class EndInfo:
     span: Span
 
 
-_FALLIBLE = (A.Require, A.Choose)
+_FALLIBLE = (A.Require, A.Choose, A.Commit)
 
 
 def _failure_analysis(rules: "Rules") -> dict[str, bool]:

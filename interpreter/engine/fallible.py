@@ -52,7 +52,7 @@ class Fallible:
         """Can running this statement refuse the move?"""
         if isinstance(node, (A.Require, A.Perform)):
             return True
-        if isinstance(node, A.Choose):
+        if isinstance(node, (A.Choose, A.Commit)):  # (a commit fails at its start when some menu is empty)
             return not node.optional and not _never_empty(node.domain, node.cond)
         if isinstance(node, (A.For, A.While, A.Repeat)):
             return self.block(node.body)
