@@ -48,8 +48,17 @@ def limit_findings(spec: Any, span: Locate, key_span: Locate) -> list[Finding]:
             out.append(Finding(where, f"the counter '{src.key}' is {_shown(src.decl)} here but {_shown(seen.decl)} "
                                       f"for {seen.what} '{seen.name}': one key is one count, with one limit",
                                "error", "give both the same `times` and `per`, or different keys"))
-    out += _performed_only(spec, key_span)
-    out += _reads(spec, {s.key: s for s in sources})
+    performed: set[str] = set()
+    reads: list[A.Call] = []
+    for root in [*spec.exprs.values(), *spec.effects.values()]:  # (one walk of the rule text for both)
+        for n in root.walk():
+            if n.__class__ is A.Perform:
+                performed.add(n.action)
+            elif n.__class__ is A.Call and n.func == "uses" and n.args:
+                reads.append(n)
+    if sources:
+        out += _performed_only(spec, key_span, performed)
+    out += _reads(spec, {s.key: s for s in sources}, reads)
     return out
 
 
@@ -57,11 +66,10 @@ def _shown(decl: Any) -> str:
     return f"{decl.times} per {decl.per}"
 
 
-def _performed_only(spec: Any, key_span: Locate) -> list[Finding]:
+def _performed_only(spec: Any, key_span: Locate, performed: set[str]) -> list[Finding]:
     """A limit on an action that no step offers but some `perform` runs: a `perform` neither checks nor counts
     it (an action nothing runs is reported as never offered)."""
     m = spec.model
-    performed = {n.action for root in spec.effects.values() for n in root.walk() if isinstance(n, A.Perform)}
     offered = {a for ph in m.flow.phases for st in ph.steps for a in st.actions}
     offered |= {a for ph in m.flow.phases for a in ph.free_actions}
     return [Finding(key_span("actions", n, "limit"), f"action '{n}' is only ever performed, and a `perform` "
@@ -70,33 +78,30 @@ def _performed_only(spec: Any, key_span: Locate) -> list[Finding]:
             for n, a in m.actions.items() if a.limit is not None and n in performed and n not in offered]
 
 
-def _reads(spec: Any, keys: dict[str, _Source]) -> list[Finding]:
+def _reads(spec: Any, keys: dict[str, _Source], reads: list[A.Call]) -> list[Finding]:
     """`uses(KEY)` with a literal key (or an action's name) that no limit counts."""
     out: list[Finding] = []
     actions = spec.model.actions
-    for root in [*spec.exprs.values(), *spec.effects.values()]:
-        for node in root.walk():
-            if not (isinstance(node, A.Call) and node.func == "uses" and node.args):
+    for node in reads:
+        arg = node.args[0]
+        if isinstance(arg, A.Literal) and isinstance(arg.value, str):
+            key = arg.value
+        elif isinstance(arg, A.Name) and arg.id in actions:
+            key = arg.id
+            if key not in keys and actions[key].limit is not None:
+                out.append(Finding(arg.span, f"action '{key}' counts its uses under "
+                                             f"'{actions[key].limit.key}', not '{key}'", "error",
+                                   f'write uses("{actions[key].limit.key}")'))
                 continue
-            arg = node.args[0]
-            if isinstance(arg, A.Literal) and isinstance(arg.value, str):
-                key = arg.value
-            elif isinstance(arg, A.Name) and arg.id in actions:
-                key = arg.id
-                if key not in keys and actions[key].limit is not None:
-                    out.append(Finding(arg.span, f"action '{key}' counts its uses under "
-                                                 f"'{actions[key].limit.key}', not '{key}'", "error",
-                                       f'write uses("{actions[key].limit.key}")'))
-                    continue
-            elif isinstance(arg, A.Literal):
-                out.append(Finding(arg.span, "uses() needs a counter's key, a text such as \"rest\" (or an "
-                                             "action's name)", "error"))
-                continue
-            else:
-                continue  # (a key computed at run time is checked when it is read)
-            if key not in keys:
-                out.append(Finding(arg.span, f"no limit counts uses under '{key}'" + did_you_mean(key, keys), "error",
-                                   "a counter is declared by `limit: {times: N, per: SCOPE, key: NAME}` on an action"))
+        elif isinstance(arg, A.Literal):
+            out.append(Finding(arg.span, "uses() needs a counter's key, a text such as \"rest\" (or an "
+                                         "action's name)", "error"))
+            continue
+        else:
+            continue  # (a key computed at run time is checked when it is read)
+        if key not in keys:
+            out.append(Finding(arg.span, f"no limit counts uses under '{key}'" + did_you_mean(key, keys), "error",
+                               "a counter is declared by `limit: {times: N, per: SCOPE, key: NAME}` on an action"))
     return out
 
 

@@ -43,7 +43,8 @@ def check_quantities(c: Any) -> None:
         for field in ("set", "add"):
             c._want(c._expr(("modifiers", name, field), scope), NUMERIC, ("modifiers", name, field),
                     f"a modifier's `{field}` must be a number")
-    _self_reads(c)
+    if m.quantities:
+        _self_reads(c)
 
 
 def _reads(c: Any) -> dict[str, set[str]]:
