@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import SPECS
-from orrery.interpreter.bots.factory import RandomBot
+from test_differential import play_lockstep
 from orrery.interpreter.core.values import ZoneRef
 from orrery.interpreter.engine.driver import IllegalMove
 from orrery.interpreter.engine.game import Game
@@ -77,14 +77,7 @@ def test_a_capacity_per_owner(games, mode):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_both_engines_play_the_same_games(games, seed):
-    a, b = games["compiled"].new_initial_state(seed=seed), games["interpreted"].new_initial_state(seed=seed)
-    bot = RandomBot(seed)
-    while not b.is_terminal():
-        assert a.digest() == b.digest()
-        choice = bot.choose(b)
-        a.apply(choice)
-        b.apply(choice)
-    assert a.is_terminal() and a.returns() == b.returns()
+    assert play_lockstep(games["compiled"], games["interpreted"], 2, seed) > 0
 
 
 @pytest.mark.parametrize("replace, where, fragment", [

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_game
-from orrery.interpreter.bots.factory import RandomBot
+from conftest import make_game, scenarios_on_both_engines
+from test_differential import play_lockstep
 from orrery.interpreter.cli.render import render_decision
 from orrery.interpreter.core.decisions import RuleError
 from orrery.interpreter.engine.driver import IllegalMove
 from orrery.interpreter.engine.game import Game
-from orrery.interpreter.files.scenarios import load_scenarios, run_scenario, scenario_files
 from orrery.rulespec.errors import SpecError
 from orrery.rulespec.loader import load_spec
 
@@ -28,15 +27,8 @@ def games() -> dict[str, Game]:
     return {mode: Game(spec, mode=mode) for mode in MODES}
 
 
-def test_the_scenarios_pass_on_both_engines_alike(games):
-    for path in scenario_files(MARKET):
-        for sc in load_scenarios(path):
-            traces = {}
-            for mode, game in games.items():
-                traces[mode] = trace = []
-                result = run_scenario(game, sc, MARKET, trace=trace)
-                assert result.passed, (mode, result.name, result.failures)
-            assert traces["compiled"] == traces["interpreted"], sc.decl.name
+def test_the_scenarios_pass_on_both_engines_alike():
+    scenarios_on_both_engines(MARKET)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -88,14 +80,7 @@ def test_reading_a_price_changes_nothing(games):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_both_engines_play_the_same_games(games, seed):
-    a, b = games["compiled"].new_initial_state(seed=seed), games["interpreted"].new_initial_state(seed=seed)
-    bot = RandomBot(seed)
-    while not b.is_terminal():
-        assert a.digest() == b.digest() and [o.label for o in a.legal_options()] == [o.label for o in b.legal_options()]
-        choice = bot.choose(b)
-        a.apply(choice)
-        b.apply(choice)
-    assert a.is_terminal() and a.returns() == b.returns()
+    assert play_lockstep(games["compiled"], games["interpreted"], 2, seed) > 0
 
 
 BAD_AMOUNT = """\

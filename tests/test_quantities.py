@@ -9,9 +9,8 @@ from textwrap import dedent
 
 import pytest
 
-from conftest import make_game, on_both_engines
+from conftest import make_game, on_both_engines, scenarios_on_both_engines
 from orrery.interpreter.engine.game import Game
-from orrery.interpreter.files.scenarios import load_scenarios, run_scenario, scenario_files
 from orrery.rulespec.errors import SpecError
 from orrery.rulespec.loader import load_spec
 
@@ -19,16 +18,7 @@ TOLLGATE = Path(__file__).resolve().parent / "games" / "tollgate" / "rules.yaml"
 
 
 def test_the_tollgate_scenarios_pass_on_both_engines_alike():
-    spec = load_spec(TOLLGATE)
-    games = {mode: Game(spec, mode=mode) for mode in ("compiled", "interpreted")}
-    for path in scenario_files(TOLLGATE):
-        for sc in load_scenarios(path):
-            traces = {}
-            for mode, game in games.items():
-                traces[mode] = trace = []
-                result = run_scenario(game, sc, TOLLGATE, trace=trace)
-                assert result.passed, (mode, result.name, result.failures)
-            assert traces["compiled"] == traces["interpreted"], sc.decl.name
+    scenarios_on_both_engines(TOLLGATE)
 
 
 @pytest.mark.parametrize("mode", ["compiled", "interpreted"])
