@@ -19,6 +19,8 @@ from .errors import Finding, Span
 from .gamespec import GameSpec
 from .reaction_checks import (acting_findings, anytime_findings, order_findings, reacting_actions, window_events,
                               window_findings)
+from .limits_check import cost_findings, limit_findings
+from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
@@ -111,6 +113,7 @@ class _Checker:
         order_findings(self)
         anytime_findings(self)
         self.findings += acting_findings(self.spec)
+        self.findings += limit_findings(self.spec, self.span, self.key) + cost_findings(self.spec, self.calls)
         return self.findings
 
     # ====================================================== declared names
@@ -206,6 +209,8 @@ class _Checker:
             self._action(name, top)
         for name in m.triggers:
             self._trigger(name, top)
+        check_quantities(self)
+        check_bounds(self)
         self._expr(("scoring", "score"), top.child({"p": "player"}))
         self._effect(("scoring", "final"), top)
         for name in m.end:
@@ -287,12 +292,6 @@ class _Checker:
     def _action(self, name: str, top: Scope) -> None:
         decl, a = self.m.actions[name], ("actions", name)
         self._expr(a + ("condition",), top, cond=True)
-        for var in decl.cost:
-            if var not in self.ix.player_vars:
-                self.error(self.key(*a, "cost", var), f"cost '{var}' is not a per-player track or variable"
-                           + did_you_mean(var, self.ix.player_vars))
-            t = self._expr(a + ("cost", var), top)
-            self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
         scope = top.child()
         for pname, pdecl in decl.params.items():
             pp = a + ("params", pname)
@@ -306,7 +305,18 @@ class _Checker:
             if self._usable_name(pname, self.key(*pp), f"parameter '{pname}'", local=True):
                 self._no_shadow(pname, self.key(*pp))
             scope = here
+        self._costs(name, scope)  # (a cost may read the parameters: it is paid once they are chosen)
         self._effect(a + ("effect",), scope)
+
+    def _costs(self, name: str, scope: Scope) -> None:
+        """An action's costs: amounts of per-player tracks or variables (random draws: limits_check)."""
+        a = ("actions", name)
+        for var in self.m.actions[name].cost:
+            if var not in self.ix.player_vars:
+                self.error(self.key(*a, "cost", var), f"cost '{var}' is not a per-player track or variable"
+                           + did_you_mean(var, self.ix.player_vars))
+            t = self._expr(a + ("cost", var), scope)
+            self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
 
     def _trigger(self, name: str, top: Scope) -> None:
         decl, tp = self.m.triggers[name], ("triggers", name)
@@ -383,6 +393,9 @@ class _Checker:
             self._arity(e, f"function '{e.func}'", self.m.functions[e.func].params, e.args, e.kwargs)
             return self._function(e.func)
         sig = FUNCTIONS.get(e.func)
+        if sig is None and e.func in self.m.quantities:  # (a quantity reads as a whole number)
+            self._arity(e, f"quantity '{e.func}'", self.m.quantities[e.func].params, e.args, e.kwargs)
+            return "int"
         if sig is None:
             self.error(e.span, f"unknown function '{e.func}'" + did_you_mean(e.func, set(FUNCTIONS) | set(self.m.functions)))
             return "any"

@@ -153,6 +153,9 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("components", "pieces", "*", "style"), "expr"),
     (("components", "pieces", "*", "start"), "expr"),
     (("components", "tracks", "*", "start"), "expr"),
+    (("components", "tracks", "*", "min"), "bound"),
+    (("components", "tracks", "*", "max"), "bound"),
+    (("components", "zones", "*", "capacity"), "bound"),
     (("variables", "*", "start"), "expr"),
     (("functions", "*", "expr"), "expr"),
     (("procedures", "*", "effect"), "effect"),
@@ -182,6 +185,12 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("triggers", "*", "owner"), "expr"),
     (("windows", "*", "when"), "expr"),
     (("windows", "*", "who"), "expr"),
+    (("quantities", "*", "base"), "expr"),
+    (("quantities", "*", "min"), "expr"),
+    (("quantities", "*", "max"), "expr"),
+    (("modifiers", "*", "when"), "expr"),
+    (("modifiers", "*", "set"), "expr"),
+    (("modifiers", "*", "add"), "expr"),
     (("scoring", "score"), "expr"),
     (("scoring", "final"), "effect"),
     (("end", "*", "when"), "expr"),
@@ -203,6 +212,10 @@ def rule_texts(data: Any) -> Iterator[tuple[tuple, Any, str]]:
             if kind == "invariant":
                 if isinstance(value, dict):
                     continue  # long form: its holds/never_decreases entries are listed separately
+                kind_here = "expr"
+            elif kind == "bound":
+                if not isinstance(value, str):
+                    continue  # a number is a number: only a bound written as text is rule text
                 kind_here = "expr"
             elif kind == "binder":
                 kind_here = "expr"

@@ -17,6 +17,9 @@ from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, 
 
 from .decisions import RuleError
 from .reactions import anytime_actions, owned_events, windows_after, windows_of
+from .fallibility import Fallibility
+from .modifiers import quantities_of
+from .uses import Limit, limit_of
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
 from .valueops import TableRef
 
@@ -101,10 +104,12 @@ class ActionInfo:
     condition: A.Expr | None
     why: str | None
     params: list[ParamInfo]
-    cost: list[tuple[str, A.Expr]]
+    cost: list[tuple[str, A.Expr]]  # the entries reading no parameter: checked and paid when the action starts
     effect: A.Block
-    limit: int | None
+    limit: Limit | None  # (a `perform` neither checks nor counts it)
     span: Span
+    late_cost: list[tuple[str, A.Expr]] = field(default_factory=list)  # reading a parameter: paid once all are chosen
+    cost_site: int | None = None  # the last parameter a late cost reads: its menu shows the prices
 
 
 @dataclass
@@ -120,6 +125,7 @@ class TriggerInfo:
     effect: A.Block
     span: Span
     owner: A.Expr | None = None  # event triggers: the player it belongs to (grouped by owner when several fire)
+    fires: Limit | None = None  # max_fires: past it the trigger does not fire
 
 
 @dataclass
@@ -169,19 +175,10 @@ class EndInfo:
     span: Span
 
 
-_FALLIBLE = (A.Require, A.Choose, A.Commit)
-
-
 def _failure_analysis(rules: "Rules") -> dict[str, bool]:
-    """Per action: can it fail after its first choice? (requires, chooses, capacities, several params)."""
-    capped = any(z.decl.capacity is not None for z in rules.zones.values())
-    triggers_fail = any(_block_fails(t.effect) for t in rules.triggers if t.effect is not None)
-    procs_fail = any(_block_fails(body) for _, body in rules.procedures.values() if body is not None)
-    out: dict[str, bool] = {}
-    for name, a in rules.actions.items():
-        out[name] = (len(a.params) > 1 or capped or triggers_fail or procs_fail or _block_fails(a.effect)
-                     or any(isinstance(n, A.Perform) for n in a.effect.walk()))
-    return out
+    """Per action: can it fail after its first choice? (core.fallibility: requires, chooses that may come up
+    empty, performs, capacities, several params, in the effect or in what follows it)."""
+    return {name: rules.fallibility.action_fails(a) for name, a in rules.actions.items()}
 
 
 def _outside_failure(rules: "Rules") -> bool:
@@ -191,15 +188,6 @@ def _outside_failure(rules: "Rules") -> bool:
     for ph in rules.phases:
         blocks += [ph.on_start, ph.on_end, ph.turn_start, ph.turn_end]
     return any(isinstance(n, A.Require) for b in blocks if b is not None for n in b.walk())
-
-
-def _block_fails(block: A.Block) -> bool:
-    for node in block.walk():
-        if isinstance(node, _FALLIBLE) or (isinstance(node, A.For) and node.chooser is not None):
-            return True
-        if isinstance(node, A.CallProc):
-            return True
-    return False
 
 
 def _invariant(spec: GameSpec, name: str, inv: Any) -> tuple[str, A.Expr]:
@@ -277,6 +265,7 @@ class Rules:
         self.functions = {n: (f.params, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
         self.procedures = {n: (p.params, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
         self.actions = {n: self._action(n) for n in m.actions}
+        self.quantities, self.modifiers_of = quantities_of(spec)  # (read by name like functions: dsl.md 2.10.3)
         self.triggers = [self._trigger(n) for n in m.triggers]
         self.event_triggers: dict[str, list[TriggerInfo]] = {}
         for t in self.triggers:
@@ -291,6 +280,10 @@ class Rules:
         self.owned_events = owned_events(spec, self.event_triggers)
         # free actions offered at any time: (in the player's own turn, also in others' windows)
         self.anytime, self.anytime_always = anytime_actions(spec)
+        # every use counter's key -> its limit (the checker makes one key mean one times/per): read by uses()
+        self.limit_keys: dict[str, Limit] = {lim.key: lim for lim in [a.limit for a in self.actions.values()]
+                                             + [t.fires for t in self.triggers] if lim is not None}
+        self.fire_limited = any(t.fires is not None for t in self.state_triggers)  # (cascade scans check them)
         self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
         self.ends = {n: self._end(n) for n in m.end}
         self.ends_at: dict[str, tuple] = {}  # timing -> (the ends checked then, whether they read the flow)
@@ -301,12 +294,13 @@ class Rules:
         # name -> ("holds" | "never_decreases", expression)
         self.invariants = {n: _invariant(spec, n, inv) for n, inv in m.invariants.items()}
         self.names = _global_names(self)
+        self.fallibility = Fallibility(self)
         self._may_fail = _failure_analysis(self)
         self.some_may_fail = any(self._may_fail.values())  # (step menus need no look-ahead otherwise)
         # actions whose only way to fail is an empty menu for their one parameter: the step menu checks
         # that menu itself instead of a look-ahead replay (see flow._step)
         self.param_gated = {n for n, a in self.actions.items() if not self._may_fail[n] and len(a.params) == 1
-                            and not a.params[0].optional and not a.cost}
+                            and not a.params[0].optional and not a.cost and not a.late_cost}
         self.outside_may_fail = _outside_failure(self)
         self.player_zone_names = {n for n, z in self.zones.items() if z.per_player}
         self.player_var_names = {n for n, t in self.tracks.items() if t.per_player} | {
@@ -346,9 +340,15 @@ class Rules:
             for p, pd in decl.params.items()
         ]
         cost = [(var, s.expr("actions", name, "cost", var)) for var in decl.cost]
+        order = {p.name: k for k, p in enumerate(params)}
+        reads = [max((order[n.id] for n in amount.walk() if isinstance(n, A.Name) and n.id in order), default=None)
+                 for _, amount in cost]
         effect = s.effect("actions", name, "effect") or A.Block(span=s.span("actions", name), body=())
         return ActionInfo(name, decl.label or name.replace("_", " "), decl.rule, s.expr("actions", name, "condition"),
-                          decl.why, params, cost, effect, decl.limit, s.span("actions", name))
+                          decl.why, params, [c for c, k in zip(cost, reads) if k is None], effect,
+                          limit_of(decl.limit, name), s.span("actions", name),
+                          [c for c, k in zip(cost, reads) if k is not None],
+                          max((k for k in reads if k is not None), default=None))
 
     def _trigger(self, name: str) -> TriggerInfo:
         s, decl = self.spec, self.spec.model.triggers[name]
@@ -358,7 +358,8 @@ class Rules:
             var, domain = binder.left.id, binder.right
         return TriggerInfo(name, decl.on, var, domain, s.expr("triggers", name, "when"),
                            s.expr("triggers", name, "order"), s.effect("triggers", name, "effect"),
-                           s.span("triggers", name), s.expr("triggers", name, "owner") if decl.on else None)
+                           s.span("triggers", name), owner=s.expr("triggers", name, "owner") if decl.on else None,
+                           fires=limit_of(decl.max_fires, name))
 
     def _phase(self, i: int) -> PhaseInfo:
         s, decl = self.spec, self.spec.model.flow.phases[i]

@@ -11,6 +11,7 @@ from typing import Any
 from orrery.rulespec import ast as A
 
 from ..core.decisions import GameEnded, Option, RequireFailed, RuleError
+from ..reference.costs import step_note
 from ..reference.effects import check_action, param_values
 from ..reference.evaluator import Interp
 from ..core.state import Outcome
@@ -70,20 +71,24 @@ def step_candidates(it: Interp, ph: Any, st: Any) -> list[str]:
     return names
 
 
-def action_options(it: Interp, names: list[str]) -> tuple[list[Option], dict[int, str], list]:
+def action_options(it: Interp, names: list[str]) -> tuple[list[Option], dict[int, str], list, dict | None]:
     """A menu of actions: those the acting player may start now (labelled, valued by name, indexed by their
-    place in `names`), with the reasons of the others (by index, and as (label, reason) pairs)."""
-    options, reasons, rejected = [], {}, []
+    place in `names`), with the reasons of the others (by index, and as (label, reason) pairs) and the prices
+    of those with a cost (Decision.notes: index -> note; None when none has one)."""
+    options, reasons, rejected, notes = [], {}, [], None
     for i, name in enumerate(names):
         action = it.r.actions[name]
         try:
-            check_action(it, action)
+            got = check_action(it, action)
         except RequireFailed as why:
             reasons[i] = why.explain()
             rejected.append((action.label, reasons[i]))
             continue
         options.append(Option(action.label, name, i))
-    return options, reasons, rejected
+        if got:  # its price, shown with it
+            notes = notes or {}
+            notes[i] = step_note(got)
+    return options, reasons, rejected, notes
 
 
 def only_anytime(rules: Any, options: list[Option]) -> bool:

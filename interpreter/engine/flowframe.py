@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
 from ..reference.effects import param_values
 from .flow import (DONE, NOTHING_VIABLE, action_options, check_ends, eligible, init_var, next_step, only_anytime,
-                    parameter_menus, step_candidates, turn_order)
+                   parameter_menus, step_candidates, turn_order)
 from ..core.values import BOX
 from ..core.values import Player, Record
 from .frames import emit, perform, run_block, settle
@@ -181,7 +181,7 @@ class FlowFrame:
             next_step(c)
             return None
         names = step_candidates(it, ph, st)
-        options, reasons, rejected = action_options(it, names)
+        options, reasons, rejected, notes = action_options(it, names)
         if st.optional or (st.repeat and c.step_count > 0):
             options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
         elif it.r.anytime and only_anytime(it.r, options):
@@ -194,7 +194,8 @@ class FlowFrame:
             next_step(c)
             return None
         self.sub, self.menus, self.prompt = 1, menus, where
-        return Decision(c.current, prompt, options, "action", ph.span, reasons=reasons, rejected=rejected)
+        return Decision(c.current, prompt, options, "action", ph.span, reasons=reasons, rejected=rejected,
+                        notes=notes)
 
     def resume(self, pos: "Position", choice: Any) -> None:
         """The answer to the step menu: the action to perform (DONE: the step is over)."""

@@ -65,26 +65,27 @@ def answers(it: Any, win: WindowInfo, seat: int) -> list[str]:
     return list(win.actions) + [a for a in extra if a not in win.actions]
 
 
-def window_menu(it: Any, win: WindowInfo, seat: int) -> tuple[list[Option], dict, list, dict]:
+def window_menu(it: Any, win: WindowInfo, seat: int) -> tuple[list[Option], dict, list, dict, dict | None]:
     """The options `seat` has in a window: its answers (see `answers`) allowed to them now (checked as the
     acting player, the first parameter's menu worked out as a step menu does), then `pass`; with the reasons
-    of the refused ones and the parameter menus kept for the action chosen."""
+    of the refused ones, the parameter menus kept for the action chosen and the options' prices."""
     c = it.s.cursor
     names = answers(it, win, seat)
     saved, c.current = c.current, seat
     try:
-        options, reasons, rejected = action_options(it, names)
+        options, reasons, rejected, notes = action_options(it, names)
         options.append(Option("pass", PASS, len(names)))
         menus = parameter_menus(it, options, reasons, rejected)
     finally:
         c.current = saved
-    return options, reasons, rejected, menus
+    return options, reasons, rejected, menus, notes
 
 
-def decision(it: Any, win: WindowInfo, seat: int, options: list[Option], reasons: dict, rejected: list) -> Decision:
+def decision(it: Any, win: WindowInfo, seat: int, options: list[Option], reasons: dict, rejected: list,
+             notes: dict | None) -> Decision:
     """The question a window asks `seat`."""
     return Decision(seat, win.prompt, options, "window", win.span, reasons=reasons, rejected=rejected,
-                    action=it.top_action, site=("window", win.name), must_ask=win.ask == "always")
+                    action=it.top_action, site=("window", win.name), must_ask=win.ask == "always", notes=notes)
 
 
 def closed(win: WindowInfo, n: int, passes: int, answered: int, taken: int) -> bool:
