@@ -110,6 +110,29 @@ def test_the_reacting_player_acts_in_their_action_and_a_nested_window_follows(tm
     assert all(gs.state.pvars[p]["wounds"] == 0 for p in range(3))  # parried: nobody hurt
 
 
+def test_the_reacting_player_pays_and_counts_a_limited_priced_answer(tmp_path, mode):
+    # costs and use limits are the acting player's (docs/dsl.md 2.10.1-2.10.2): in a window, the one who answers
+    text = PARRY.replace("    wounds: {start: 0}\n", "    wounds: {start: 0}\n    tokens: {start: 2}\n").replace(
+        "    label: parry\n", "    label: parry\n    cost: {tokens: 1}\n    limit: {times: 1, per: game}\n")
+    game = _game(tmp_path, mode, text)
+    for seed in range(40):
+        gs = game.new_initial_state(players=3, seed=seed)
+        striker = gs.current_player()
+        _strike(gs, (striker + 1) % 3)
+        while gs.decision.kind == "window" and "parry" not in [o.label for o in gs.legal_options()]:
+            gs.apply_label("pass")
+        if gs.decision.kind != "window":
+            continue
+        parrier, d = gs.current_player(), gs.decision
+        assert d.note(next(o.index for o in d.options if o.label == "parry")) == "costs 1 tokens"
+        gs.apply_label("parry")
+        s = gs.state
+        assert {p: s.pvars[p]["tokens"] for p in range(3)} == {p: 1 if p == parrier else 2 for p in range(3)}
+        assert [seat for seat, _ in s.uses] == [parrier]
+        return
+    raise AssertionError("no seed gives a parry")
+
+
 @pytest.mark.parametrize("closes, asked_after_parry", [("first_taken", 0), ("each_once", 1), ("all_passed", 2)])
 def test_how_a_window_closes(tmp_path, mode, closes, asked_after_parry):
     text = PARRY.replace("    closes: first_taken\n", f"    closes: {closes}\n")
