@@ -17,8 +17,7 @@ from .callgraph import CallGraph
 from .commits import REVEALED, check_commit
 from .errors import Finding, Span
 from .gamespec import GameSpec
-from .reaction_checks import (acting_findings, anytime_findings, order_findings, reacting_actions, window_events,
-                              window_findings)
+from .reaction_checks import check_open, reacting_actions, reaction_findings, window_events
 from .limits_check import cost_findings, limit_findings
 from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
@@ -109,10 +108,7 @@ class _Checker:
         self._rule_text()
         self._flow()
         self._events()
-        window_findings(self)
-        order_findings(self)
-        anytime_findings(self)
-        self.findings += acting_findings(self.spec)
+        reaction_findings(self)
         self.findings += limit_findings(self.spec, self.span, self.key) + cost_findings(self.spec, self.calls)
         return self.findings
 
@@ -688,12 +684,7 @@ class _Checker:
         else:
             self._arity(s, f"procedure '{s.name}'", proc.params, s.args, s.kwargs)
 
-    def _s_Open(self, s: A.Open, sc: Scope) -> None:
-        for a in list(s.args) + [v for _, v in s.kwargs]:
-            self.expr(a, sc)
-        if s.window not in self.m.windows:
-            self.error(self._word(s.span, "open", s.window), f"unknown window '{s.window}'"
-                       + did_you_mean(s.window, self.m.windows))
+    _s_Open = check_open
 
     def _s_Perform(self, s: A.Perform, sc: Scope) -> None:
         self.performed.add(s.action)

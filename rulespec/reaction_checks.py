@@ -26,6 +26,23 @@ def window_events(model: Any) -> set[str]:
     return {w.after for w in model.windows.values() if w.after}
 
 
+def reaction_findings(ch: Any) -> None:
+    """Every check of this module, with the checker `ch` (its findings gain them)."""
+    window_findings(ch)
+    order_findings(ch)
+    anytime_findings(ch)
+    ch.findings += acting_findings(ch.spec)
+
+
+def check_open(ch: Any, s: A.Open, sc: Scope) -> None:
+    """`open NAME(args)`: its arguments' expressions, and a window of that name (the checker's `_s_Open`)."""
+    for a in list(s.args) + [v for _, v in s.kwargs]:
+        ch.expr(a, sc)
+    if s.window not in ch.m.windows:
+        ch.error(ch._word(s.span, "open", s.window),
+                 f"unknown window '{s.window}'" + did_you_mean(s.window, ch.m.windows))
+
+
 def window_findings(ch: Any) -> None:
     """Each window's names, expressions and menu, checked with the checker `ch` (its scopes, types, spans)."""
     m = ch.m
@@ -162,4 +179,4 @@ def _short(node: A.Expr) -> str:
     return "PLAYER"
 
 
-__all__ = ["acting_findings"]
+__all__ = ["acting_findings", "check_open", "reacting_actions", "reaction_findings", "window_events"]
