@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from . import ast as A
+from .commits import window_commit_findings
 from .errors import Finding
 from .gamespec import GameSpec
 from .typing_rules import BUILTIN_EVENTS, NUMERIC, Scope, base, describe, did_you_mean, elem, known
@@ -17,6 +18,14 @@ from .typing_rules import BUILTIN_EVENTS, NUMERIC, Scope, base, describe, did_yo
 
 def reacting_actions(model: Any) -> set[str]:
     """Actions offered outside the steps: in a window's menu, or at any time."""
+    return {a for w in model.windows.values() for a in w.actions} | {
+        n for n, a in model.actions.items() if a.anytime is not None}
+
+
+def window_answers(model: Any) -> set[str]:
+    """Actions that can answer a window: its own, and (when the spec has windows) those free at any time."""
+    if not model.windows:
+        return set()
     return {a for w in model.windows.values() for a in w.actions} | {
         n for n, a in model.actions.items() if a.anytime is not None}
 
@@ -32,6 +41,7 @@ def reaction_findings(ch: Any) -> None:
     order_findings(ch)
     anytime_findings(ch)
     ch.findings += acting_findings(ch.spec)
+    window_commit_findings(ch, window_answers(ch.m))  # (a commit asks everyone: never in one player's reaction)
 
 
 def check_open(ch: Any, s: A.Open, sc: Scope) -> None:
