@@ -1,4 +1,5 @@
-"""Static checks of reactions: who acts (`perform ... by`), windows, free actions and trigger order.
+"""Static checks of reactions: who acts (`perform ... by`), windows, free actions and trigger order; with
+them, how players answer in secret (a `commit` inside a window, picks left where search bots read them).
 
 The checker (checker.py) calls `acting_findings` and `window_findings` once per spec; the checks live here
 so that the big checker only holds the hooks.  Like the checker, this module mirrors the engine's semantics
@@ -13,6 +14,7 @@ from . import ast as A
 from .commits import window_commit_findings
 from .errors import Finding
 from .gamespec import GameSpec
+from .secret_picks import secret_pick_findings
 from .typing_rules import BUILTIN_EVENTS, NUMERIC, Scope, base, describe, did_you_mean, elem, known
 
 
@@ -42,6 +44,7 @@ def reaction_findings(ch: Any) -> None:
     anytime_findings(ch)
     ch.findings += acting_findings(ch.spec)
     window_commit_findings(ch, window_answers(ch.m))  # (a commit asks everyone: never in one player's reaction)
+    ch.findings += secret_pick_findings(ch.spec)  # (picks kept where search bots read them: use commit)
 
 
 def check_open(ch: Any, s: A.Open, sc: Scope) -> None:
