@@ -19,6 +19,9 @@ from .commits import check_commit
 from .datacheck import data_findings
 from .errors import Finding, Span
 from .gamespec import GameSpec
+from .reaction_checks import check_open, reaction_findings
+from .limits_check import cost_findings, limit_findings
+from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .typing_rules import (NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
@@ -109,6 +112,8 @@ class _Checker:
         self._rule_text()
         flowcheck.flow(self)
         flowcheck.events(self)
+        reaction_findings(self)
+        self.findings += limit_findings(self.spec, self.span, self.key) + cost_findings(self.spec, self.calls)
         return self.findings
 
     # ====================================================== declared names
@@ -217,6 +222,8 @@ class _Checker:
             self._action(name, top)
         for name in m.triggers:
             self._trigger(name, top)
+        check_quantities(self)
+        check_bounds(self)
         self._expr(("scoring", "score"), top.child({"p": "player"}))
         self._effect(("scoring", "final"), top)
         for name in m.end:
@@ -300,12 +307,6 @@ class _Checker:
     def _action(self, name: str, top: Scope) -> None:
         decl, a = self.m.actions[name], ("actions", name)
         self._expr(a + ("condition",), top, cond=True)
-        for var in decl.cost:
-            if var not in self.ix.player_vars:
-                self.error(self.key(*a, "cost", var), f"cost '{var}' is not a per-player track or variable"
-                           + did_you_mean(var, self.ix.player_vars))
-            t = self._expr(a + ("cost", var), top)
-            self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
         scope = top.child()
         for pname, pdecl in decl.params.items():
             pp = a + ("params", pname)
@@ -319,7 +320,18 @@ class _Checker:
             if self._usable_name(pname, self.key(*pp), f"parameter '{pname}'", local=True):
                 self._no_shadow(pname, self.key(*pp))
             scope = here
+        self._costs(name, scope)  # (a cost may read the parameters: it is paid once they are chosen)
         self._effect(a + ("effect",), scope)
+
+    def _costs(self, name: str, scope: Scope) -> None:
+        """An action's costs: amounts of per-player tracks or variables (random draws: limits_check)."""
+        a = ("actions", name)
+        for var in self.m.actions[name].cost:
+            if var not in self.ix.player_vars:
+                self.error(self.key(*a, "cost", var), f"cost '{var}' is not a per-player track or variable"
+                           + did_you_mean(var, self.ix.player_vars))
+            t = self._expr(a + ("cost", var), scope)
+            self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
 
     def _trigger(self, name: str, top: Scope) -> None:
         decl, tp = self.m.triggers[name], ("triggers", name)
@@ -408,6 +420,9 @@ class _Checker:
             checknames.typed_args(self, "functions", e.func, e.args, e.kwargs, types)
             return self._function(e.func)
         sig = FUNCTIONS.get(e.func)
+        if sig is None and e.func in self.m.quantities:  # (a quantity reads as a whole number)
+            self._arity(e, f"quantity '{e.func}'", self.m.quantities[e.func].params, e.args, e.kwargs)
+            return "int"
         if sig is None:
             self.error(e.span, f"unknown function '{e.func}'" + did_you_mean(e.func, set(FUNCTIONS) | set(self.m.functions)))
             return "any"
@@ -722,11 +737,17 @@ class _Checker:
             self._arity(s, f"procedure '{s.name}'", proc.param_names, s.args, s.kwargs)
             checknames.typed_args(self, "procedures", s.name, s.args, s.kwargs, types)
 
+    _s_Open = check_open
+
     def _s_Perform(self, s: A.Perform, sc: Scope) -> None:
         self.performed.add(s.action)
         if s.action not in self.m.actions:
             self.error(self._word(s.span, "perform", s.action), f"unknown action '{s.action}'"
                        + did_you_mean(s.action, self.m.actions))
+        if s.actor is not None:
+            t = self.expr(s.actor, sc)
+            if known(t) and base(t) not in NUMERIC:
+                self.type_error(s.actor.span, f"`perform ... by` needs a player, but this is {describe(t)}")
 
 # ------------------------------------------------------------------ spans
 

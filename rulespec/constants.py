@@ -26,6 +26,8 @@ def resolve_sizes(m: Spec, span: Callable[[tuple], Span]) -> list[Finding]:
     def resolve(value: Any, path: tuple) -> Any:
         if not isinstance(value, str):
             return value
+        if path[-1] == "capacity" and not _whole(m.constants.get(value)):
+            return value  # an expression, worked out at each move into the zone (dsl.md 2.10.4)
         number = _number(m, value, path[-1], span(path), out)
         return number if number is not None else _RANGES[path[-1]][0]
 

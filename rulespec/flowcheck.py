@@ -11,12 +11,13 @@ from typing import Any
 from . import ast as A
 from .commits import REVEALED
 from .errors import Span
+from .reaction_checks import reacting_actions, window_events
 from .typing_rules import BUILTIN_EVENTS, did_you_mean
 
 def flow(c: Any) -> None:
     """Phases, steps and their actions, end conditions nothing can reach, and display entries."""
     m = c.m
-    offered: set[str] = set()
+    offered: set[str] = reacting_actions(m)
     phase_seen: dict[str, Span] = {}
     for i, ph in enumerate(m.flow.phases):
         p = ("flow", "phases", i)
@@ -89,7 +90,7 @@ def idle(c: Any, p: tuple, ph: Any) -> bool:
 
 def events(c: Any) -> None:
     """Events emitted that no trigger listens to, and triggers listening to events nothing emits (warnings)."""
-    listened = {t.on for t in c.m.triggers.values() if t.on}
+    listened = {t.on for t in c.m.triggers.values() if t.on} | window_events(c.m)
     for event, spans in c.emitted.items():
         if event not in listened:
             for sp in spans:

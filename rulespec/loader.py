@@ -71,6 +71,7 @@ def build_spec(merged: Merged, path: str, *, check: bool = True, earlier: list[F
         _parse_into(spec, dpath, text, kind, diags)
     if model is None:  # no structure to check the rule text against
         diags.raise_if_errors()
+    _join_then(spec)
     _switches(spec)
     if check:
         diags.extend(unrelated(check_spec(spec), dropped))
@@ -113,6 +114,18 @@ def _parse_into(spec: GameSpec, dpath: tuple, text: Any, kind: str, diags: Diagn
         spec.effects[dpath] = node
     else:
         spec.exprs[dpath] = node
+
+
+def _join_then(spec: GameSpec) -> None:
+    """An action's `then:` runs right after its effect, with the same names bound: it becomes the end of the
+    effect, so that everything downstream (checks, engines, explain) sees one block."""
+    for name in spec.model.actions:
+        then = spec.effects.pop(("actions", name, "then"), None)
+        if then is None:
+            continue
+        effect = spec.effects.get(("actions", name, "effect"))
+        spec.effects[("actions", name, "effect")] = A.Block(span=(effect or then).span,
+                                                            body=(effect.body if effect else ()) + then.body)
 
 
 MAX_NESTING = 100  # AST levels; the checker and interpreter recurse over the tree
@@ -165,6 +178,9 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("components", "pieces", "*", "style"), "expr"),
     (("components", "pieces", "*", "start"), "expr"),
     (("components", "tracks", "*", "start"), "expr"),
+    (("components", "tracks", "*", "min"), "bound"),
+    (("components", "tracks", "*", "max"), "bound"),
+    (("components", "zones", "*", "capacity"), "bound"),
     (("variables", "*", "start"), "expr"),
     (("functions", "*", "expr"), "expr"),
     (("procedures", "*", "effect"), "effect"),
@@ -187,11 +203,21 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("actions", "*", "params", "*", "where"), "expr"),
     (("actions", "*", "cost", "*"), "expr"),
     (("actions", "*", "effect"), "effect"),
+    (("actions", "*", "then"), "effect"),
     (("triggers", "*", "for"), "binder"),
     (("triggers", "*", "when"), "expr"),
     (("triggers", "*", "applies_when"), "expr"),
     (("triggers", "*", "order"), "expr"),
     (("triggers", "*", "effect"), "effect"),
+    (("triggers", "*", "owner"), "expr"),
+    (("windows", "*", "when"), "expr"),
+    (("windows", "*", "who"), "expr"),
+    (("quantities", "*", "base"), "expr"),
+    (("quantities", "*", "min"), "expr"),
+    (("quantities", "*", "max"), "expr"),
+    (("modifiers", "*", "when"), "expr"),
+    (("modifiers", "*", "set"), "expr"),
+    (("modifiers", "*", "add"), "expr"),
     (("scoring", "score"), "expr"),
     (("scoring", "final"), "effect"),
     (("end", "*", "when"), "expr"),
@@ -217,6 +243,10 @@ def rule_texts(data: Any) -> Iterator[tuple[tuple, Any, str]]:
             elif kind == "constant":
                 if not isinstance(value, str):
                     continue  # a YAML value, not an expression
+                kind_here = "expr"
+            elif kind == "bound":
+                if not isinstance(value, str):
+                    continue  # a number is a number: only a bound written as text is rule text
                 kind_here = "expr"
             elif kind == "binder":
                 kind_here = "expr"
