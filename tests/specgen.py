@@ -55,7 +55,7 @@ EXCLUDED: dict[str, str] = {}
 LABELS = [f"{c}{r}" for r in (1, 2, 3) for c in "abc"]
 
 # Capabilities of an effect context: which statements may appear in it.
-ALL_CAPS = frozenset({"board", "choose", "settle", "perform", "call", "emit", "require", "end", "armed",
+ALL_CAPS = frozenset({"board", "choose", "commit", "settle", "perform", "call", "emit", "require", "end", "armed",
                       "rng", "end_turn"})
 
 
@@ -322,7 +322,7 @@ class Gen:
             if "choose" in caps:
                 kinds += ["chosen_by"]
         if "choose" in caps:
-            kinds += ["choose", "choose", "commit"]
+            kinds += ["choose", "choose"] + (["commit"] if "commit" in caps else [])
         if "board" in caps:
             kinds += ["create", "move", "destroy", "draw"]
         else:
@@ -598,7 +598,7 @@ def specs(draw) -> str:
         spec["modifiers"] = mods
         g.has_quantity = True
     # procedures: may choose and emit; no call, perform, settle, end_turn, armed
-    proc_caps = frozenset({"board", "choose", "emit", "require", "rng", "end"})
+    proc_caps = frozenset({"board", "choose", "commit", "emit", "require", "rng", "end"})
     g.int_atoms_extra = ["n"]
     proc_body = g.block(top.add("int", "n"), proc_caps, 2)
     g.int_atoms_extra = []
@@ -719,6 +719,7 @@ def specs(draw) -> str:
     if g.chance(0.2):
         spec["flow"]["round_end"] = effect(["g += 1"])
     if g.window:  # a reaction window, opened by `open w()` in actions (and after `ping` when it is emitted)
+        # (its answer never commits: a commit cannot run inside one player's reaction, dsl.md 4.24)
         actions["react"] = {"limit": 1, "effect": effect(g.block(top, frozenset({"board", "choose", "require", "rng"}),
                                                                  1, (1, 2)))}
         window: dict[str, Any] = {"actions": ["react"], "who": g.pick(["players", "[p for p in players where p != current]"]),
@@ -735,7 +736,7 @@ def specs(draw) -> str:
     ev: dict[str, Any] = {"on": "ping"}
     if g.chance():
         ev["when"] = g.bool_expr(top, 1)
-    ev["effect"] = effect(g.block(top, frozenset({"board", "choose", "require", "rng"}), 1, (1, 2)))
+    ev["effect"] = effect(g.block(top, frozenset({"board", "choose", "commit", "require", "rng"}), 1, (1, 2)))
     g.int_atoms_extra = []
     if not g.emits:  # no effect emits ping: listen to the built-in action event instead
         ev["on"] = "action"
@@ -752,7 +753,7 @@ def specs(draw) -> str:
     triggers["on_ping"] = ev
     if g.on("state_trigger"):
         # consumes `armed`: fires `armed` times; may put pieces on the board, choose, require
-        body = g.block(top, frozenset({"board", "choose", "require", "rng"}), 1, (0, 2))
+        body = g.block(top, frozenset({"board", "choose", "commit", "require", "rng"}), 1, (0, 2))
         triggers["fire"] = {"when": "armed > 0", "effect": effect(["armed -= 1"] + body)}
         if g.chance(0.3):
             triggers["fire"]["order"] = str(g.num(-2, 2))
