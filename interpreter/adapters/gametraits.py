@@ -1,15 +1,16 @@
 """What a framework wants to know about a game before playing it: chance, hidden information, utilities.
 
-Read from the checked spec, never from a game's name: randomness is any shuffle, draw from a bag or random
-built-in anywhere in the rules; hidden information is any zone or variable not public, or a sealed `commit`.
+Read from the rules, never from a game's name, with the same tests the play table uses to decide whether a
+seed may be shown (cli/table.py): randomness is a shuffle, a draw from a bag or a random built-in anywhere in
+the rules; hidden information is a zone or variable that is not public, or a sealed `commit`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from orrery.rulespec import ast as A
-from orrery.rulespec.gamespec import GameSpec
-from orrery.rulespec.callgraph import RANDOM
+from typing import Any
+
+from orrery.interpreter.cli.table import draws_at_random, private_views
 
 
 @dataclass(frozen=True)
@@ -33,15 +34,8 @@ class Traits:
         return self.min_players == self.max_players == 2
 
 
-def traits_of(spec: GameSpec) -> Traits:
-    """The traits of a game from its checked spec (`Game.spec`)."""
-    nodes = [n for root in list(spec.exprs.values()) + list(spec.effects.values()) for n in root.walk()]
-    random = any(isinstance(n, A.Shuffle) or (isinstance(n, A.Call) and n.func in RANDOM) for n in nodes)
-    zones = spec.model.components.zones.values()
-    random = random or any(z.type == "bag" for z in zones)
-    hidden = any(isinstance(n, A.Commit) for n in nodes)
-    hidden = hidden or any(z.visibility != "public" for z in zones)
-    hidden = hidden or any(v.visibility != "public" for v in spec.model.variables.values())
-    game, seats = spec.model.game, spec.model.game.players
-    return Traits(name=game.name, title=game.title or game.name, min_players=seats.min, max_players=seats.max,
-                  default_players=seats.default or seats.min, random=random, hidden=hidden)
+def traits_of(rules: Any) -> Traits:
+    """The traits of a game from its runtime rules (`Game.rules`, or `Rules(spec)`)."""
+    title = rules.spec.model.game.title or rules.name
+    return Traits(name=rules.name, title=title, min_players=rules.min_players, max_players=rules.max_players,
+                  default_players=rules.default_players, random=draws_at_random(rules), hidden=private_views(rules))

@@ -7,12 +7,17 @@ never shows more than the player's own screen would.
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
 import numpy as np
+from rich.console import Console
 
+from orrery.interpreter.cli.render import render_decision, render_state
 from orrery.interpreter.core.values import Cell
+
+DEFAULT_MAX_GAME_LENGTH = 20_000  # decisions before a game is cut short (as `orrery simulate` counts them)
 
 
 def observation_string(gs: Any, player: int) -> str:
@@ -28,6 +33,15 @@ def information_state_string(gs: Any, player: int, perfect_information: bool) ->
         shown = perfect_information or (step.player == player and not step.auto)
         past.append(f"{step.player}:{step.label if shown else '?'}")
     return f"{' '.join(past)}\n{observation_string(gs, player)}"
+
+
+def screen_text(gs: Any, viewer: int | None = None) -> str:
+    """The play screen as plain text: the state as `viewer` sees it, and the pending menu if it is theirs."""
+    console = Console(record=True, width=100, file=io.StringIO(), color_system=None)
+    console.print(render_state(gs, viewer))
+    if gs.decision is not None and viewer in (None, gs.decision.player):
+        console.print(render_decision(gs))
+    return console.export_text()
 
 
 class TensorLayout:

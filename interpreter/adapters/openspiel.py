@@ -17,15 +17,15 @@ import pyspiel
 from orrery.interpreter.engine.game import Game as OrreryGame
 from orrery.interpreter.engine.game import load_game as load_orrery
 from orrery.interpreter.engine.gamefiles import bundled_games, resolve_game
+from orrery.interpreter.core.rules import Rules
 from orrery.rulespec.quickload import load_spec
 
 from .actionspace import DEFAULT_MAX_OPTIONS, ActionSpace
 from .gametraits import Traits, traits_of
-from .observe import TensorLayout, information_state_string, observation_string
+from .observe import DEFAULT_MAX_GAME_LENGTH, TensorLayout, information_state_string, observation_string
 
 PREFIX = "orrery_"
 DEFAULT_SEEDS = 1000  # chance outcomes of a random game's first node
-DEFAULT_MAX_GAME_LENGTH = 20_000  # decisions before a game is cut short as a draw (as `orrery simulate` does)
 _Type = pyspiel.GameType
 
 
@@ -92,7 +92,7 @@ class OrreryOpenSpielGame(pyspiel.Game):
         variants = [v for v in str(params.get("variants", "")).split(",") if v]
         if game is None:
             game = load_orrery(source, variants, mode=params.get("mode") or None)
-        traits = traits_of(game.spec)
+        traits = traits_of(game.rules)
         gtype = game_type(traits, str(source))
         params = {**gtype.parameter_specification, **params, "game": str(source)}
         self.shared = _Shared(game, traits, params)
@@ -253,7 +253,7 @@ def register_bundled() -> list[str]:
     for name in bundled_games():
         short = openspiel_name(name)
         if short not in known:
-            traits = traits_of(load_spec(resolve_game(name), []))
+            traits = traits_of(Rules(load_spec(resolve_game(name), [])))
             pyspiel.register_game(game_type(traits, name), OrreryOpenSpielGame)
         names.append(short)
     return names
