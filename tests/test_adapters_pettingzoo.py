@@ -38,10 +38,11 @@ def test_masked_random_play_reaches_the_end_with_the_engines_result():
     env = pz_adapter.env("connect-four")
     env.reset(seed=5)
     rng = np.random.default_rng(5)
-    moves = []
+    moves, results = [], {}
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
         if terminated or truncated:
+            results[agent] = reward
             env.step(None)
             continue
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
@@ -49,7 +50,7 @@ def test_masked_random_play_reaches_the_end_with_the_engines_result():
         env.step(action)
     raw = env.unwrapped
     assert raw.gs.is_terminal()
-    assert [raw._cumulative_rewards[a] for a in raw.possible_agents] == raw.gs.returns()
+    assert [results[a] for a in raw.possible_agents] == raw.gs.returns()
     assert len(moves) == len(raw.gs.history())
 
 

@@ -61,10 +61,10 @@ def _play_forked(seed: int) -> Any:
     return _FORKED.play(seed)
 
 
-def play_in_processes(task: Any, build: Builder, spec: TaskSpec | None, seeds: list[int], jobs: int,
+def play_in_processes(task: Any, build: Builder, spec_of: Callable[[], TaskSpec], seeds: list[int], jobs: int,
                       method: str | None = None) -> Iterator[Any]:
     """The records in seed order, played by `jobs` processes started with `method` (default: fork where the
-    system has it, else spawn; spawn needs `spec`, a game loaded from files)."""
+    system has it, else spawn; spawned workers build the task from `spec_of()`, a game loaded from files)."""
     global _FORKED
     method = method or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     ctx = multiprocessing.get_context(method)
@@ -76,8 +76,7 @@ def play_in_processes(task: Any, build: Builder, spec: TaskSpec | None, seeds: l
         finally:
             _FORKED = None
         return
-    if spec is None:
-        raise ValueError("playing in spawned processes needs a game loaded from files")
+    spec = spec_of()
     with ctx.Pool(min(jobs, len(seeds))) as pool:
         yield from pool.imap(_play_one, [(build, spec, s) for s in seeds], chunksize=max(1, len(seeds) // (jobs * 8)))
 

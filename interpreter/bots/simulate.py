@@ -173,8 +173,7 @@ def _play_all(task: _Task, seeds: list[int], jobs: int, backend: str = "local", 
         for gseed in seeds:
             yield task.play(gseed)
     else:
-        spec = _spec_of(task) if task.game.source else None
-        yield from play_in_processes(task, task_from_spec, spec, seeds, jobs, start_method)
+        yield from play_in_processes(task, task_from_spec, lambda: _spec_of(task), seeds, jobs, start_method)
 
 
 def task_from_spec(spec: TaskSpec) -> _Task:
