@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from orrery.rulespec.wording import spoken
+
 from ..reference.evaluator import Interp
 from ..engine.game import GameState
 from ..core.values import PieceRef
@@ -112,7 +114,7 @@ def auto_lines(gs: GameState, since: int, hidden: "Sight | list[str]") -> list[s
 def _zone_name(gs: GameState, key: str) -> str:
     name, _, owner = key.partition("[")
     zone = gs.game.rules.zones.get(name)
-    title = (zone.decl.label if zone is not None and zone.decl.label else name)
+    title = spoken(name, zone.decl.label if zone is not None else None)
     return f"{title} of {gs.game.rules.seat_name(int(owner[:-1]))}" if owner else title
 
 
@@ -132,10 +134,10 @@ def change_summary(gs: GameState, before: dict[str, Any], after: dict[str, Any])
     for p, (a, b) in enumerate(zip(before["players"], after["players"])):
         for k, v in b.items():
             if k not in ("seat", "name") and a.get(k) != v and isinstance(v, (int, float, str, bool)):
-                parts.append(f"{b['name']} {k} {a.get(k)} → {v}")
+                parts.append(f"{b['name']} {spoken(k)} {a.get(k)} → {v}")
     for k, v in after["vars"].items():
         if before["vars"].get(k) != v and isinstance(v, (int, float, str, bool)):
-            parts.append(f"{k} {before['vars'].get(k)} → {v}")
+            parts.append(f"{spoken(k)} {before['vars'].get(k)} → {v}")
     return "; ".join(parts)
 
 
