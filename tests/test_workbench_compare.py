@@ -81,3 +81,11 @@ def test_bad_input_is_a_plain_message_and_exit_2(capsys, args, message):
     args = [variant("same") if a == "same" else a for a in args]
     assert main(["compare", DUEL, *args, "--games", "2"]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_jobs_play_the_same_trials():
+    game = Game.load(DUEL)
+    one = run_trials(game, 12, 2, 3, ["random"])
+    two = run_trials(game, 12, 2, 3, ["random"], jobs=2)
+    assert [(t.seed, t.winners, t.leaders, t.branching) for t in one] == \
+        [(t.seed, t.winners, t.leaders, t.branching) for t in two]
