@@ -23,8 +23,8 @@ from orrery.rulespec import ast as A
 from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
 from ..reference.costs import late_notes, pay
 from ..reference.effects import (EXEC, _filter, call_args, cascade_scan, check_action, enter_call, fires, for_items,
-                                 message_text)
-from ..core.uses import count_use
+                                 message_text, spent_values)
+from ..core.uses import count_use, use_of
 from ..core.values import Player, Record
 from ..reference import triggerorder
 from . import windows as W
@@ -546,7 +546,7 @@ class ActionFrame:
                 ta = it.s.cursor.turn_actions
                 ta[action.name] = ta.get(action.name, 0) + 1
                 if action.limit is not None:
-                    count_use(it.s, action.limit, self.me)
+                    count_use(it.s, use_of(action.limit, self.env), self.me)
             self.phase = 2
             if run_block(pos, action.effect, self.env):
                 return None
@@ -566,6 +566,8 @@ class ActionFrame:
         else:
             domain = it.iterate(it.ev(p.domain, env), p.domain.span)
             values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
+            if self.count_limit and self.action.limit is not None and self.action.limit.each == p.name:
+                values, rejected = spent_values(it, self.action, values, rejected)
         done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or f"{self.action.label}: choose {p.name}",
                               p.optional, p.span, p.why, rejected, (self.action.name, self.k))
         if not done:
