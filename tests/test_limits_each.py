@@ -93,6 +93,8 @@ def test_a_later_parameter_is_counted_apart_and_the_action_goes_when_every_value
     play(gs, "visit", "left")  # round 2, Ann: per game, so the baker is still spent: the smith
     assert evaluate(gs, 'uses(visit, players[0], "smith")') == 2 and gs.state.cursor.round == 2
     assert "visit" not in labels(gs)  # both stalls spent: a look-ahead finds no stall for either hand
+    assert "'visit' can be done at most 2 times per game for each stall: every stall it could be done with was " \
+           "used" in gs.why_not_label("visit")
     assert evaluate(gs, 'uses(visit, players[1], "baker")') == 0
 
 

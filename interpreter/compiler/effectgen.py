@@ -342,6 +342,10 @@ class StepGen:
         name = g.const(p.name)
         g.emit(indent, f"if self.k == {k}:")
         inner = indent + 1
+        why = g.const(p.why) if p.why is not None else "None"
+        counted = action.limit is not None and action.limit.each == p.name  # its values' own counts
+        if counted:
+            g.emit(inner, f"why_ = {why}")
         if k == 0:
             g.emit(inner, "if self.first is not None:")
             g.emit(inner + 1, "vals_, rej_ = self.first")
@@ -351,13 +355,12 @@ class StepGen:
         if p.where is None:
             g.emit(inner, "vals_, rej_ = list(dom_), []")
         else:
-            why = g.const(p.why) if p.why is not None else "None"
             g.emit(inner, f"vals_, rej_ = FR_FILTER(it, {name}, dom_, {g.node_const(p.where)}, env, {why})")
-        if action.limit is not None and action.limit.each == p.name:  # its values' own counts (ActionFrame._ask)
+        if counted:  # (ActionFrame._ask)
             g.emit(inner, "if self.count_limit:")
-            g.emit(inner + 1, f"vals_, rej_ = FR_SPENT(it, {g.const(action, hashable=False)}, vals_, rej_)")
+            g.emit(inner + 1, f"vals_, rej_, why_ = FR_SPENT(it, {g.const(action, hashable=False)}, vals_, rej_, why_)")
+            why = "why_"
         prompt = g.const(p.prompt or f"{action.label}: choose {p.name}")
-        why = g.const(p.why) if p.why is not None else "None"
         g.emit(indent + 1, f"done_, got_ = FR_ASK(pos, {name}, vals_, FR_INT(self.me), {prompt}, {bool(p.optional)}, "
                            f"{g.const(p.span, hashable=False)}, {why}, rej_, {g.const((action.name, k))})")
         g.emit(indent + 1, "if not done_:")

@@ -561,15 +561,16 @@ class ActionFrame:
 
     def _ask(self, pos: "Position", p: Any) -> Decision | None:
         it, env = pos.it, self.env
+        why = p.why
         if self.k == 0 and self.first is not None:
             values, rejected = self.first
         else:
             domain = it.iterate(it.ev(p.domain, env), p.domain.span)
-            values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
+            values, rejected = _filter(it, p.name, domain, p.where, env, why)
             if self.count_limit and self.action.limit is not None and self.action.limit.each == p.name:
-                values, rejected = spent_values(it, self.action, values, rejected)
+                values, rejected, why = spent_values(it, self.action, values, rejected, why)
         done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or f"{self.action.label}: choose {p.name}",
-                              p.optional, p.span, p.why, rejected, (self.action.name, self.k))
+                              p.optional, p.span, why, rejected, (self.action.name, self.k))
         if not done:
             if self.k == self.action.cost_site:  # each option's price, shown with it
                 late_notes(it, self.action, env, p.name, got)

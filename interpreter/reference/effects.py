@@ -584,26 +584,34 @@ def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
     env: dict[str, Any] = {"__rule__": action.rule}
     domain = it.iterate(it.ev(p.domain, env), p.domain.span)
     values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
+    why = p.why
     if action.limit is not None and action.limit.each == p.name:
-        values, rejected = spent_values(it, action, values, rejected)
+        values, rejected, why = spent_values(it, action, values, rejected, why)
     if not values:
-        raise RequireFailed(p.why or (rejected[0][1] if rejected else f"there is no legal choice for '{p.name}'"),
+        raise RequireFailed(why or (rejected[0][1] if rejected else f"there is no legal choice for '{p.name}'"),
                             p.span, action.rule)
     return values, rejected
 
 
-def spent_values(it: "Interp", action: "ActionInfo", values: list, rejected: list) -> tuple[list, list]:
+def spent_values(it: "Interp", action: "ActionInfo", values: list, rejected: list,
+                 why: str | None) -> tuple[list, list, str | None]:
     """The values of the parameter an action's limit counts apart (`limit: {each: NAME}`), without those the
-    acting player has used up in the scope instance in progress (each one rejected with the limit)."""
+    acting player has used up in the scope instance in progress (each rejected with the limit), and the reason
+    for an empty menu: the limit's when it took the last values, else `why`."""
     limit, me = action.limit, it.current()
     keep = []
+    spent = False
     for v in values:
         if v is not None and used(it.s, for_value(limit, v), me) >= limit.times:
             times = f"{limit.times} time{'s' if limit.times != 1 else ''} per {limit.per}"
             rejected = rejected + [(v, f"'{action.label}' with {it.label(v)} can be done at most {times}")]
+            spent = True
         else:
             keep.append(v)
-    return keep, rejected
+    if spent and not keep:
+        why = (f"'{action.label}' can be done at most {limit.describe()}: every {limit.each} it could be done "
+               f"with was used")
+    return keep, rejected, why
 
 
 EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
