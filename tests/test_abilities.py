@@ -20,6 +20,10 @@ CHORUS = Path(__file__).resolve().parent / "games" / "chorus" / "rules.yaml"
 DECLARED = CHORUS.parent / "variants" / "declared.yaml"
 
 
+def test_an_event_only_abilities_listen_to_may_let_their_owners_choose():
+    assert load_spec(CHORUS).warnings == []  # (no "no trigger listens", no "nobody is ever asked")
+
+
 def test_the_chorus_scenarios_pass_on_both_engines_alike():
     scenarios_on_both_engines(CHORUS)
 
