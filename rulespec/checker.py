@@ -17,6 +17,7 @@ from .callgraph import CallGraph
 from .errors import Finding, Span
 from .gamespec import GameSpec
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
+from .geocheck import closure_kwarg, keyed_index
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
                            elem, join, known, list_of, value_type)
@@ -270,7 +271,7 @@ class _Checker:
         node = self.spec.exprs.get(path)
         if node is None:
             return
-        t = self._expr(path, Scope())
+        t = self._expr(path, Scope(None, {"it": "piece"}))
         self._want_place(node, t)
         if isinstance(node, A.Attr) and node.name in self.ix.player_attrs and self.ix.player_attrs[node.name] == "zone":
             self.warning(node.span, f"every '{kname}' starts in one player's '{node.name}' "
@@ -361,6 +362,8 @@ class _Checker:
     def _e_Index(self, e: A.Index, sc: Scope) -> str:
         to, ti = self.expr(e.obj, sc), self.expr(e.index, sc)
         b = base(to)
+        if b == "zones":
+            return keyed_index(self, e, ti)
         if b in ("list", "str") and known(ti) and base(ti) not in NUMERIC:
             self.type_error(e.index.span, f"a list index must be a number, but this is {describe(ti)}")
         elif b in ("int", "bool", "none", "player", "piece", "cell", "zone"):
@@ -369,8 +372,8 @@ class _Checker:
 
     def _e_Call(self, e: A.Call, sc: Scope) -> str:
         types = [self.expr(a, sc) for a in e.args]
-        for _, v in e.kwargs:
-            self.expr(v, sc)
+        for k, v in e.kwargs:
+            closure_kwarg(self, e.func, k, v, sc)
         if e.func in self.m.functions:
             self._arity(e, f"function '{e.func}'", self.m.functions[e.func].params, e.args, e.kwargs)
             return self._function(e.func)
@@ -457,7 +460,10 @@ class _Checker:
             self.type_error(node.span, f"cannot go through {describe(t)}: expected a list, a zone or a cell")
 
     def _want_place(self, node: A.Expr, t: str) -> None:
-        if base(t) in NOT_PLACE:
+        if base(t) == "zones":
+            self.error(node.span, f"'{_text(node)}' is one zone per key, not a place: pick one with "
+                                  f"{_text(node)}[KEY]")
+        elif base(t) in NOT_PLACE:
             self.type_error(node.span, f"expected a place (a zone or a cell), but this is {describe(t)}")
         elif isinstance(node, A.Name) and node.id in self.ix.boards and self.ix.globals.get(node.id, ("",))[0] == "zone":
             self.error(node.span, f"'{node.id}' is a board: pieces go into its cells, not the zone")
@@ -471,6 +477,8 @@ class _Checker:
             return "piece"
         if b == "zone" and isinstance(node, A.Name):
             return "cell" if node.id in self.ix.boards else "piece"
+        if b == "zones":
+            return "zone"
         return "any"
 
     # =========================================================== statements
@@ -723,8 +731,12 @@ class _Checker:
         """A display entry: a zone name, or `zone[k]` for seat k's copy of a per-player zone."""
         zones = self.m.components.zones
         name, _, rest = item.partition("[")
+        keys = self.ix.families.get(name)
         if name not in zones:
             self.error(self.span("display", key, i), f"unknown zone '{name}'" + did_you_mean(name, zones))
+        elif rest and keys is not None:
+            if not rest.endswith("]") or rest[:-1] not in [str(k) for k in keys]:
+                self.error(self.span("display", key, i), f"'{item}': zone '{name}' has no key '{rest[:-1]}'")
         elif rest and (not rest.endswith("]") or not rest[:-1].isdigit() or not zones[name].per_player):
             self.error(self.span("display", key, i),
                        f"'{item}': use `zone[k]` with a seat number k, for a per-player zone only")

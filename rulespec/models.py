@@ -129,6 +129,17 @@ class PieceKind(Model):
 ZoneType = Literal["bag", "deck", "pile", "hand", "grid", "graph"]
 
 
+class EdgeDecl(BaseModel):
+    """A graph edge written as a record: its two nodes, and values for the graph's `edge_attributes`."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    from_: str = Field(alias="from", description="The node the edge starts at.")
+    to: str = Field(description="The node the edge leads to.")
+    directed: bool | None = Field(None, description="True: a one-way arrow from `from` to `to`; false: both ways "
+                                                    "(default: the graph's `directed`).")
+
+
 class ZoneDecl(Model):
     """A container of pieces: a bag drawn at random, a deck, a pile, a hand, a grid or a graph."""
 
@@ -148,8 +159,14 @@ class ZoneDecl(Model):
     cells: dict[str, dict[str, Any]] = Field({}, description="Per-cell attribute values, by label (e.g. 'c3').")
     # graphs
     nodes: list[str] | None = None
-    edges: list[list[str]] | None = None
+    edges: list[list[str] | EdgeDecl] | None = Field(
+        None, description="The edges: `[a, b]`, or a record `{from: a, to: b, ATTR: value, directed: bool}`.")
+    edge_attributes: dict[str, AttrDecl | list[Any] | AttrType] = Field(
+        {}, description="Attributes every edge of a graph carries (static, like cell attributes).")
     directed: bool = False
+    per: list[str | int] | str | None = Field(
+        None, description="One zone per key, written ZONE[KEY]: a list of texts or numbers, or the name of a "
+                          "constant holding one.")
     capacity: int | None = Field(None, ge=0, description="Most pieces a zone (or grid cell) may hold.")
     label: str | None = None
 
@@ -161,8 +178,10 @@ class ZoneDecl(Model):
             raise ValueError("a bounded grid needs width and height")
         if self.type == "graph" and not self.nodes:
             raise ValueError("a graph needs nodes")
-        if self.type != "graph" and (self.nodes or self.edges):
-            raise ValueError("nodes/edges are only for type: graph")
+        if self.type != "graph" and (self.nodes or self.edges or self.edge_attributes):
+            raise ValueError("nodes/edges/edge_attributes are only for type: graph")
+        if self.per is not None and self.per_player:
+            raise ValueError("a zone is either per_player or per: KEYS, not both (per_player is one per player)")
         return self
 
 

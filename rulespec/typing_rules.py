@@ -18,18 +18,19 @@ from . import ast as A
 from .errors import Finding, Span
 from .models import AttrDecl, Spec, attr_values
 from .signatures import FUNCTIONS, SPECIAL_NAMES
+from .zonekeys import edge_findings, keyed_zone_findings, per_keys
 
 # A player is a seat number at runtime (interpreter Player subclasses int), so
 # arithmetic and `<` accept players as numbers; flagging them would be a false alarm.
 NUMERIC = frozenset({"int", "player"})
 # Types that can never hold pieces: `move x to 3` is always wrong.
-NOT_PLACE = frozenset({"int", "bool", "str", "none", "list", "player", "piece", "table", "record"})
+NOT_PLACE = frozenset({"int", "bool", "str", "none", "list", "player", "piece", "table", "record", "zones"})
 NOT_ITERABLE = frozenset({"int", "bool", "str", "none", "player", "piece", "table", "record"})
 
 _DESCRIBE = {
     "int": "a number", "bool": "true/false", "str": "text", "none": "none", "player": "a player",
     "piece": "a piece", "cell": "a cell", "zone": "a zone", "list": "a list", "record": "a record",
-    "table": "a table", "any": "a value",
+    "table": "a table", "zones": "a family of zones (one per key)", "any": "a value",
 }
 
 # Built-in attributes per runtime value type (interpreter Interp.get_attr).
@@ -38,7 +39,7 @@ BUILTIN_ATTRS: dict[str, dict[str, str]] = {
     "piece": {"kind": "str", "place": "any", "cell": "any", "id": "int"},
     "cell": {"x": "int", "y": "int", "label": "str", "pieces": "list:piece", "size": "int", "owner": "player",
              "zone": "zone"},
-    "zone": {"size": "int", "pieces": "list:piece", "owner": "player", "name": "str"},
+    "zone": {"size": "int", "pieces": "list:piece", "owner": "player", "name": "str", "key": "any"},
 }
 
 # Events the flow engine emits itself; listening to them needs no `emit`.
@@ -230,6 +231,7 @@ class SpecIndex:
     cell_attrs: dict[str, str] = field(default_factory=dict)
     record_fields: set[str] = field(default_factory=set)
     boards: set[str] = field(default_factory=set)  # grid and graph zones: pieces go into their cells
+    families: dict[str, list] = field(default_factory=dict)  # `per:` zones -> their keys (None: unknown)
 
     @classmethod
     def build(cls, m: Spec) -> "SpecIndex":
@@ -243,7 +245,10 @@ class SpecIndex:
         for n, z in c.zones.items():
             if z.type in ("grid", "graph"):
                 ix.boards.add(n)
-            if z.per_player:
+            if z.per is not None:
+                ix.families[n] = per_keys(m, z)
+                ix.globals[n] = ("zone family", "zones")
+            elif z.per_player:
                 ix.player_attrs[n] = "zone"
             else:
                 ix.globals[n] = ("zone", "zone")
@@ -259,6 +264,9 @@ class SpecIndex:
             for a, d in z.cell_attributes.items():
                 ix.cell_attrs[a] = join(ix.cell_attrs.get(a, attr_decl_type(d)), attr_decl_type(d))
         ix.record_fields |= EVENT_FIELDS
+        ix.record_fields |= {"source", "target"}  # edges read as records (edge, edges_of, a walk's `edge`)
+        for z in c.zones.values():
+            ix.record_fields |= set(z.edge_attributes)
         for t in m.tables.values():  # rows that are mappings read as records: their keys are fields
             rows = t.values.values() if isinstance(t.values, dict) else t.values
             for row in rows:
@@ -365,14 +373,8 @@ def component_findings(m: Spec, span: Callable[..., Span], key: Callable[..., Sp
             out.append(Finding(key(*zp, "cells"), f"zone '{zname}' is a {z.type}: only grids and graphs have cells"))
         for label, attrs in z.cells.items():
             out += _cell_entry(zname, z, label, attrs, zp + ("cells", label), span, key)
-        nodes = set(z.nodes or [])
-        for i, edge in enumerate(z.edges or []):
-            if len(edge) != 2:
-                out.append(Finding(span(*zp, "edges", i), f"an edge joins two nodes, got {len(edge)}"))
-            for j, node in enumerate(edge):
-                if node not in nodes:
-                    out.append(Finding(span(*zp, "edges", i, j),
-                                       f"graph '{zname}' has no node '{node}'" + did_you_mean(str(node), nodes)))
+        out += edge_findings(zname, z, zp, span, key, value_fits, _bad_value)
+    out += keyed_zone_findings(m, span, key)
     return out
 
 

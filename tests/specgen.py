@@ -20,7 +20,8 @@ guarantee by construction, and random contents drawn from a small grammar of con
   for .. chosen by, repeat, bounded while, choose (optional, by, prompt, else), require, create, move,
   destroy, draw, shuffle, say, call, emit, settle, perform, end_turn, end_game) over typed expressions
   (arithmetic, comparisons, and/or/not, count, size, len, empty, sum, min/max, any/all comprehensions,
-  list literals and comprehensions, in / not in, conditionals, random_int, shuffled, sorted, reversed).
+  list literals and comprehensions, in / not in, conditionals, random_int, shuffled, sorted, reversed,
+  `reachable` walks with a per-edge `cost:`).
 
 Termination is guaranteed by construction: `turns` goes up in every `turn_end` and the end condition
 `timeout` holds once it reaches a small bound; steps repeat at most twice; loops are over literal
@@ -78,6 +79,7 @@ class Gen:
         self.n_actions = 1
         self.action_index = 0  # the action whose effect is being drawn (perform goes to later ones)
         self.emits = False  # some effect emits `ping`
+        self.saying = False  # drawing the text of a `say`: no random numbers there
         self.used_end_game = False
         self.has_fn = False  # the spec declares the function twice(k)
         self.has_table = False  # the spec declares the table pts
@@ -98,6 +100,8 @@ class Gen:
         return f"v{next(self.counter)}"
 
     def on(self, construct: str) -> bool:
+        if construct == "rng" and self.saying:  # narration may not draw (the checker refuses it: dsl.md 4.21)
+            return False
         return construct not in EXCLUDED
 
     # ------------------------------------------------------------------ expressions
@@ -128,7 +132,7 @@ class Gen:
         if d <= 0 or self.chance(0.35):
             return self.int_atom(sc)
         k = self.pick(["add", "sub", "mul", "div", "mod", "count", "size", "len", "sum", "minmax", "cond",
-                       "piece", "neg", "abs", "random", "index", "ncells", "fn", "table"])
+                       "piece", "neg", "abs", "random", "index", "ncells", "fn", "table", "walk"])
         a = lambda: self.int_expr(sc, d - 1)  # noqa: E731
         if k == "add":
             return f"({a()} + {a()})"
@@ -173,6 +177,12 @@ class Gen:
             return f"twice({a()})" if self.chance() else f"twice(k: {a()})"
         if k == "table" and self.has_table:
             return f"pts[{a()}]"
+        if k == "walk":  # a walk with a per-edge cost that may refuse the edge (none)
+            start, budget = self.cell_expr(sc), self.num(0, 3)
+            if self.chance():
+                return f"len(reachable({start}, {budget}))"
+            cost = f"(if {self.bool_expr(sc.add('cell', 'edge.target'), d - 1)} then {self.num(0, 2)} else none)"
+            return f"len(reachable({start}, {budget}, cost: {cost}))"
         if k == "index":
             xs = self.list_expr(sc, d - 1)
             return f"(if len({xs}) > 0 then {xs}[{self.pick(['0', '-1'])}] else 0)"
@@ -270,6 +280,13 @@ class Gen:
         return self.pick(opts)
 
     def text_expr(self, sc: Scope) -> str:
+        self.saying = True
+        try:
+            return self._text_expr(sc)
+        finally:
+            self.saying = False
+
+    def _text_expr(self, sc: Scope) -> str:
         k = self.pick(["int", "bool", "list", "cell", "player", "lit"])
         if k == "int":
             return f'"n " + text({self.int_expr(sc, 1)})'

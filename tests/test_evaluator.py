@@ -515,6 +515,13 @@ BUILTIN_CASES = [
     ("in_bounds(sq, 0, 0)", True),
     ("in_bounds(sq, 2, 2)", True),
     ("in_bounds(sq, 0, 5)", False),
+    # edges and walks (tests/test_walks.py has the made-up game with tolls)
+    ('edge(cell(net, "b"), cell(net, "a")).target == cell(net, "a")', True),
+    ('edge(cell(net, "a"), cell(net, "c"))', None),
+    ('len(edges_of(cell(net, "b")))', 2),
+    ('[c.label for c in path(cell(net, "a"), cell(net, "c"))]', ["a", "b", "c"]),
+    ('path_cost(cell(net, "a"), cell(net, "d"))', None),
+    ('[c.label for c in reachable(cell(sq, "a1"), 1)]', ["a1", "b1", "a2"]),
     ("in_bounds(sq, -1, 0)", False),
     ('in_bounds(sq, "c3")', True),
     ('in_bounds(sq, "c4")', False),

@@ -292,11 +292,15 @@ def _zone_kind(z: Any) -> str:
                  f"{_plural(len(z.edges or []), 'edge')}")
     else:
         shape = z.type
-    parts = [shape, "one per player" if z.per_player else None,
+    per = (f"one per key of {z.per}" if isinstance(z.per, str) else
+           "one per key: " + ", ".join(map(str, z.per)) if z.per is not None else None)
+    parts = [shape, "one per player" if z.per_player else per,
              {"public": None, "owner": "seen by its owner", "hidden": "hidden"}[z.visibility],
              f"holds at most {z.capacity}" if z.capacity is not None else None]
     if z.cell_attributes:
         parts.append("cells have " + ", ".join(_attr_text(k, v) for k, v in z.cell_attributes.items()))
+    if z.edge_attributes:
+        parts.append("edges have " + ", ".join(_attr_text(k, v) for k, v in z.edge_attributes.items()))
     return ", ".join(p for p in parts if p)
 
 

@@ -14,10 +14,11 @@ from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Span
 from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
+from orrery.rulespec.zonekeys import edges_of, instance_name, per_keys
 
 from .decisions import RuleError
-from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
-from .valueops import TableRef
+from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, ZoneRef, parse_cell_label
+from .valueops import TableRef, ZoneFamily
 
 ADJACENCY_DIRS = {
     "orthogonal": ORTHOGONAL,
@@ -36,12 +37,17 @@ class ZoneInfo:
     cell_attrs: dict[Any, dict[str, Any]] = field(default_factory=dict)
     cell_defaults: dict[str, Any] = field(default_factory=dict)
     graph_adj: dict[str, list[str]] = field(default_factory=dict)
+    # a graph's edge attributes (defaults filled in) by (from, to); a two-way edge is there both ways
+    edge_attrs: dict[tuple, dict[str, Any]] = field(default_factory=dict)
+    family: str = ""  # the declared name: the zone's own, or its family's for one zone of a `per:` family
+    key: Any = None  # the key of one zone of a `per:` family
     # the declaration's kind as plain fields (read on every loop over a zone; a declaration never changes)
     type: str = field(init=False)
     per_player: bool = field(init=False)
     is_board: bool = field(init=False)  # grids and graphs hold pieces in cells, not directly
 
     def __post_init__(self) -> None:
+        self.family = self.family or self.name
         self.type = self.decl.type
         self.per_player = self.decl.per_player
         self.is_board = self.decl.type in ("grid", "graph")
@@ -75,6 +81,7 @@ class KindInfo:
     symbol: A.Expr | None
     style: A.Expr | None
     start: A.Expr | None
+    start_reads_it: bool = False  # the start expression names `it`, the piece being placed
 
 
 @dataclass
@@ -222,7 +229,9 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
     for n, t in m.tables.items():
         names[n] = ("table", TableRef(n, t))
     for n, z in m.components.zones.items():
-        if not z.per_player:
+        if n in rules.families:
+            names[n] = ("zones", rules.families[n])
+        elif not z.per_player:
             names[n] = ("zone", n)
     for n, t in m.components.tracks.items():
         if not t.per_player:
@@ -265,7 +274,16 @@ class Rules:
         self.max_players = m.game.players.max
         self.default_players = m.game.players.default or m.game.players.min
         self.seat_names = m.game.seat_names
-        self.zones = {n: self._zone(n, z) for n, z in m.components.zones.items()}
+        self.families: dict[str, ZoneFamily] = {}  # `per:` zones: name -> the family of its zones
+        self.zones: dict[str, ZoneInfo] = {}
+        for n, z in m.components.zones.items():
+            keys = per_keys(m, z)
+            if keys is None:
+                self.zones[n] = self._zone(n, z)
+                continue
+            for k in keys:
+                self.zones[instance_name(n, k)] = self._zone(instance_name(n, k), z, n, k)
+            self.families[n] = ZoneFamily(n, keys, [ZoneRef(instance_name(n, k)) for k in keys])
         self.player_attrs: dict[str, set[str]] = {}
         self.kinds = {n: self._kind(n, k) for n, k in m.components.pieces.items()}
         self.tracks = m.components.tracks
@@ -302,19 +320,23 @@ class Rules:
             n for n, v in self.variables.items() if v.per_player}
 
     # -- builders
-    def _zone(self, name: str, decl: ZoneDecl) -> ZoneInfo:
-        info = ZoneInfo(name, decl)
+    def _zone(self, name: str, decl: ZoneDecl, family: str = "", key: Any = None) -> ZoneInfo:
+        info = ZoneInfo(name, decl, family=family, key=key)
         info.cell_defaults = {k: attr_default(v) for k, v in decl.cell_attributes.items()}
         for label, attrs in decl.cells.items():
             pos = label if decl.type == "graph" else parse_cell_label(label)
             info.cell_attrs[pos] = dict(attrs)
         if decl.type == "graph":
             info.graph_adj = {n: [] for n in decl.nodes or []}
-            for edge in decl.edges or []:
-                a, b = edge[0], edge[1]
+            defaults = {k: attr_default(v) for k, v in decl.edge_attributes.items()}
+            for edge in edges_of(decl):
+                a, b = edge.a, edge.b
+                attrs = {**defaults, **edge.attrs}
                 info.graph_adj.setdefault(a, []).append(b)
-                if not decl.directed:
+                info.edge_attrs[(a, b)] = attrs
+                if not edge.directed:
                     info.graph_adj.setdefault(b, []).append(a)
+                    info.edge_attrs[(b, a)] = attrs
         return info
 
     def _kind(self, name: str, decl: PieceKind) -> KindInfo:
@@ -322,10 +344,11 @@ class Rules:
         self.player_attrs[name] = {k for k, v in decl.attributes.items()
                                    if v == "player" or (isinstance(v, AttrDecl) and v.type == "player")}
         s = self.spec
+        start = s.expr("components", "pieces", name, "start")
+        reads_it = start is not None and any(isinstance(n, A.Name) and n.id == "it" for n in start.walk())
         return KindInfo(name, decl, defaults, s.expr("components", "pieces", name, "label"),
                         s.expr("components", "pieces", name, "symbol"),
-                        s.expr("components", "pieces", name, "style"),
-                        s.expr("components", "pieces", name, "start"))
+                        s.expr("components", "pieces", name, "style"), start, reads_it)
 
     def _action(self, name: str) -> ActionInfo:
         s, decl = self.spec, self.spec.model.actions[name]

@@ -274,6 +274,10 @@ def _make_pieces(pos: "Position") -> None:
                            r.spec.span("components", "pieces", biggest))
     for kind, attrs in r.initial_pieces():
         start = r.kinds[kind].start
+        if start is not None and r.kinds[kind].start_reads_it:  # `it`: the piece, made first in the box
+            ref = s.new_piece(kind, attrs, BOX)
+            s.move(ref.id, it.as_place(it.ev(start, {"it": ref}), start.span))
+            continue
         place = BOX if start is None else it.as_place(it.ev(start, {}), start.span)
         s.new_piece(kind, attrs, place)
     for name, track in r.tracks.items():

@@ -599,6 +599,11 @@ def shuffled(it: "Interp", v: Any) -> list[Any]:
     return items
 
 
+from . import walks  # noqa: E402  (edges and walks, in their own module)
+
+for _name in ("edge", "edges_of", "path", "path_cost", "reachable"):
+    REGISTRY[_name] = Builtin(getattr(walks, _name), FUNCTIONS[_name])
+
 missing = set(FUNCTIONS) - set(REGISTRY)
 if missing:  # pragma: no cover - caught by the import in tests
     raise ImportError(f"built-ins without implementation: {sorted(missing)}")
