@@ -273,7 +273,9 @@ class _Checker:
             return
         t = self._expr(path, Scope(None, {"it": "piece"}))
         self._want_place(node, t)
-        if isinstance(node, A.Attr) and node.name in self.ix.player_attrs and self.ix.player_attrs[node.name] == "zone":
+        reads_it = any(isinstance(n, A.Name) and n.id == "it" for n in node.walk())  # one owner per piece
+        if isinstance(node, A.Attr) and node.name in self.ix.player_attrs and self.ix.player_attrs[node.name] == "zone" \
+                and not reads_it:
             self.warning(node.span, f"every '{kname}' starts in one player's '{node.name}' "
                                     f"(the zone of whoever `{_text(node.obj)}` is at game start)")
 
@@ -615,9 +617,9 @@ class _Checker:
         if s.attrs is not None:
             for k, v in s.attrs.items:
                 self.expr(v, sc)
-                if kind is not None and k not in kind.attributes:
+                if kind is not None and k not in kind.attributes and k not in kind.state:
                     self.error(v.span, f"piece kind '{s.kind}' declares no attribute '{k}'"
-                               + did_you_mean(k, kind.attributes))
+                               + did_you_mean(k, [*kind.attributes, *kind.state]))
         self._want_place(s.dest, self.expr(s.dest, sc))
         if s.bind:
             self._define(sc, s.bind, "piece", self._word(s.span, "as", s.bind))

@@ -90,6 +90,14 @@ class AttrDecl(Model):
     default: Any = None
 
 
+class StateDecl(AttrDecl):
+    """A field of a piece's mutable state (face up, rotation, a counter): effects assign it; `reset` puts the
+    default back when a turn, phase or round ends."""
+
+    reset: Literal["turn", "phase", "round"] | None = Field(
+        None, description="Restore the default on every piece of the kind when each turn, phase or round ends.")
+
+
 def attr_default(decl: "AttrDecl | list | str") -> Any:
     """The default value of an attribute declaration (only the long form can set one)."""
     return decl.default if isinstance(decl, AttrDecl) else None
@@ -117,6 +125,9 @@ class PieceKind(Model):
 
     description: str | None = None
     attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
+    state: dict[str, StateDecl | AttrType] = Field(
+        {}, description="Per-piece mutable state (face up, rotation, counters), assigned by effects: a type, or "
+                        "{type, values, default, reset: turn|phase|round}.")
     count: int = Field(1, ge=0, le=100_000, description="Copies of each combination of listed attribute values, or of each instance.")
     instances: list[Instance] | None = Field(None, description="Explicit pieces: attribute values, optional 'count'.")
     start: str | None = Field(None, description="Zone the pieces start in (an expression, e.g. 'bag'); default: the box.")

@@ -42,6 +42,8 @@ BUILTIN_ATTRS: dict[str, dict[str, str]] = {
     "zone": {"size": "int", "pieces": "list:piece", "owner": "player", "name": "str", "key": "any"},
 }
 
+_PIECE_BUILTINS = frozenset(BUILTIN_ATTRS["piece"])
+
 # Events the flow engine emits itself; listening to them needs no `emit`.
 BUILTIN_EVENTS = frozenset({"game_start", "round_start", "round_end", "phase_start", "phase_end", "turn_start",
                             "turn_end", "action", "cascade_end"})
@@ -258,7 +260,7 @@ class SpecIndex:
             ix._var(n, v.per_player, v.type, "variable")
         ix.globals.update({n: ("special name", t) for n, (t, _) in SPECIAL_NAMES.items()})
         for k in c.pieces.values():
-            for a, d in k.attributes.items():
+            for a, d in {**k.attributes, **k.state}.items():
                 ix.piece_attrs[a] = join(ix.piece_attrs.get(a, attr_decl_type(d)), attr_decl_type(d))
         for z in c.zones.values():
             for a, d in z.cell_attributes.items():
@@ -357,16 +359,26 @@ def component_findings(m: Spec, span: Callable[..., Span], key: Callable[..., Sp
     """Values written in components: piece instances, grid/graph cells and graph edges fit their declarations."""
     out: list[Finding] = []
     for kname, kind in m.components.pieces.items():
+        fields = {**kind.attributes, **kind.state}
+        for name in kind.state:
+            if name in kind.attributes:
+                out.append(Finding(key("components", "pieces", kname, "state", name),
+                                   f"piece kind '{kname}': state field '{name}' has the name of one of its "
+                                   f"attributes; rename one of them"))
+            elif name in _PIECE_BUILTINS:
+                out.append(Finding(key("components", "pieces", kname, "state", name),
+                                   f"piece kind '{kname}': state field '{name}' has the name of a piece's "
+                                   f"built-in attribute; rename it"))
         for i, inst in enumerate(kind.instances or []):
             for attr, value in inst.items():
                 p = ("components", "pieces", kname, "instances", i, attr)
                 if attr == "count":
                     continue
-                if attr not in kind.attributes:
+                if attr not in fields:
                     out.append(Finding(key(*p), f"piece kind '{kname}' declares no attribute '{attr}'"
-                                       + did_you_mean(attr, list(kind.attributes) + ["count"])))
-                elif not value_fits(kind.attributes[attr], value):
-                    out.append(Finding(span(*p), _bad_value(attr, value, kind.attributes[attr])))
+                                       + did_you_mean(attr, list(fields) + ["count"])))
+                elif not value_fits(fields[attr], value):
+                    out.append(Finding(span(*p), _bad_value(attr, value, fields[attr])))
     for zname, z in m.components.zones.items():
         zp = ("components", "zones", zname)
         if z.cells and z.type not in ("grid", "graph"):

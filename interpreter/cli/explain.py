@@ -255,6 +255,10 @@ def _components(c: _Ctx) -> list[str]:
             details = [_stop(k.description)] if k.description else []
             if k.attributes and not k.instances:
                 details.append("Attributes: " + ", ".join(_attr_text(a, d) for a, d in k.attributes.items()) + ".")
+            if k.state:
+                details.append("State: " + "; ".join(_attr_text(a, d) + (f", back to it each {d.reset}"
+                                                                         if getattr(d, "reset", None) else "")
+                                                     for a, d in k.state.items()) + ".")
             rows.append([words(name), "as many as needed" if n is None else n, " ".join(details)])
         out += ["### Pieces"] + _table(["piece", "count", "details"], rows)
         for name, k in comp.pieces.items():

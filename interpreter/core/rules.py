@@ -285,6 +285,7 @@ class Rules:
                 self.zones[instance_name(n, k)] = self._zone(instance_name(n, k), z, n, k)
             self.families[n] = ZoneFamily(n, keys, [ZoneRef(instance_name(n, k)) for k in keys])
         self.player_attrs: dict[str, set[str]] = {}
+        self.state_resets: dict[str, dict[str, dict[str, Any]]] = {}  # turn/phase/round -> kind -> field -> default
         self.kinds = {n: self._kind(n, k) for n, k in m.components.pieces.items()}
         self.tracks = m.components.tracks
         self.variables = m.variables
@@ -340,9 +341,13 @@ class Rules:
         return info
 
     def _kind(self, name: str, decl: PieceKind) -> KindInfo:
-        defaults = {k: attr_default(v) for k, v in decl.attributes.items()}
-        self.player_attrs[name] = {k for k, v in decl.attributes.items()
+        fields = {**decl.attributes, **decl.state}
+        defaults = {k: attr_default(v) for k, v in fields.items()}
+        self.player_attrs[name] = {k for k, v in fields.items()
                                    if v == "player" or (isinstance(v, AttrDecl) and v.type == "player")}
+        for k, v in decl.state.items():  # fields that go back to their default when a turn/phase/round ends
+            if isinstance(v, AttrDecl) and getattr(v, "reset", None):
+                self.state_resets.setdefault(v.reset, {}).setdefault(name, {})[k] = defaults[k]
         s = self.spec
         start = s.expr("components", "pieces", name, "start")
         reads_it = start is not None and any(isinstance(n, A.Name) and n.id == "it" for n in start.walk())

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
+from ..core.piecestate import reset_state
 from ..reference.effects import check_action, param_values
 from .flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, parameter_menus,
                     step_candidates, turn_order)
@@ -231,6 +232,8 @@ class FlowFrame:
         if self._hooks(pos, ph.turn_end, "turn_end", lambda: Record(player=Player(c.current))):
             return None
         check_ends(it, "end_of_turn")
+        if it.r.state_resets:
+            reset_state(it, "turn")
         if ph.turns == "once":
             c.pos += 1
             self._goto(pos, "phase_end" if c.pos >= len(c.order) else "turn_start")
@@ -245,6 +248,8 @@ class FlowFrame:
         if self._hooks(pos, ph.on_end, "phase_end", lambda: Record(phase=ph.name)):
             return None
         check_ends(it, "end_of_phase")
+        if it.r.state_resets:
+            reset_state(it, "phase")
         self._goto(pos, "phase_next")
         return None
 
@@ -259,6 +264,8 @@ class FlowFrame:
         if self._hooks(pos, it.r.spec.effect("flow", "round_end"), "round_end", lambda: Record(round=c.round)):
             return None
         check_ends(it, "end_of_round")
+        if it.r.state_resets:
+            reset_state(it, "round")
         self._goto(pos, "round_start")
         return None
 
