@@ -17,7 +17,7 @@ from .callgraph import CallGraph
 from .errors import Finding, Span
 from .gamespec import GameSpec
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
-from .geocheck import closure_kwarg, keyed_index
+from .geocheck import closure_kwarg, fixed_size_findings, keyed_index
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
                            elem, join, known, list_of, value_type)
@@ -102,6 +102,7 @@ class _Checker:
         self._declarations()
         self.findings += component_findings(self.m, self.span, self.key)
         self._rule_text()
+        self.findings += fixed_size_findings(self.spec)
         self._flow()
         self._events()
         return self.findings

@@ -66,10 +66,10 @@ FUNCTIONS: dict[str, Sig] = {
                'cell(board, "b2")'),
     "owner_of": _s(1, 1, "player", "The player owning a per-player zone or cell, or none.", "owner_of(c)"),
     # geometry
-    "adjacent": _s(1, 1, "list", "Cells next to a cell (zone's adjacency, or `adjacency:`), on the board.",
-                   "adjacent(c)", ("adjacency",)),
-    "neighbor": _s(2, 3, "cell", "The cell n steps (default 1) from a cell in a direction, or none off the board.",
-                   'neighbor(c, "N")'),
+    "adjacent": _s(1, 1, "list", "Cells next to a cell (zone's adjacency, or `adjacency:`), on the board; "
+                   "`wrap: true` also across the edges.", "adjacent(c)", ("adjacency", "wrap")),
+    "neighbor": _s(2, 3, "cell", "The cell n steps (default 1) from a cell in a direction, or none off the board; "
+                   "`wrap: true` comes back on the opposite side.", 'neighbor(c, "N")', ("wrap",)),
     "dirs": _s(0, 1, "list", "Direction names of an adjacency: orthogonal (default), diagonal, king, hex.",
                'dirs("king")'),
     "rotate": _s(2, 2, "str", "A direction turned clockwise by quarter turns (negative: anticlockwise).",
@@ -77,7 +77,9 @@ FUNCTIONS: dict[str, Sig] = {
     "opposite": _s(1, 1, "str", "The opposite direction.", 'opposite("NE")'),
     "direction": _s(2, 2, "str", "The direction from one cell to a neighbouring cell, or none.", "direction(a, b)"),
     "line": _s(3, 3, "list", "n cells from a cell going in a direction (empty if it leaves the board).",
-               'line(c, "E", 3)'),
+               'line(c, "E", 3)', ("wrap",)),
+    "ray": _s(2, 2, "list", "The cells after a cell in a direction up to the board's edge (a wrapped grid: until "
+              "back at the cell).", 'ray(c, "N")', ("wrap",)),
     "lines": _s(2, 2, "list", "Every straight run of n cells (rows, columns, diagonals) of a grid.",
                 "lines(board, 3)", ("adjacency",)),
     "distance": _s(2, 2, "int", "Steps between two cells: manhattan (default), king or hex via `metric:`.",

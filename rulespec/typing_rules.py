@@ -39,7 +39,8 @@ BUILTIN_ATTRS: dict[str, dict[str, str]] = {
     "piece": {"kind": "str", "place": "any", "cell": "any", "id": "int"},
     "cell": {"x": "int", "y": "int", "label": "str", "pieces": "list:piece", "size": "int", "owner": "player",
              "zone": "zone"},
-    "zone": {"size": "int", "pieces": "list:piece", "owner": "player", "name": "str", "key": "any"},
+    "zone": {"size": "int", "pieces": "list:piece", "owner": "player", "name": "str", "key": "any", "width": "int",
+             "height": "int"},
 }
 
 _PIECE_BUILTINS = frozenset(BUILTIN_ATTRS["piece"])
@@ -52,9 +53,10 @@ EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", 
 
 # Sig.returns says only 'list'; these element types let loops over the result be checked precisely.
 _RETURNS = {
-    "cells": "list:cell", "adjacent": "list:cell", "line": "list:cell", "connected": "list:cell",
+    "cells": "list:cell", "adjacent": "list:cell", "line": "list:cell", "ray": "list:cell", "connected": "list:cell",
     "pieces": "list:piece", "players_from": "list:player", "range": "list:int", "dirs": "list:str",
     "lines": "list:list:cell", "groups": "list:list:cell", "top": "piece", "bottom": "piece",
+    "path": "list:cell", "reachable": "list:cell", "edges_of": "list:record",
 }
 _SAME_LIST = frozenset({"sorted", "reversed", "shuffled", "unique"})
 _ELEMENT = frozenset({"first", "last"})

@@ -196,6 +196,11 @@ class Interp:
                 return self.pieces_in(obj)
             if name == "owner":
                 return None if obj.owner is None else Player(obj.owner)
+            if name in ("width", "height"):
+                d = self.r.zones[obj.name].decl if obj.name in self.r.zones else None
+                if d is not None and d.type == "grid" and not d.unbounded:
+                    return d.width if name == "width" else d.height
+                raise RuleError(f"{self.describe(obj)} has no {name}: only a bounded grid has one", span)
             if name in ("name", "key"):
                 z = self.r.zones.get(obj.name)  # (none for the box, which a destroyed piece's place_of gives)
                 return obj.name if z is None and name == "name" else getattr(z, "family" if name == "name" else
