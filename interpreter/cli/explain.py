@@ -639,7 +639,7 @@ def _bot_hints(c: _Ctx) -> list[str]:
     return out
 
 
-def _assumption_item(item: dict, source: str | None = None) -> str:
+def assumption_item(item: dict, source: str | None = None) -> str:
     """One assumption on one line: id, flags, choice and the passage it resolves."""
     flags = [f"other reading: variant {item['variant']}" if item.get("variant") else None,
              "designed: not in the rulebook" if item.get("designed") else None,
@@ -674,7 +674,7 @@ def _assumptions(c: _Ctx) -> list[str]:
     rest = [str(i.get("id", "?")) for i, s in items if (i, s) not in full]
     out = ["## Assumptions", "", "Readings chosen where the rulebook is silent or unclear"
            + (" (those a variant reads otherwise, or that the rulebook lacks):" if rest else ":")]
-    out += [_assumption_item(i, s) for i, s in full]
+    out += [assumption_item(i, s) for i, s in full]
     if rest:
         out += [f"- Also clarified ({len(rest)}; the spec's `assumptions:` give each passage and reading): "
                 f"{', '.join(rest)}."]

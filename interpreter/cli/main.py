@@ -92,6 +92,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from .explain import explain_diff, explain_text
     from .explain_format import render
 
+    if args.assumptions:
+        from ..engine.gamefiles import resolve_game
+        from .assumptions import assumptions_markdown
+
+        _, ylimits, _ = _limits(args)
+        print(printable(assumptions_markdown(resolve_game(args.game), ylimits)), end="")
+        return EXIT_OK
     game, _, _ = _load_game(args)
     text = explain_diff(game.spec) if args.diff else explain_text(game.spec)
     title = game.spec.model.game.title or game.name
@@ -304,6 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("explain", cmd_explain, "Print a readable summary of a game's rules, generated from its spec.")
     _game_args(sp)
     sp.add_argument("--diff", action="store_true", help="show what the variants change, rule by rule (complete)")
+    sp.add_argument("--assumptions", action="store_true", help="list every assumption in full, the spec's and each "
+                    "bundled variant's, as Markdown (the generated block of a game's NOTES.md)")
     sp.add_argument("--format", choices=["text", "markdown", "html"], default="text", help="plain text for the "
                     "terminal (default), Markdown, or a standalone HTML page")
     sp = add("play", cmd_play, "Play in the terminal: humans and bots at the same table.")
