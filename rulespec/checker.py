@@ -17,7 +17,7 @@ from .callgraph import CallGraph
 from .errors import Finding, Span
 from .gamespec import GameSpec
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
-from .geocheck import closure_kwarg, fixed_size_findings, keyed_index
+from .geocheck import closure_kwarg, fixed_size_findings, keyed_index, trigger_scope
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
                            elem, join, known, list_of, value_type)
@@ -325,6 +325,7 @@ class _Checker:
         if decl.on is None:  # state triggers: the scan in which this match began (queue order), see docs/dsl.md
             scope = scope.child({"matched_at": "int"})
         self._expr(tp + ("order",), scope)
+        scope = trigger_scope(self, name, decl, scope)  # causes and phase scopes (rulespec/geocheck.py)
         self._effect(tp + ("effect",), scope)
 
     # =========================================================== expressions

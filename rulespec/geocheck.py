@@ -226,3 +226,31 @@ def _zone_text(node: A.Expr) -> str:
     if isinstance(node, A.Attr) and isinstance(node.obj, A.Name):
         return f"{node.obj.id}.{node.name}"
     return "ZONE"
+
+
+# ------------------------------------------------------------ causes and phase scopes
+
+
+def trigger_scope(c: Checker, name: str, decl: Any, scope: Scope) -> Scope:
+    """A trigger's `caused_by:` and `phase:`, checked; the scope of its effect (a state trigger's effect sees
+    `cause`, its firing's cause: docs/dsl.md 6.5)."""
+    tp = ("triggers", name)
+    phases = [decl.phase] if isinstance(decl.phase, str) else decl.phase or []
+    known_phases = [ph.name for ph in c.m.flow.phases]
+    for i, ph in enumerate(phases):
+        if ph not in known_phases:
+            where = c.span(*tp, "phase") if isinstance(decl.phase, str) else c.span(*tp, "phase", i)
+            c.error(where, f"trigger '{name}' is scoped to phase '{ph}', which the flow does not have"
+                    + did_you_mean(ph, known_phases))
+    if decl.caused_by is not None:
+        if decl.on is not None:
+            c.error(c.key(*tp, "caused_by"), "`caused_by` only works on state triggers: an event trigger's cause "
+                                             "is its event's (event.cause)")
+        else:
+            c._expr(tp + ("caused_by",), scope)
+    if decl.on is not None:
+        return scope
+    if "cause" in c.ix.globals:
+        c.error(c.key(*tp), f"trigger '{name}': a state trigger's effect names its firing's cause `cause`, which "
+                            f"the spec also declares; rename the spec's 'cause'")
+    return scope.child({"cause": "cause"})

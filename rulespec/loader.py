@@ -155,6 +155,7 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("triggers", "*", "for"), "binder"),
     (("triggers", "*", "when"), "expr"),
     (("triggers", "*", "order"), "expr"),
+    (("triggers", "*", "caused_by"), "expr"),
     (("triggers", "*", "effect"), "effect"),
     (("scoring", "score"), "expr"),
     (("scoring", "final"), "effect"),

@@ -24,13 +24,13 @@ from .zonekeys import edge_findings, keyed_zone_findings, per_keys
 # arithmetic and `<` accept players as numbers; flagging them would be a false alarm.
 NUMERIC = frozenset({"int", "player"})
 # Types that can never hold pieces: `move x to 3` is always wrong.
-NOT_PLACE = frozenset({"int", "bool", "str", "none", "list", "player", "piece", "table", "record", "zones"})
-NOT_ITERABLE = frozenset({"int", "bool", "str", "none", "player", "piece", "table", "record"})
+NOT_PLACE = frozenset({"int", "bool", "str", "none", "list", "player", "piece", "table", "record", "zones", "cause"})
+NOT_ITERABLE = frozenset({"int", "bool", "str", "none", "player", "piece", "table", "record", "cause"})
 
 _DESCRIBE = {
     "int": "a number", "bool": "true/false", "str": "text", "none": "none", "player": "a player",
     "piece": "a piece", "cell": "a cell", "zone": "a zone", "list": "a list", "record": "a record",
-    "table": "a table", "zones": "a family of zones (one per key)", "any": "a value",
+    "table": "a table", "zones": "a family of zones (one per key)", "cause": "a cause", "any": "a value",
 }
 
 # Built-in attributes per runtime value type (interpreter Interp.get_attr).
@@ -41,6 +41,9 @@ BUILTIN_ATTRS: dict[str, dict[str, str]] = {
              "zone": "zone"},
     "zone": {"size": "int", "pieces": "list:piece", "owner": "player", "name": "str", "key": "any", "width": "int",
              "height": "int"},
+    # a cause record (docs/dsl.md 6.5): `cause` in a state trigger's effect, `event.cause`
+    "cause": {"player": "player", "action": "str", "trigger": "str", "event": "str", "source": "any",
+              "parent": "cause", "chain": "list:str", "id": "int", "origin": "int"},
 }
 
 _PIECE_BUILTINS = frozenset(BUILTIN_ATTRS["piece"])
@@ -49,7 +52,8 @@ _PIECE_BUILTINS = frozenset(BUILTIN_ATTRS["piece"])
 BUILTIN_EVENTS = frozenset({"game_start", "round_start", "round_end", "phase_start", "phase_end", "turn_start",
                             "turn_end", "action", "cascade_end"})
 # Fields of the `event` record that the engine fills in (emit adds its keyword arguments and `args`).
-EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", "count"})
+EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", "count", "cause"})
+
 
 # Sig.returns says only 'list'; these element types let loops over the result be checked precisely.
 _RETURNS = {
@@ -305,7 +309,8 @@ class SpecIndex:
         """The type of `x.name` for x of type t, or None when no such attribute can exist."""
         b = base(t)
         if b == "record":
-            return "any"  # record fields come from emit arguments and literals: not tracked per value
+            # record fields come from emit arguments and literals: not tracked per value (but an event's cause is)
+            return "cause" if name == "cause" else "any"
         if b != "any":
             return self.attrs_of(t).get(name)
         found = [self.attrs_of(k)[name] for k in BUILTIN_ATTRS if name in self.attrs_of(k)]

@@ -483,6 +483,9 @@ def _triggers(c: _Ctx) -> list[str]:
             keys = order_e.items if isinstance(order_e, A.ListLit) else (order_e,) if order_e is not None else ()
             order = _join([c.ph.speaking_of("the current player").expr(k) for k in keys], "then")
             head += f" (one at a time, in order of {order}, smallest first)" if order else ""
+        if t.phase is not None:  # scoped to phases (with on: phase_end, to a phase's end)
+            phases = [t.phase] if isinstance(t.phase, str) else t.phase
+            head += " (only during " + _join([f"the {words(p)} phase" for p in phases], "or") + ")"
         out += ["", f"### {words(name).capitalize()}"]
         out += [_stop(t.description)] if t.description else []  # the author's account, then the passage
         out += [f"> {_said(t.rule)}"] if t.rule else []

@@ -206,7 +206,7 @@ class _Gen:
         self.line(1, "if fr.sub == 2:")
         self.line(2, "fr.sub = 3")
         if self.r.state_triggers:
-            self.line(2, "SETTLE(pos)")
+            self.line(2, "SETTLE(pos, None, True)")  # the cascade after the action (its root)
         self.line(2, "return None")
         self.line(1, "s.decisions += 1")
         self.ends(1, "immediate")

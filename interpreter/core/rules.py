@@ -16,6 +16,7 @@ from orrery.rulespec.loader import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
 from orrery.rulespec.zonekeys import edges_of, instance_name, per_keys
 
+from .causes import reads_causes
 from .decisions import RuleError
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, ZoneRef, parse_cell_label
 from .valueops import TableRef, ZoneFamily
@@ -125,6 +126,8 @@ class TriggerInfo:
     order: A.Expr | None
     effect: A.Block
     span: Span
+    caused_by: A.Expr | None = None  # state triggers: the places whose last change caused a firing (§6.5)
+    phases: frozenset[str] | None = None  # live only while one of these phases is the current one
 
 
 @dataclass
@@ -299,6 +302,9 @@ class Rules:
             if t.on:
                 self.event_triggers.setdefault(t.on, []).append(t)
         self.state_triggers = [t for t in self.triggers if not t.on]
+        # rule text reads causes (§6.5): only then do the cascade and events keep them (core/causes.py)
+        self.track_causes = reads_causes([*spec.exprs.values(), *spec.effects.values()])
+        self.phase_scoped = any(t.phases is not None for t in self.triggers)
         self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
         self.ends = {n: self._end(n) for n in m.end}
         self.ends_at: dict[str, tuple] = {}  # timing -> (the ends checked then, whether they read the flow)
@@ -373,9 +379,10 @@ class Rules:
         binder = s.expr("triggers", name, "for")
         if isinstance(binder, A.Binary) and binder.op == "in" and isinstance(binder.left, A.Name):
             var, domain = binder.left.id, binder.right
+        phases = None if decl.phase is None else frozenset([decl.phase] if isinstance(decl.phase, str) else decl.phase)
         return TriggerInfo(name, decl.on, var, domain, s.expr("triggers", name, "when"),
                            s.expr("triggers", name, "order"), s.effect("triggers", name, "effect"),
-                           s.span("triggers", name))
+                           s.span("triggers", name), s.expr("triggers", name, "caused_by"), phases)
 
     def _phase(self, i: int) -> PhaseInfo:
         s, decl = self.spec, self.spec.model.flow.phases[i]

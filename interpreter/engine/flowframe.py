@@ -156,7 +156,7 @@ class FlowFrame:
             return self._step_menu(pos)
         if self.sub == 2:  # the action and its effects are done: the cascade they set off
             self.sub = 3
-            settle(pos)
+            settle(pos, None, True)
             return None
         # sub 3: the step's bookkeeping, then the next menu of this stage
         s.decisions += 1

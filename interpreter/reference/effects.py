@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import OrreryError
 
+from ..core import causes
 from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError, untold
 from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
@@ -343,16 +344,33 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
         record = Record(data or {})
         record.setdefault("name", event)
         record.setdefault("player", it.current())
+        track = it.r.track_causes
+        if track:
+            record.setdefault("cause", causes.current(it))
         for trig in triggers:
+            if trig.phases is not None and not in_phase(it, trig):
+                continue
             env = {"event": record}
             if it.truth(trig.when, env):
+                if track:
+                    causes.enter(it, causes.of_event_trigger(it, record, trig))
                 it.run(trig.effect, env)
+        if track:
+            causes.enter(it, record["cause"])
     finally:
         it.emit_depth -= 1
 
 
-def settle(it: "Interp", span: Any = None) -> int:
-    """Fire state triggers until none matches (the cascade); return how many fired."""
+def in_phase(it: "Interp", trig: Any) -> bool:
+    """Whether a trigger scoped to phases (`phase:`) is live: the current phase is one of them."""
+    phases = it.r.phases
+    c = it.s.cursor.phase
+    return c < len(phases) and phases[c].name in trig.phases
+
+
+def settle(it: "Interp", span: Any = None, after_action: bool = False) -> int:
+    """Fire state triggers until none matches (the cascade); return how many fired.  `after_action`: the
+    cascade the flow resolves after a step's action, which belongs to that action's root of causes."""
     s = it.s
     triggers = it.r.state_triggers
     if not triggers:
@@ -362,6 +380,8 @@ def settle(it: "Interp", span: Any = None) -> int:
     it.settling = True
     watch = getattr(it.r, "cascade_watch", None)  # benchmarks capture the positions cascades start from
     before = s.clone() if watch is not None else None
+    if it.r.track_causes and it.top_action is None and not after_action:
+        causes.new_root(it)  # a cascade outside any action: its own root
     try:
         fired = _cascade(it, triggers)
     finally:
@@ -376,12 +396,18 @@ def _cascade(it: "Interp", triggers: list) -> int:
     s.cascade = 0
     first_seen: dict[tuple, int] = {}  # (trigger, binding) -> scan in which it started to match: `matched_at`
     scan = 0
+    outer = it.cause
     while True:
         scan += 1
         best = cascade_scan(it, first_seen, scan)
         if best is None:
             break
+        if it.r.track_causes:
+            causes.enter(it, causes.of_firing(it, best[0], best[1]))
+            best[1]["cause"] = it.cause
         it.run(best[0].effect, best[1])
+    if it.r.track_causes:
+        causes.enter(it, outer)
     if s.cascade:
         s.cascades[s.cascade] = s.cascades.get(s.cascade, 0) + 1
         emit(it, "cascade_end", Record(count=s.cascade))
@@ -401,6 +427,8 @@ def cascade_scan(it: "Interp", first_seen: dict[tuple, int], scan: int) -> tuple
     still: set[tuple] = set()
     scans = it.scans
     for ti, trig in enumerate(triggers):
+        if trig.phases is not None and not in_phase(it, trig):
+            continue
         for env, i in (scans[ti](it) if scans is not None else _matches(it, trig)):
             mkey = (ti, _binding_key(env.get(trig.var)) if trig.var else None)
             still.add(mkey)

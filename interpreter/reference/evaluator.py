@@ -31,6 +31,8 @@ class Interp:
         self.loops = 0
         self.emit_depth = 0
         self.current_action: str | None = None
+        self.cause, self.cause_log, self.cause_ids = None, None, 0  # causes in force (core/causes.py)
+        self.cause_root: Record | None = None
         self.top_action: str | None = None  # the action a player chose at a step menu, while it runs
         self.settling = False
         self.call_depth = 0
