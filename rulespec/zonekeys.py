@@ -72,6 +72,10 @@ def keyed_zone_findings(m: Spec, span: Locate, key: Locate) -> list[Finding]:
         if z.per is None:
             continue
         zp = ("components", "zones", zname, "per")
+        if z.visibility == "owner":  # (a hand's default): nobody owns a zone of a family
+            out.append(Finding(span(*zp), f"zone '{zname}': nobody owns a zone of a per: family, so visibility "
+                                          f"'owner' shows its pieces to nobody", "warning",
+                               "write visibility: hidden (or public) to say so"))
         if isinstance(z.per, str):
             found, value = constant_value(m, z.per)
             if not found:

@@ -166,3 +166,14 @@ def test_per_and_per_player_together_is_refused(tmp_path: Path):
     with pytest.raises(SpecError) as err:
         make_game(tmp_path, text)
     assert "either per_player or per: KEYS, not both" in str(err.value)
+
+
+def test_an_owner_only_family_is_warned_about(tmp_path: Path):
+    path = tmp_path / "hands.yaml"
+    path.write_text(RING.read_text().replace("stock: {per: [north, east, south, west], visibility: hidden}",
+                                             "stock: {per: [north, east, south, west], type: hand}"), encoding="utf-8")
+    spec = load_spec(path)
+    assert [w.message for w in spec.warnings] == [
+        "zone 'stock': nobody owns a zone of a per: family, so visibility 'owner' shows its pieces to nobody"]
+    view = Game(spec).new_initial_state(players=2, seed=0).state.to_data(viewer=0, hide=True)["zones"]
+    assert view["stock[east]"] == {"type": "hand", "count": 2}
