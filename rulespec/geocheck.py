@@ -28,9 +28,11 @@ def keyed_index(c: Checker, e: A.Index, ti: str) -> str:
         if not any(k.__class__ is key.__class__ and k == key for k in keys):
             shown = ", ".join(repr(k) for k in keys)
             c.error(e.index.span, f"zone '{name}' has no key {key!r} (its keys: {shown})"
-                    + did_you_mean(str(key), [str(k) for k in keys]))
+                    + did_you_mean(str(key), [str(k) for k in keys]),
+                    f"a key is one of the texts or numbers of the zone's per: list, as written there")
     elif known(ti) and base(ti) not in NUMERIC | {"str"}:
-        c.type_error(e.index.span, f"a zone's key is a text or a number, but this is {describe(ti)}")
+        c.error(e.index.span, f"type error: a zone's key is a text or a number, but this is {describe(ti)}",
+                f"pick a zone with {name or 'ZONE'}[KEY], KEY one of its per: list")
     return "zone"
 
 
@@ -43,8 +45,9 @@ def closure_kwarg(c: Checker, func: str, key: str, value: A.Expr, sc: Scope) -> 
         return
     t = c.expr(value, sc.child({bound[1]: "record"}))
     if known(t) and base(t) not in NUMERIC | {"none"}:
-        c.type_error(value.span, f"a cost must be a whole number (or none: that {bound[1]} cannot be taken), "
-                                 f"but this is {describe(t)}")
+        c.error(value.span, f"type error: a cost must be a whole number (or none: that {bound[1]} cannot be "
+                            f"taken), but this is {describe(t)}",
+                "to refuse some edges, write `cost: if CONDITION then N else none`")
 
 
 # ------------------------------------------------------------ fixed sizes
@@ -241,11 +244,11 @@ def trigger_scope(c: Checker, name: str, decl: Any, scope: Scope) -> Scope:
         if ph not in known_phases:
             where = c.span(*tp, "phase") if isinstance(decl.phase, str) else c.span(*tp, "phase", i)
             c.error(where, f"trigger '{name}' is scoped to phase '{ph}', which the flow does not have"
-                    + did_you_mean(ph, known_phases))
+                    + did_you_mean(ph, known_phases), "the flow's phases: " + ", ".join(known_phases))
     if decl.caused_by is not None:
         if decl.on is not None:
             c.error(c.key(*tp, "caused_by"), "`caused_by` only works on state triggers: an event trigger's cause "
-                                             "is its event's (event.cause)")
+                                             "is its event's (event.cause)", "remove it, and read event.cause")
         else:
             c._expr(tp + ("caused_by",), scope)
     if decl.on is not None:

@@ -371,7 +371,8 @@ def component_findings(m: Spec, span: Callable[..., Span], key: Callable[..., Sp
             if name in kind.attributes:
                 out.append(Finding(key("components", "pieces", kname, "state", name),
                                    f"piece kind '{kname}': state field '{name}' has the name of one of its "
-                                   f"attributes; rename one of them"))
+                                   f"attributes; rename one of them",
+                                   hint="attributes are what a piece is; state is what changes on it in play"))
             elif name in _PIECE_BUILTINS:
                 out.append(Finding(key("components", "pieces", kname, "state", name),
                                    f"piece kind '{kname}': state field '{name}' has the name of a piece's "

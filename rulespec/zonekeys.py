@@ -86,7 +86,8 @@ def keyed_zone_findings(m: Spec, span: Locate, key: Locate) -> list[Finding]:
                                         "holds one"))
                 continue
             if not isinstance(value, list):
-                out.append(Finding(span(*zp), f"zone '{zname}': per: the constant '{z.per}' is not a list"))
+                out.append(Finding(span(*zp), f"zone '{zname}': per: the constant '{z.per}' is not a list",
+                                   hint="per: needs the list of keys, one zone each"))
                 continue
             keys, where = value, span(*zp)
         else:
@@ -101,7 +102,7 @@ def keyed_zone_findings(m: Spec, span: Locate, key: Locate) -> list[Finding]:
                 continue
             if str(k) in seen:
                 out.append(Finding(at, f"zone '{zname}': key {k!r} is listed twice (keys must differ, also as "
-                                       f"text: 1 and \"1\" name the same zone)"))
+                                       f"text: 1 and \"1\" name the same zone)", hint="list each key once"))
             seen.setdefault(str(k), i)
     return out
 
@@ -142,7 +143,8 @@ def edge_findings(zname: str, z: ZoneDecl, zp: tuple, span: Locate, key: Locate,
         first = next((seen[c] for c in clashes if c in seen), None)
         if first is not None:
             out.append(Finding(span(*ep), f"graph '{zname}' joins '{a}' and '{b}' twice (edge {first + 1} "
-                                          f"already does); give each pair one edge"))
+                                          f"already does); give each pair one edge",
+                               hint="two one-way arrows, one each way, are written with directed: true on each"))
         else:
             seen[mine] = i
     return out

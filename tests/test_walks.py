@@ -177,3 +177,15 @@ def test_an_owner_only_family_is_warned_about(tmp_path: Path):
         "zone 'stock': nobody owns a zone of a per: family, so visibility 'owner' shows its pieces to nobody"]
     view = Game(spec).new_initial_state(players=2, seed=0).state.to_data(viewer=0, hide=True)["zones"]
     assert view["stock[east]"] == {"type": "hand", "count": 2}
+
+
+def test_the_command_line_exits_2_with_hints(tmp_path: Path, capsys):
+    from orrery.interpreter.cli.main import main
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD, encoding="utf-8")
+    assert main(["validate", str(path)]) == 2
+    out = "".join(capsys.readouterr())
+    assert "bad.yaml:23:65: error: type error: a cost must be a whole number" in out
+    assert "hint: to refuse some edges, write `cost: if CONDITION then N else none`" in out
+    assert "hint: two one-way arrows, one each way, are written with directed: true on each" in out
