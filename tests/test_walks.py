@@ -186,6 +186,6 @@ def test_the_command_line_exits_2_with_hints(tmp_path: Path, capsys):
     path.write_text(BAD, encoding="utf-8")
     assert main(["validate", str(path)]) == 2
     out = "".join(capsys.readouterr())
-    assert "bad.yaml:23:65: error: type error: a cost must be a whole number" in out
+    assert "bad.yaml:23:67: error: type error: a cost must be a whole number" in out
     assert "hint: to refuse some edges, write `cost: if CONDITION then N else none`" in out
     assert "hint: two one-way arrows, one each way, are written with directed: true on each" in out
