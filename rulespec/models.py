@@ -293,7 +293,8 @@ class TriggerDecl(Model):
     when: ExprText | None = None
     order: ExprText | None = Field(None, description="Sort key choosing which match fires first (smallest first).")
     caused_by: ExprText | None = Field(None, description="State triggers: the places (cells, zones, pieces, or a "
-                                       "list) whose last change caused a firing (default: the `for` binding).")
+                                       "list) whose last change caused a firing (default: the firing that made "
+                                       "its condition hold).")
     phase: str | list[str] | None = Field(None, description="Only while one of these phases is the current phase "
                                           "(with `on: phase_end`: at the end of that phase).")
     effect: EffectText

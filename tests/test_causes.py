@@ -16,10 +16,10 @@ from orrery.rulespec.loader import load_spec
 
 FUSE = SPECS / "fuse-net.yaml"
 # (node, chain origin, bursts in the chain down to it, chain) for a drop on a and f: a's chain is
-# a -> b -> c with d beside b, and g lit by d through the event trigger; f's chain is f alone
+# a -> b -> c with d beside b, and g after d (whose burst lit it through the event trigger); f's chain is f
 DROP_A_F = [["a", 1, 1, ["burst"]], ["f", 2, 1, ["burst"]], ["b", 1, 2, ["burst", "burst"]],
             ["d", 1, 2, ["burst", "burst"]], ["c", 1, 3, ["burst", "burst", "burst"]],
-            ["g", 1, 3, ["burst", "burst", "lights_g", "burst"]]]
+            ["g", 1, 3, ["burst", "burst", "burst"]]]
 
 
 @pytest.fixture
@@ -33,6 +33,14 @@ def test_chains_follow_the_causal_links(gs):
     assert evaluate(gs, "fired") == DROP_A_F
     assert evaluate(gs, "players[0].score") == 4  # the a chain's 3 bursts in a line, and f's 1
     assert evaluate(gs, "chains") == [3, 1]
+
+
+def test_a_pop_that_held_before_a_chain_reached_it_is_not_part_of_it(gs):
+    # a and b are both full after the drop; a's burst tops b up, but b was full already: b pops as a chain of
+    # its own (what made its condition true is the drop), and so does d, which a's burst filled
+    gs.apply_label("a")
+    gs.apply_label("b")
+    assert [f[:3] for f in evaluate(gs, "fired")][:3] == [["a", 1, 1], ["b", 2, 1], ["d", 1, 2]]
 
 
 def test_an_event_knows_the_run_that_emitted_it(gs):

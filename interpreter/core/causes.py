@@ -8,10 +8,11 @@ start) and `origin` (the id of the chain's first run below the root).
 
 The interpreter holds the cause in force (`it.cause`, None for the root) and a log of when it changed,
 as clock values of the state (`it.cause_log`: the latest (clock, cause, older entries) link, None when
-empty: links are never changed, so forks share them).  A place's change stamp (State.stamps) is the clock value the change moved it to, so the
-cause in force when a place last changed is the last log entry set before that stamp: that is how a state
-trigger's firing knows which earlier run made its condition true.  All of it runs only for specs that read
-causes (`Rules.track_causes`): the others pay nothing.
+empty: links are never changed, so forks share them).  A state trigger's firing knows which earlier run made
+its condition true from the scan in which its match began (`matched_at`): the run fired just before that
+scan.  With `caused_by:` it is the run in force when the named places last changed: a place's change stamp
+(State.stamps) is the clock value the change moved it to, so that run is the last log entry set before it.
+All of it runs only for specs that read causes (`Rules.track_causes`): the others pay nothing.
 """
 
 from __future__ import annotations
@@ -78,25 +79,33 @@ def of_event_trigger(it: Any, record: Record, trig: Any) -> Record:
     return child(it, parent if parent is not None else current(it), trig.name, record.get("name"), None)
 
 
-def of_firing(it: Any, trig: Any, env: dict) -> Record:
-    """The cause of a state trigger's firing: the cause in force when the places it is about last changed.
+def of_firing(it: Any, trig: Any, env: dict, fired: list, outer: Record | None) -> Record:
+    """The cause of a state trigger's firing: what made its condition true.
 
-    The places are its `caused_by:` value, else its `for` binding; a piece stands for its place, a list for
-    each of its items.  Among them the one changed last counts; a change before this root's log (or none)
-    counts as the root's."""
+    By default that is the run that fired just before the scan in which the match began (`matched_at`):
+    a match first seen in scan k > 1 began to hold through the effect of scan k-1's firing (`fired` lists
+    this cascade's firings' causes, one per scan), and one seen in the first scan held before the cascade
+    (`outer`: the cause in force when it started, None for the root).  With `caused_by:`, it is the cause in
+    force when the places it names (cells, zones, pieces for the place they are in, or lists of them) last
+    changed, the one changed last among them; a change before this root's log, or none, counts as the
+    root's."""
     if trig.caused_by is not None:
-        about = it.ev(trig.caused_by, env)
+        parent = _last_change(it, _places(it, it.ev(trig.caused_by, env)))
     else:
-        about = env.get(trig.var) if trig.var else None
-    stamp = max((it.s.stamps.get(p, 0) for p in _places(it, about)), default=0)
-    parent = None
-    if stamp:
-        link = it.cause_log
-        while link is not None and link[0] >= stamp:  # back to the last entry set before the change
-            link = link[2]
-        parent = link[1] if link is not None else None
+        began = env.get("matched_at", 1)
+        parent = fired[began - 2] if began >= 2 else outer
     source = env.get(trig.var) if trig.var else None
     return child(it, parent if parent is not None else root(it), trig.name, None, source)
+
+
+def _last_change(it: Any, places: list[Any]) -> Record | None:
+    stamp = max((it.s.stamps.get(p, 0) for p in places), default=0)
+    if not stamp:
+        return None
+    link = it.cause_log
+    while link is not None and link[0] >= stamp:  # back to the last entry set before the change
+        link = link[2]
+    return link[1] if link is not None else None
 
 
 def _places(it: Any, v: Any) -> list[Any]:

@@ -126,7 +126,7 @@ class TriggerInfo:
     order: A.Expr | None
     effect: A.Block
     span: Span
-    caused_by: A.Expr | None = None  # state triggers: the places whose last change caused a firing (§6.5)
+    caused_by: A.Expr | None = None  # state triggers: the places whose last change caused a firing (6.5)
     phases: frozenset[str] | None = None  # live only while one of these phases is the current one
 
 

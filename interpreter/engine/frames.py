@@ -399,7 +399,7 @@ def _start_emit(pos: "Position", node: A.Emit, env: dict) -> None:
 class SettleFrame:
     """State triggers fire until none matches (effects._cascade's order), then `cascade_end`."""
 
-    __slots__ = ("first_seen", "scan", "phase", "before", "watch", "cause")
+    __slots__ = ("first_seen", "scan", "phase", "before", "watch", "cause", "fired")
 
     def step(self, pos: "Position") -> Decision | None:
         if self.phase == 0:
@@ -427,14 +427,15 @@ class SettleFrame:
             self.phase = 1
             return
         if pos.it.r.track_causes:
-            causes.enter(pos.it, causes.of_firing(pos.it, best[0], best[1]))
+            causes.enter(pos.it, causes.of_firing(pos.it, best[0], best[1], self.fired, self.cause))
             best[1]["cause"] = pos.it.cause
+            self.fired = self.fired + [pos.it.cause]  # (a new list: copies of the frame share the old one)
         run_block(pos, best[0].effect, best[1])
 
     def copy(self, envs: dict) -> "SettleFrame":
         f = SettleFrame.__new__(SettleFrame)
         f.first_seen, f.scan, f.phase = dict(self.first_seen), self.scan, self.phase
-        f.before, f.watch, f.cause = self.before, self.watch, self.cause
+        f.before, f.watch, f.cause, f.fired = self.before, self.watch, self.cause, self.fired
         return f
 
 
@@ -456,7 +457,7 @@ def settle(pos: "Position", span: Any = None, after_action: bool = False) -> Non
     if it.r.track_causes and it.top_action is None and not after_action:
         causes.new_root(it)  # a cascade outside any action: its own root
     f = SettleFrame.__new__(SettleFrame)
-    f.first_seen, f.scan, f.phase, f.cause = {}, 0, 0, it.cause
+    f.first_seen, f.scan, f.phase, f.cause, f.fired = {}, 0, 0, it.cause, []
     f.before, f.watch = (pos.s.clone() if watch is not None else None), watch
     pos.s.cascade = 0
     pos.stack.append(f)

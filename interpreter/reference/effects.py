@@ -397,14 +397,16 @@ def _cascade(it: "Interp", triggers: list) -> int:
     first_seen: dict[tuple, int] = {}  # (trigger, binding) -> scan in which it started to match: `matched_at`
     scan = 0
     outer = it.cause
+    fired: list = []  # each scan's firing's cause (causes.of_firing)
     while True:
         scan += 1
         best = cascade_scan(it, first_seen, scan)
         if best is None:
             break
         if it.r.track_causes:
-            causes.enter(it, causes.of_firing(it, best[0], best[1]))
+            causes.enter(it, causes.of_firing(it, best[0], best[1], fired, outer))
             best[1]["cause"] = it.cause
+            fired.append(it.cause)
         it.run(best[0].effect, best[1])
     if it.r.track_causes:
         causes.enter(it, outer)
