@@ -17,7 +17,7 @@ from .callgraph import CallGraph
 from .errors import Finding, Span
 from .gamespec import GameSpec
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
-from .geocheck import closure_kwarg, fixed_size_findings, keyed_index, trigger_scope
+from .geocheck import closure_kwarg, emit_fields, fixed_size_findings, keyed_index, trigger_scope
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
                            elem, join, known, list_of, value_type)
@@ -645,6 +645,7 @@ class _Checker:
     def _s_Emit(self, s: A.Emit, sc: Scope) -> None:
         for a in list(s.args) + [v for _, v in s.kwargs]:
             self.expr(a, sc)
+        emit_fields(self, s)  # (an event's `cause` is the engine's: rulespec/geocheck.py)
         self.emitted.setdefault(s.event, []).append(self._word(s.span, "emit", s.event))
 
     def _s_EndGame(self, s: A.EndGame, sc: Scope) -> None:
@@ -738,8 +739,8 @@ class _Checker:
         keys = self.ix.families.get(name)
         if name not in zones:
             self.error(self.span("display", key, i), f"unknown zone '{name}'" + did_you_mean(name, zones))
-        elif rest and keys is not None:
-            if not rest.endswith("]") or rest[:-1] not in [str(k) for k in keys]:
+        elif keys is not None:  # a `per:` family, or one of its zones
+            if rest and (not rest.endswith("]") or rest[:-1] not in map(str, keys)):
                 self.error(self.span("display", key, i), f"'{item}': zone '{name}' has no key '{rest[:-1]}'")
         elif rest and (not rest.endswith("]") or not rest[:-1].isdigit() or not zones[name].per_player):
             self.error(self.span("display", key, i),

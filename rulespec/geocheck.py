@@ -257,3 +257,11 @@ def trigger_scope(c: Checker, name: str, decl: Any, scope: Scope) -> Scope:
         c.error(c.key(*tp), f"trigger '{name}': a state trigger's effect names its firing's cause `cause`, which "
                             f"the spec also declares; rename the spec's 'cause'")
     return scope.child({"cause": "cause"})
+
+
+def emit_fields(c: Checker, s: A.Emit) -> None:
+    """An `emit`'s keyword arguments: `cause` is the engine's field (what made the event happen)."""
+    for k, v in s.kwargs:
+        if k == "cause":
+            c.error(c._kw(v.span, k), "an event's `cause` is what made it happen, which the engine records: give "
+                                      "the field another name")
