@@ -15,7 +15,8 @@ guarantee by construction, and random contents drawn from a small grammar of con
   `players`, `on_start`), round hooks, a rotating first player, a spec function `twice(k)`, a table
   `pts`, `scoring` and `ranking`.
 - a procedure `proc(n)`, an event trigger on `ping`, a state trigger that consumes `armed`, a state
-  trigger `for c in cells(board)` that clears crowded cells (with a random `order`).
+  trigger `for c in cells(board)` that clears crowded cells (with a random `order`); the state triggers
+  sometimes read their causes.
 - effects from a grammar of statements (let, assignments, if/elif/else, for .. where .. order by,
   for .. chosen by, repeat, bounded while, choose (optional, by, prompt, else), require, create, move,
   destroy, draw, shuffle, say, call, emit, settle, perform, end_turn, end_game) over typed expressions
@@ -683,7 +684,8 @@ def specs(draw) -> str:
     if g.on("state_trigger"):
         # consumes `armed`: fires `armed` times; may put pieces on the board, choose, require
         body = g.block(top, frozenset({"board", "choose", "require", "rng"}), 1, (0, 2))
-        triggers["fire"] = {"when": "armed > 0", "effect": effect(["armed -= 1"] + body)}
+        causal = ["g += len(cause.chain) + cause.origin"] if g.chance(0.3) else []  # causes (dsl.md 6.5)
+        triggers["fire"] = {"when": "armed > 0", "effect": effect(["armed -= 1"] + causal + body)}
         if g.chance(0.3):
             triggers["fire"]["order"] = str(g.num(-2, 2))
     if g.on("for_trigger"):
@@ -696,7 +698,8 @@ def specs(draw) -> str:
         body = g.block(cc, frozenset({"rng"}), 1, (0, 2))
         # each firing removes at least one piece of c, and nothing in a firing adds any to the board
         first = g.pick(["destroy pieces(c)", "move pieces(c) to pile", "destroy top(c)", "move top(c) to pile"])
-        crowd["effect"] = effect([first] + body)
+        causal = ["log += [cause.id, len(cause.chain)]"] if g.chance(0.3) else []
+        crowd["effect"] = effect([first] + causal + body)
         triggers["crowd"] = crowd
     spec["triggers"] = triggers
     # end
