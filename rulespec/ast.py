@@ -20,16 +20,40 @@ class Node:
 
     def children(self) -> Iterator["Node"]:
         """Direct child nodes, in source order."""
-        for f in fields(self):
-            if f.name == "span":
-                continue
-            yield from _nodes_in(getattr(self, f.name))
+        for name in _child_fields(type(self)):
+            yield from _nodes_in(getattr(self, name))
 
     def walk(self) -> Iterator["Node"]:
-        """This node and all its descendants, depth first."""
-        yield self
-        for child in self.children():
-            yield from child.walk()
+        """This node and all its descendants, depth first (without recursion: deep trees and many walks, as the
+        checker and the code generators make, stay cheap)."""
+        todo: list[Node] = [self]
+        while todo:
+            node = todo.pop()
+            yield node
+            kids = list(node.children())
+            kids.reverse()
+            todo.extend(kids)
+
+    def __reduce__(self) -> tuple:
+        # pickled as a constructor call with the fields in order: a dataclass's own slots pickling reads
+        # `fields()` for every node, which made loading a cached spec (rulespec/speccache.py) slow
+        return type(self), tuple(getattr(self, name) for name in _all_fields(type(self)))
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _all_fields(cls: type) -> tuple[str, ...]:
+    """A node class's field names, in order (span first), computed once per class."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields that can hold child nodes: all but the span."""
+    return _all_fields(cls)[1:]
 
 
 def _nodes_in(value: Any) -> Iterator[Node]:
@@ -223,6 +247,22 @@ class Choose(Stmt):
     domain: Expr
     cond: Expr | None
     chooser: Expr | None
+    prompt: Expr | None
+    optional: bool
+    reason: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class Commit(Stmt):
+    """`commit x from domain where c by players prompt "..." optional else "..."`: sealed answers, revealed together.
+
+    `players` (the `by` clause) is None for every player; `p` is bound to each committing player in the
+    domain, the filter, the prompt and the reason."""
+
+    var: str
+    domain: Expr
+    cond: Expr | None
+    players: Expr | None
     prompt: Expr | None
     optional: bool
     reason: Expr | None

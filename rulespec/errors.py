@@ -27,6 +27,10 @@ class Span:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
 
+    def __reduce__(self) -> tuple:
+        # a constructor call: the frozen slots dataclass's own pickling reads `fields()` for every span
+        return Span, (self.file, self.line, self.col, self.end_line, self.end_col)
+
     def shifted(self, line: int, col: int, end_line: int | None = None, end_col: int | None = None) -> "Span":
         """A span at another position in the same file."""
         return Span(self.file, line, col, end_line, end_col)

@@ -22,6 +22,7 @@ from .models import Spec
 from .parser import parse_block, parse_expr
 from .pydantic_errors import findings_from_validation
 from .source import YamlLimits, load_yaml
+from .speccache import cached_load
 from .variants import Merged, load_variant, merge, no_variants
 
 FORMAT_VERSION = 1
@@ -35,7 +36,15 @@ def spec_digest(data: Any) -> str:
 
 def load_spec(path: str | Path, variants: list[str | Path] = (), *, limits: YamlLimits | None = None,
               check: bool = True) -> GameSpec:
-    """Load, overlay, validate, parse and check a spec; raise SpecError with every finding."""
+    """Load, overlay, validate, parse and check a spec; raise SpecError with every finding.  A spec loaded
+    before from the same files comes from the disk cache (speccache.py)."""
+    return cached_load(path, list(variants), limits, check,
+                       lambda: load_spec_uncached(path, list(variants), limits=limits, check=check))
+
+
+def load_spec_uncached(path: str | Path, variants: list[str | Path] = (), *, limits: YamlLimits | None = None,
+                       check: bool = True) -> GameSpec:
+    """load_spec without the disk cache."""
     base = load_yaml(path, limits=limits)
     vdocs = [load_variant(v, limits) for v in variants]
     merged = merge(base, vdocs) if vdocs else no_variants(base)

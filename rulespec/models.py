@@ -30,9 +30,11 @@ NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
 
 class Model(BaseModel):
-    """Base: unknown keys are errors, so typos are reported, not ignored."""
+    """Base: unknown keys are errors, so typos are reported, not ignored.  Validators are built when first used
+    (`defer_build`): a spec read back from the disk cache (speccache.py) is never validated again, and building
+    them for every model was a large part of a warm start."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 # ------------------------------------------------------------------- metadata
@@ -60,7 +62,7 @@ class GameMeta(Model):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Identifier used on the command line.")
     title: str | None = None
     version: str = "1"
-    players: PlayerCount = PlayerCount()
+    players: PlayerCount = PlayerCount.model_construct()  # (no validator built at import: see Model)
     source: str | None = Field(None, description="The rulebook this spec encodes.")
     description: str | None = None
     seat_names: list[str] | None = Field(None, description="Names of the seats, e.g. colours (seat i gets name i).")
@@ -431,7 +433,7 @@ class Spec(Model):
 
     orrery: Literal[1] = Field(1, description="Spec format version.")
     game: GameMeta
-    components: Components = Components()
+    components: Components = Components.model_construct()  # (no validator built at import: see Model)
     variables: dict[str, VarDecl] = {}
     tables: dict[str, TableDecl] = {}
     functions: dict[str, FunctionDecl] = {}
@@ -440,15 +442,15 @@ class Spec(Model):
     flow: FlowDecl
     actions: dict[str, ActionDecl] = {}
     triggers: dict[str, TriggerDecl] = {}
-    scoring: ScoringDecl = ScoringDecl()
+    scoring: ScoringDecl = ScoringDecl.model_construct()  # (no validator built at import: see Model)
     end: dict[str, EndDecl] = Field(min_length=1)
-    ranking: RankingDecl = RankingDecl()
+    ranking: RankingDecl = RankingDecl.model_construct()  # (no validator built at import: see Model)
     invariants: dict[str, ExprText | InvariantDecl] = Field(
         {}, description="Checked after every step by `simulate --check`: a condition, or {holds: ...} / "
                         "{never_decreases: ...}.")
     assumptions: list[Assumption] = []
-    display: DisplayDecl = DisplayDecl()
-    bots: BotsDecl = BotsDecl()
+    display: DisplayDecl = DisplayDecl.model_construct()  # (no validator built at import: see Model)
+    bots: BotsDecl = BotsDecl.model_construct()  # (no validator built at import: see Model)
 
 
 # ------------------------------------------------------------- variants

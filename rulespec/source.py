@@ -67,6 +67,19 @@ class SourceDoc:
     _located: dict[int, tuple] = field(default_factory=dict, repr=False, compare=False)
     _walks: dict[tuple, tuple] = field(default_factory=dict, repr=False, compare=False)
 
+    def __getstate__(self) -> dict:
+        # (pickled by the disk cache, speccache.py) the caches keyed by a node's id() would name other objects
+        # in another process: the mapping entries travel with their nodes, the per-node caches are dropped
+        state = dict(self.__dict__)
+        by_id = {id(n): n for n in _all_nodes(self.root)}
+        state["_maps"] = [(by_id[k], v) for k, v in self._maps.items() if k in by_id]
+        state["_located"], state["_walks"] = {}, {}
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state["_maps"] = {id(node): entries for node, entries in state["_maps"]}
+        self.__dict__.update(state)
+
     def span(self, path: tuple = ()) -> Span:
         """Span of the value at `path`, or of its nearest known ancestor."""
         node, _, _ = self._walk(path)
@@ -190,6 +203,21 @@ def load_yaml(source: str | Path, *, text: str | None = None, limits: YamlLimits
     if findings:
         raise SpecError(sorted(findings, key=lambda f: (f.span.line, f.span.col) if f.span else (0, 0)))
     return SourceDoc(name, text, data, root, builder.maps)
+
+
+def _all_nodes(root: Node | None) -> list[Node]:
+    """Every node of a composed graph once (aliases make it a graph), without recursion."""
+    out: list[Node] = []
+    seen: set[int] = set()
+    todo = [root] if root is not None else []
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        out.append(node)
+        todo.extend(_children(node))
+    return out
 
 
 class _TooDeep(Exception):

@@ -52,8 +52,8 @@ _PIECE_BUILTINS = frozenset(BUILTIN_ATTRS["piece"])
 BUILTIN_EVENTS = frozenset({"game_start", "round_start", "round_end", "phase_start", "phase_end", "turn_start",
                             "turn_end", "action", "cascade_end"})
 # Fields of the `event` record that the engine fills in (emit adds its keyword arguments and `args`).
-EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", "count", "cause"})
-
+EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", "count", "values", "players",
+                          "cause"})
 
 # Sig.returns says only 'list'; these element types let loops over the result be checked precisely.
 _RETURNS = {

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
+import tempfile
 import textwrap
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -28,6 +30,20 @@ from orrery.rulespec.parser import parse_expr
 REPO = Path(__file__).resolve().parent.parent
 SPECS = Path(__file__).resolve().parent / "specs"
 TIC_TAC_TOE = REPO / "games" / "tic-tac-toe" / "rules.yaml"
+
+# The disk cache of specs and compiled code (rulespec/diskcache.py): the tests use a folder of their own, never
+# the user's, made by the first process (pytest's controller) and shared with its xdist workers and the
+# commands the tests run (they inherit the environment); removed when the session ends.
+_TEST_CACHE = os.environ.get("ORRERY_TEST_CACHE") or tempfile.mkdtemp(prefix="orrery-test-cache-")
+_OWN_CACHE = "ORRERY_TEST_CACHE" not in os.environ
+os.environ["ORRERY_TEST_CACHE"] = os.environ["ORRERY_CACHE_DIR"] = _TEST_CACHE
+
+
+def pytest_unconfigure(config: Any) -> None:
+    """The process that made the test cache removes it."""
+    if _OWN_CACHE and not hasattr(config, "workerinput"):
+        shutil.rmtree(_TEST_CACHE, ignore_errors=True)
+
 
 _counter = itertools.count()
 

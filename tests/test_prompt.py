@@ -108,9 +108,10 @@ def test_the_terminal_reader_completes_labels_and_commands_and_keeps_a_history()
     words = lambda: ["take card", "tap", "why take card", "why tap", "help"]  # noqa: E731
     with create_pipe_input() as pipe:
         reader = LineReader(words, pt_input=pipe, pt_output=DummyOutput())
-        assert reader.session is not None
+        assert reader.terminal and reader.session is None  # (made at the first read: the first screen is not kept waiting)
         pipe.send_text("tak\t\r")  # the only match: completed, spaces and all
         assert reader.read() == "take card"
+        assert reader.session is not None
         pipe.send_text("\x1b[A\r")  # up-arrow: the last answer again
         assert reader.read() == "take card"
         pipe.send_text("why tak\t\r")
@@ -134,7 +135,7 @@ def test_answer_words_are_the_menus_labels_the_commands_and_why(tmp_path):
 def test_off_a_terminal_the_reader_is_plain_input(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("c3\n"))
     reader = LineReader(lambda: ["c3"])
-    assert reader.session is None and reader.read() == "c3"
+    assert not reader.terminal and reader.read() == "c3" and reader.session is None
 
 
 def ask_with(gs, *typed: str, saved: str = "saved here") -> tuple[object, str]:

@@ -15,7 +15,7 @@ from dataclasses import fields, replace
 from typing import Any, Callable
 
 from orrery.rulespec import ast as A
-from orrery.rulespec.loader import GameSpec
+from orrery.rulespec.gamespec import GameSpec
 
 _COMPARE = {"==": "is", "!=": "is not", ">=": "is at least", "<=": "is at most", ">": "is more than",
             "<": "is less than", "in": "is in", "not in": "is not in"}
@@ -699,6 +699,18 @@ class Phraser:
         if isinstance(s.prompt, A.Literal) and isinstance(s.prompt.value, str):
             text += f" (“{s.prompt.value}”)"
         return text + ("; this may be skipped" if s.optional else "")
+
+    def _s_Commit(self, s: A.Commit) -> str:
+        who = "each player p" if s.players is None else f"each player p of {self.expr(s.players)}"
+        noun = self._noun(s.domain)
+        what = f"one of the {self.plural(s.domain)}" if noun else f"from {self.expr(s.domain)}"
+        text = f"{who} secretly chooses {s.var}, {what}"
+        if s.cond is not None:
+            text += f" where {self.cond(s.cond)}"
+        if isinstance(s.prompt, A.Literal) and isinstance(s.prompt.value, str):
+            text += f" (“{s.prompt.value}”)"
+        text += "; the choices are revealed together once everyone has chosen"
+        return text + (" (a choice may be skipped)" if s.optional else "")
 
     def _s_Require(self, s: A.Require) -> str:
         why = f" (otherwise: {s.message.value})" if isinstance(s.message, A.Literal) and s.message.value else ""

@@ -62,7 +62,7 @@ def load_game_from_args(args: argparse.Namespace, game_arg: str | None = None):
     Returns (game, path of its rules.yaml, the --variant options as given).  The engine is
     `args.mode_override` or `args.mode` when set (compiled or interpreted), else the default.
     """
-    from orrery.rulespec.loader import load_spec
+    from orrery.rulespec.quickload import load_spec
 
     from ..engine.game import Game
     from ..engine.gamefiles import resolve_game, resolve_variant

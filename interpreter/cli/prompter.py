@@ -17,7 +17,6 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, Iterable
 
-from prompt_toolkit.completion import Completer, Completion
 from rich.console import Console
 from rich.markup import escape
 
@@ -45,24 +44,26 @@ class LineReader:
         self.words = words
         if terminal is None:
             terminal = pt_input is not None or (_isatty(sys.stdin) and _isatty(sys.stdout))
-        self.session = None
-        if terminal:
-            from prompt_toolkit import PromptSession
-            from prompt_toolkit.history import InMemoryHistory
-
-            completer = AnswerCompleter(words)
-            self.session = PromptSession(history=InMemoryHistory(), completer=completer, input=pt_input,
-                                         output=pt_output, key_bindings=_tab_bindings(completer),
-                                         complete_while_typing=False)
+        self.terminal = terminal
+        self._io = (pt_input, pt_output)
+        self.session: Any = None  # made at the first read: the table's first screen does not wait for it
 
     def read(self, prompt: str = "> ") -> str:
         """One line, without its newline; EOFError at the end of input (Ctrl-D)."""
-        if self.session is None:
+        if not self.terminal:
             return input(prompt)
+        if self.session is None:
+            from prompt_toolkit import PromptSession
+            from prompt_toolkit.history import InMemoryHistory
+
+            completer = answer_completer(self.words)
+            self.session = PromptSession(history=InMemoryHistory(), completer=completer, input=self._io[0],
+                                         output=self._io[1], key_bindings=_tab_bindings(completer),
+                                         complete_while_typing=False)
         return self.session.prompt(prompt)
 
 
-def _tab_bindings(completer: "AnswerCompleter") -> Any:
+def _tab_bindings(completer: Any) -> Any:
     """Tab completes at once (no wait for a background completion): the only match, else the common part
     of the matches and a menu of them; Tab again walks the menu."""
     from prompt_toolkit.completion import CompleteEvent
@@ -111,21 +112,33 @@ def _isatty(stream: Any) -> bool:
         return False
 
 
-class AnswerCompleter(Completer):
-    """Completes the whole line to an option label or a command (labels may hold spaces: `take card`)."""
+_COMPLETER: list[type] = []  # the completer class, made with prompt_toolkit's base class when first needed
 
-    def __init__(self, words: Callable[[], list[str]]):
-        self.words = words
 
-    def get_completions(self, document: Any, complete_event: Any) -> Iterable[Any]:
-        """The words that start with what is typed so far (case-insensitive)."""
-        typed = document.text_before_cursor
-        low = typed.lstrip().lower()
-        seen: set[str] = set()
-        for word in self.words():
-            if word.lower().startswith(low) and word not in seen:
-                seen.add(word)
-                yield Completion(word, start_position=-len(typed))
+def answer_completer(words: Callable[[], list[str]]) -> Any:
+    """A prompt_toolkit completer of the whole line to an option label or a command (labels may hold spaces:
+    `take card`); prompt_toolkit is imported only when a terminal reads its first answer."""
+    if not _COMPLETER:
+        from prompt_toolkit.completion import Completer, Completion
+
+        class AnswerCompleter(Completer):
+            """Completes the whole line to an option label or a command."""
+
+            def __init__(self, words: Callable[[], list[str]]):
+                self.words = words
+
+            def get_completions(self, document: Any, complete_event: Any) -> Iterable[Any]:
+                """The words that start with what is typed so far (case-insensitive)."""
+                typed = document.text_before_cursor
+                low = typed.lstrip().lower()
+                seen: set[str] = set()
+                for word in self.words():
+                    if word.lower().startswith(low) and word not in seen:
+                        seen.add(word)
+                        yield Completion(word, start_position=-len(typed))
+
+        _COMPLETER.append(AnswerCompleter)
+    return _COMPLETER[0](words)
 
 
 def answer_words(gs: GameState) -> list[str]:
@@ -261,5 +274,5 @@ def _command(table: Table, gs: GameState, cmd: str, rest: str) -> str | None:
     return None
 
 
-__all__ = ["LineReader", "AnswerCompleter", "answer_words", "why_text", "with_rule", "rules_text", "Table", "ask", "HELP",
+__all__ = ["LineReader", "answer_completer", "answer_words", "why_text", "with_rule", "rules_text", "Table", "ask", "HELP",
            "COMMANDS", "UNDO", "QUIT", "EOF"]

@@ -24,15 +24,16 @@ from orrery.rulespec import ast as A
 from .values import Cell, PieceRef, Player, Record, ZoneRef
 
 
-def reads_causes(roots: list[A.Node]) -> bool:
-    """Whether any rule text reads a cause (`cause`, or a `.cause` field such as `event.cause`)."""
+def reads_causes(roots: list[A.Node], trigger_effects: list[A.Node]) -> bool:
+    """Whether rule text reads a cause: a `.cause` field anywhere (`event.cause`), or `cause` in a state
+    trigger's effect, the one place that name is a cause (elsewhere it is whatever the spec binds)."""
     for root in roots:
         for n in root.walk():
-            if isinstance(n, A.Name) and n.id == "cause" or isinstance(n, A.Attr) and n.name == "cause":
+            if isinstance(n, A.Attr) and n.name == "cause":
                 return True
             if isinstance(n, A.Index) and isinstance(n.index, A.Literal) and n.index.value == "cause":
                 return True
-    return False
+    return any(isinstance(n, A.Name) and n.id == "cause" for root in trigger_effects for n in root.walk())
 
 
 def new_root(it: Any) -> None:

@@ -10,7 +10,8 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
-from orrery.rulespec.loader import GameSpec, load_spec
+from orrery.rulespec.gamespec import GameSpec
+from orrery.rulespec.quickload import load_spec
 
 from orrery.rulespec.errors import Finding
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
-import jsonschema
 
 from orrery.rulespec.bounded import TooLarge, check_size, iter_lines, size_text
 from orrery.rulespec.errors import Finding, InputError, Span
@@ -139,10 +138,10 @@ class GameLog:
             if self.result is not None:
                 raise _err(self.path, i, "nothing may follow the result line")
             if "result" in obj:
-                _validate(obj, _RESULT, self.path, i, "result")
+                _validate(obj, "result", self.path, i, "result")
                 self.result, self.result_line = obj["result"], i
                 continue
-            _validate(obj, _STEP, self.path, i, "step")
+            _validate(obj, "step", self.path, i, "step")
             if obj["step"] != expected:
                 raise _err(self.path, i, f"step {obj['step']} is out of sequence (expected {expected})")
             expected += 1
@@ -181,7 +180,7 @@ def open_log(path: str | Path) -> GameLog:
         raise _err(name, 1, "log is empty: expected a header line")
     try:
         (line_no, header), = _objects(name, iter([first]), lines)
-        _validate(header, _HEADER, name, line_no, "header")
+        _validate(header, "header", name, line_no, "header")
         _check_header(header, name, line_no)
     except BaseException:
         fh.close()
@@ -249,13 +248,24 @@ def _objects(name: str, lines: Iterator[tuple[int, str]],
         yield i, obj
 
 
-_HEADER = jsonschema.Draft202012Validator(HEADER_SCHEMA)  # built once: jsonschema.validate re-checks the schema
-_STEP = jsonschema.Draft202012Validator(STEP_SCHEMA)
-_RESULT = jsonschema.Draft202012Validator(RESULT_SCHEMA)
+_SCHEMAS = {"header": HEADER_SCHEMA, "step": STEP_SCHEMA, "result": RESULT_SCHEMA}
+_VALIDATORS: dict[str, Any] = {}  # built once each, when a log is first read (jsonschema.validate re-checks the
+# schema; and importing jsonschema at start-up cost every `orrery play` a tenth of a second)
 
 
-def _validate(obj: dict, validator: jsonschema.protocols.Validator, path: str, line: int, what: str) -> None:
-    error = jsonschema.exceptions.best_match(validator.iter_errors(obj))
+def _validator(what: str) -> Any:
+    v = _VALIDATORS.get(what)
+    if v is None:
+        import jsonschema
+
+        v = _VALIDATORS[what] = jsonschema.Draft202012Validator(_SCHEMAS[what])
+    return v
+
+
+def _validate(obj: dict, validator: str, path: str, line: int, what: str) -> None:
+    import jsonschema
+
+    error = jsonschema.exceptions.best_match(_validator(validator).iter_errors(obj))
     if error is not None:
         where = ".".join(str(p) for p in error.absolute_path)
         raise _err(path, line, f"bad {what} line{': ' + where if where else ''}: {error.message}")

@@ -43,7 +43,6 @@ from json.decoder import scanstring
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-import jsonschema
 
 from orrery.rulespec.bounded import LineIndex, TooLarge, read_bounded
 from orrery.rulespec.errors import Finding, InputError, Span
@@ -100,7 +99,7 @@ SAVE_SCHEMA: dict[str, Any] = {
     },
 }
 
-_VALIDATOR = jsonschema.Draft202012Validator(SAVE_SCHEMA)
+_VALIDATOR: list[Any] = []  # built when a save is first read (importing jsonschema at start-up cost every `orrery play`)
 
 
 @dataclass(frozen=True)
@@ -294,12 +293,16 @@ def parse_save(raw: bytes, name: str = "<save>", check_seats: bool = True) -> Sa
     return save
 
 
-def _schema_errors(data: dict[str, Any]) -> list[jsonschema.ValidationError]:
+def _schema_errors(data: dict[str, Any]) -> list[Any]:
     """The schema's errors; decisions of the usual shape are checked by hand (jsonschema spends ~100 us on each)."""
     decisions = data.get("decisions")
     if isinstance(decisions, list) and all(map(_plain_decision, decisions)):
         data = {**data, "decisions": []}
-    return list(_VALIDATOR.iter_errors(data))
+    if not _VALIDATOR:
+        import jsonschema
+
+        _VALIDATOR.append(jsonschema.Draft202012Validator(SAVE_SCHEMA))
+    return list(_VALIDATOR[0].iter_errors(data))
 
 
 _DECISION_KEYS = {"player", "choice", "label"}
@@ -385,7 +388,7 @@ def _json_brackets(text: str) -> Iterator[tuple[int, int, bool]]:
     yield len(text), depth, in_string
 
 
-def _schema_findings(errors: list[jsonschema.ValidationError], name: str, at: Callable,
+def _schema_findings(errors: list[Any], name: str, at: Callable,
                      key_at: dict[tuple, tuple[int, int]] | None = None) -> list[Finding]:
     """One finding per problem; the missing keys of one object are listed together; an unknown key is
     located at the key itself."""
@@ -425,7 +428,7 @@ def _where(path: tuple) -> str:
     return "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p)) for i, p in enumerate(path))
 
 
-def _schema_message(e: jsonschema.ValidationError) -> str:
+def _schema_message(e: Any) -> str:
     where = _where(tuple(e.absolute_path))
     if e.validator == "additionalProperties":
         return f"bad save{': ' + where if where else ''}: {e.message}"

@@ -1,0 +1,206 @@
+"""The disk cache of validated specs and compiled code (rulespec/diskcache.py, speccache.py, compiler/link.py):
+a spec seen before comes back without reading its YAML or parsing its rules, equal to a fresh load; an entry
+that is damaged, made for another key, or that names anything a spec is not made of is ignored and rebuilt;
+another engine's entries are never read; the cache can be turned off."""
+
+from __future__ import annotations
+
+import marshal
+import pickle
+import shutil
+
+import pytest
+
+from orrery.interpreter.compiler import link as L
+from orrery.interpreter.engine.game import Game
+from orrery.rulespec import diskcache, loader, speccache
+from orrery.rulespec.errors import SpecError
+
+from conftest import REPO
+
+CONNECT_FOUR = REPO / "games" / "connect-four" / "rules.yaml"
+VARIANT = REPO / "games" / "tic-tac-toe" / "variants"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """A cache folder of the test's own."""
+    monkeypatch.setenv("ORRERY_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """Counts the loads that were not served by the cache."""
+    made = []
+    real = loader.load_spec_uncached
+
+    def counting(*args, **kwargs):
+        made.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(loader, "load_spec_uncached", counting)
+    return made
+
+
+def entries(cache, kind: str) -> list:
+    return sorted(cache.glob(f"*/{kind}-*"))
+
+
+def same_spec(a, b) -> bool:
+    return (a.digest == b.digest and a.exprs == b.exprs and a.effects == b.effects and a.model == b.model
+            and a.warnings == b.warnings and a.span("actions") == b.span("actions"))
+
+
+def test_a_spec_seen_before_comes_back_from_the_cache_equal_to_a_fresh_load(cache, builds):
+    first = loader.load_spec(CONNECT_FOUR)
+    again = loader.load_spec(CONNECT_FOUR)
+    assert builds == [CONNECT_FOUR]  # the second load read no YAML and parsed nothing
+    assert len(entries(cache, "spec")) == 1
+    assert same_spec(first, again) and again is not first
+    assert same_spec(again, loader.load_spec_uncached(CONNECT_FOUR))
+
+
+def test_the_key_holds_the_files_the_variants_the_limits_and_the_checks(cache, builds, tmp_path):
+    spec = tmp_path / "rules.yaml"
+    spec.write_text(CONNECT_FOUR.read_text(encoding="utf-8"), encoding="utf-8")
+    loader.load_spec(spec)
+    loader.load_spec(spec, check=False)
+    spec.write_text(spec.read_text(encoding="utf-8").replace("title: Connect Four", "title: Connect 4"),
+                    encoding="utf-8")
+    changed = loader.load_spec(spec)
+    assert changed.model.game.title == "Connect 4"
+    ttt = REPO / "games" / "tic-tac-toe" / "rules.yaml"
+    variant = sorted(VARIANT.glob("*.yaml"))[0]
+    plain, varied = loader.load_spec(ttt), loader.load_spec(ttt, [variant])
+    assert plain.digest != varied.digest
+    assert len(builds) == 5 and len(entries(cache, "spec")) == 5
+    loader.load_spec(ttt, [variant])
+    assert len(builds) == 5
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "empty", "garbage"])
+def test_a_damaged_entry_is_ignored_and_rebuilt(cache, builds, damage):
+    fresh = loader.load_spec(CONNECT_FOUR)
+    (path,) = entries(cache, "spec")
+    blob = path.read_bytes()
+    path.write_bytes({"truncated": blob[: len(blob) // 2], "flipped": blob[:-100] + bytes([blob[-100] ^ 0xFF])
+                      + blob[-99:], "empty": b"", "garbage": b"\x00" * 64}[damage])
+    again = loader.load_spec(CONNECT_FOUR)
+    assert len(builds) == 2 and same_spec(fresh, again)
+    assert path.read_bytes() == blob  # rewritten whole
+    loader.load_spec(CONNECT_FOUR)
+    assert len(builds) == 2
+
+
+def test_a_foreign_entry_under_the_same_name_is_ignored(cache, builds):
+    """Another spec's entry copied over this one's (its header names another key) is not read."""
+    ttt = REPO / "games" / "tic-tac-toe" / "rules.yaml"
+    loader.load_spec(ttt)
+    (other,) = entries(cache, "spec")
+    key = speccache.spec_key(CONNECT_FOUR, [], None, True)
+    target = diskcache.folder() / f"spec-{key[:32]}"
+    shutil.copyfile(other, target)
+    got = loader.load_spec(CONNECT_FOUR)
+    assert got.name == "connect-four" and builds == [ttt, CONNECT_FOUR]
+
+
+def test_an_entry_naming_anything_but_a_spec_class_is_refused_and_nothing_it_names_runs(cache, builds, tmp_path):
+    """A planted pickle that would call a function (here: write a file) is refused by the unpickler."""
+    witness = tmp_path / "ran"
+
+    class Evil:
+        def __reduce__(self):
+            return (open, (str(witness), "w"))
+
+    key = speccache.spec_key(CONNECT_FOUR, [], None, True)
+    assert diskcache.write("spec", key, pickle.dumps(Evil()))
+    got = loader.load_spec(CONNECT_FOUR)
+    assert got.name == "connect-four" and builds == [CONNECT_FOUR]
+    assert not witness.exists()
+
+
+def test_another_engines_entries_are_never_read(cache, builds, monkeypatch):
+    loader.load_spec(CONNECT_FOUR)
+    monkeypatch.setattr(diskcache, "_engine_digest", "0" * 64)  # the same files, another engine's source
+    loader.load_spec(CONNECT_FOUR)
+    assert len(builds) == 2 and len({p.parent for p in entries(cache, "spec")}) == 2
+
+
+def test_the_engine_digest_is_the_engines_source():
+    d = diskcache.engine_digest()
+    assert len(d) == 64 and diskcache.folder().name.startswith(d[:20])
+
+
+def test_off_turns_the_cache_off(monkeypatch, builds, tmp_path):
+    monkeypatch.setenv("ORRERY_CACHE_DIR", "off")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    loader.load_spec(CONNECT_FOUR)
+    loader.load_spec(CONNECT_FOUR)
+    assert len(builds) == 2 and diskcache.folder() is None and not list(tmp_path.rglob("spec-*"))
+
+
+def test_the_default_folder_is_the_users_cache(monkeypatch, tmp_path):
+    monkeypatch.delenv("ORRERY_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert diskcache.cache_root() == tmp_path / "xdg" / "orrery"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert diskcache.cache_root() == tmp_path / ".cache" / "orrery"
+
+
+def test_a_spec_that_does_not_load_is_not_cached(cache, tmp_path):
+    bad = tmp_path / "rules.yaml"
+    bad.write_text("orrery: 1\ngame: {name: x}\nflow: 3\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(SpecError):
+            loader.load_spec(bad)
+    assert not entries(cache, "spec")
+
+
+def test_an_unwritable_cache_costs_only_the_work(tmp_path, monkeypatch, builds):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("ORRERY_CACHE_DIR", str(blocker))
+    assert loader.load_spec(CONNECT_FOUR).name == "connect-four"
+
+
+def played(game: Game) -> str:
+    gs = game.new_initial_state(seed=3)
+    while not gs.is_terminal():
+        gs.apply(gs.legal_actions()[len(gs.legal_actions()) // 2])
+    return gs.digest()
+
+
+def test_compiled_code_is_kept_and_a_damaged_or_foreign_entry_recompiled(cache):
+    L._CODE_CACHE.clear()  # (compiled by an earlier test of this process: the disk is read only on a miss)
+    game = Game(loader.load_spec(CONNECT_FOUR), mode="compiled")
+    code = entries(cache, "code")
+    assert code, "the generated module's code is on disk"
+    source, result = game.rules.compiled.source, played(game)
+    L._CODE_CACHE.clear()
+    for p in code:
+        p.write_bytes(p.read_bytes()[:-10] + b"0123456789")  # checksums no longer match
+    again = Game(loader.load_spec(CONNECT_FOUR), mode="compiled")
+    assert again.rules.compiled.source == source and played(again) == result
+    assert all(diskcache.read("code", p.read_bytes().split(b"\n")[2].decode()) for p in entries(cache, "code"))
+    L._CODE_CACHE.clear()
+    payload = marshal.dumps(compile("x = 1", "<elsewhere>", "exec"))  # another source's code, under this key
+    for p in entries(cache, "code"):
+        diskcache.write("code", p.read_bytes().split(b"\n")[2].decode(), payload)
+    third = Game(loader.load_spec(CONNECT_FOUR), mode="compiled")
+    assert "x" not in third.rules.compiled.namespace and played(third) == result
+
+
+def test_a_warm_start_imports_no_yaml_reader_parser_checker_or_jsonschema(cache):
+    """What a warm `orrery.load_game` (and the table's first screen) must not wait for."""
+    import subprocess
+    import sys
+
+    code = ("import sys, orrery; orrery.load_game('connect-four').new_initial_state().legal_actions(); "
+            "print(sorted(m for m in ('orrery.rulespec.parser', 'orrery.rulespec.checker', 'orrery.rulespec.loader', "
+            "'lark', 'jsonschema', 'prompt_toolkit') if m in sys.modules))")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+            for _ in range(2)]
+    assert runs[0] != "[]"  # cold: the loader did the work
+    assert runs[1] == "[]"
