@@ -17,7 +17,10 @@ from .callgraph import CallGraph
 from .commits import REVEALED, check_commit
 from .errors import Finding, Span
 from .gamespec import GameSpec
+from .limits_check import cost_findings, limit_findings
+from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
+from .geocheck import closure_kwarg, emit_fields, fixed_size_findings, keyed_index, trigger_scope
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
                            elem, join, known, list_of, value_type)
@@ -103,8 +106,10 @@ class _Checker:
         self._declarations()
         self.findings += component_findings(self.m, self.span, self.key)
         self._rule_text()
+        self.findings += fixed_size_findings(self.spec)
         self._flow()
         self._events()
+        self.findings += limit_findings(self.spec, self.span, self.key) + cost_findings(self.spec, self.calls)
         return self.findings
 
     # ====================================================== declared names
@@ -200,6 +205,8 @@ class _Checker:
             self._action(name, top)
         for name in m.triggers:
             self._trigger(name, top)
+        check_quantities(self)
+        check_bounds(self)
         self._expr(("scoring", "score"), top.child({"p": "player"}))
         self._effect(("scoring", "final"), top)
         for name in m.end:
@@ -272,21 +279,17 @@ class _Checker:
         node = self.spec.exprs.get(path)
         if node is None:
             return
-        t = self._expr(path, Scope())
+        t = self._expr(path, Scope(None, {"it": "piece"}))
         self._want_place(node, t)
-        if isinstance(node, A.Attr) and node.name in self.ix.player_attrs and self.ix.player_attrs[node.name] == "zone":
+        reads_it = any(isinstance(n, A.Name) and n.id == "it" for n in node.walk())  # one owner per piece
+        if isinstance(node, A.Attr) and node.name in self.ix.player_attrs and self.ix.player_attrs[node.name] == "zone" \
+                and not reads_it:
             self.warning(node.span, f"every '{kname}' starts in one player's '{node.name}' "
                                     f"(the zone of whoever `{_text(node.obj)}` is at game start)")
 
     def _action(self, name: str, top: Scope) -> None:
         decl, a = self.m.actions[name], ("actions", name)
         self._expr(a + ("condition",), top, cond=True)
-        for var in decl.cost:
-            if var not in self.ix.player_vars:
-                self.error(self.key(*a, "cost", var), f"cost '{var}' is not a per-player track or variable"
-                           + did_you_mean(var, self.ix.player_vars))
-            t = self._expr(a + ("cost", var), top)
-            self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
         scope = top.child()
         for pname, pdecl in decl.params.items():
             pp = a + ("params", pname)
@@ -300,7 +303,18 @@ class _Checker:
             if self._usable_name(pname, self.key(*pp), f"parameter '{pname}'", local=True):
                 self._no_shadow(pname, self.key(*pp))
             scope = here
+        self._costs(name, scope)  # (a cost may read the parameters: it is paid once they are chosen)
         self._effect(a + ("effect",), scope)
+
+    def _costs(self, name: str, scope: Scope) -> None:
+        """An action's costs: amounts of per-player tracks or variables (random draws: limits_check)."""
+        a = ("actions", name)
+        for var in self.m.actions[name].cost:
+            if var not in self.ix.player_vars:
+                self.error(self.key(*a, "cost", var), f"cost '{var}' is not a per-player track or variable"
+                           + did_you_mean(var, self.ix.player_vars))
+            t = self._expr(a + ("cost", var), scope)
+            self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
 
     def _trigger(self, name: str, top: Scope) -> None:
         decl, tp = self.m.triggers[name], ("triggers", name)
@@ -323,6 +337,7 @@ class _Checker:
         if decl.on is None:  # state triggers: the scan in which this match began (queue order), see docs/dsl.md
             scope = scope.child({"matched_at": "int"})
         self._expr(tp + ("order",), scope)
+        scope = trigger_scope(self, name, decl, scope)  # causes and phase scopes (rulespec/geocheck.py)
         self._effect(tp + ("effect",), scope)
 
     # =========================================================== expressions
@@ -363,6 +378,8 @@ class _Checker:
     def _e_Index(self, e: A.Index, sc: Scope) -> str:
         to, ti = self.expr(e.obj, sc), self.expr(e.index, sc)
         b = base(to)
+        if b == "zones":
+            return keyed_index(self, e, ti)
         if b in ("list", "str") and known(ti) and base(ti) not in NUMERIC:
             self.type_error(e.index.span, f"a list index must be a number, but this is {describe(ti)}")
         elif b in ("int", "bool", "none", "player", "piece", "cell", "zone"):
@@ -371,12 +388,15 @@ class _Checker:
 
     def _e_Call(self, e: A.Call, sc: Scope) -> str:
         types = [self.expr(a, sc) for a in e.args]
-        for _, v in e.kwargs:
-            self.expr(v, sc)
+        for k, v in e.kwargs:
+            closure_kwarg(self, e.func, k, v, sc)
         if e.func in self.m.functions:
             self._arity(e, f"function '{e.func}'", self.m.functions[e.func].params, e.args, e.kwargs)
             return self._function(e.func)
         sig = FUNCTIONS.get(e.func)
+        if sig is None and e.func in self.m.quantities:  # (a quantity reads as a whole number)
+            self._arity(e, f"quantity '{e.func}'", self.m.quantities[e.func].params, e.args, e.kwargs)
+            return "int"
         if sig is None:
             self.error(e.span, f"unknown function '{e.func}'" + did_you_mean(e.func, set(FUNCTIONS) | set(self.m.functions)))
             return "any"
@@ -459,7 +479,10 @@ class _Checker:
             self.type_error(node.span, f"cannot go through {describe(t)}: expected a list, a zone or a cell")
 
     def _want_place(self, node: A.Expr, t: str) -> None:
-        if base(t) in NOT_PLACE:
+        if base(t) == "zones":
+            self.error(node.span, f"'{_text(node)}' is one zone per key, not a place: pick one with "
+                                  f"{_text(node)}[KEY]")
+        elif base(t) in NOT_PLACE:
             self.type_error(node.span, f"expected a place (a zone or a cell), but this is {describe(t)}")
         elif isinstance(node, A.Name) and node.id in self.ix.boards and self.ix.globals.get(node.id, ("",))[0] == "zone":
             self.error(node.span, f"'{node.id}' is a board: pieces go into its cells, not the zone")
@@ -473,6 +496,8 @@ class _Checker:
             return "piece"
         if b == "zone" and isinstance(node, A.Name):
             return "cell" if node.id in self.ix.boards else "piece"
+        if b == "zones":
+            return "zone"
         return "any"
 
     # =========================================================== statements
@@ -611,9 +636,9 @@ class _Checker:
         if s.attrs is not None:
             for k, v in s.attrs.items:
                 self.expr(v, sc)
-                if kind is not None and k not in kind.attributes:
+                if kind is not None and k not in kind.attributes and k not in kind.state:
                     self.error(v.span, f"piece kind '{s.kind}' declares no attribute '{k}'"
-                               + did_you_mean(k, kind.attributes))
+                               + did_you_mean(k, [*kind.attributes, *kind.state]))
         self._want_place(s.dest, self.expr(s.dest, sc))
         if s.bind:
             self._define(sc, s.bind, "piece", self._word(s.span, "as", s.bind))
@@ -637,6 +662,7 @@ class _Checker:
     def _s_Emit(self, s: A.Emit, sc: Scope) -> None:
         for a in list(s.args) + [v for _, v in s.kwargs]:
             self.expr(a, sc)
+        emit_fields(self, s)  # (an event's `cause` is the engine's: rulespec/geocheck.py)
         self.emitted.setdefault(s.event, []).append(self._word(s.span, "emit", s.event))
 
     def _s_EndGame(self, s: A.EndGame, sc: Scope) -> None:
@@ -727,8 +753,12 @@ class _Checker:
         """A display entry: a zone name, or `zone[k]` for seat k's copy of a per-player zone."""
         zones = self.m.components.zones
         name, _, rest = item.partition("[")
+        keys = self.ix.families.get(name)
         if name not in zones:
             self.error(self.span("display", key, i), f"unknown zone '{name}'" + did_you_mean(name, zones))
+        elif keys is not None:  # a `per:` family, or one of its zones
+            if rest and (not rest.endswith("]") or rest[:-1] not in map(str, keys)):
+                self.error(self.span("display", key, i), f"'{item}': zone '{name}' has no key '{rest[:-1]}'")
         elif rest and (not rest.endswith("]") or not rest[:-1].isdigit() or not zones[name].per_player):
             self.error(self.span("display", key, i),
                        f"'{item}': use `zone[k]` with a seat number k, for a per-player zone only")

@@ -7,9 +7,10 @@ Schema that `orrery schema` prints is exported from these models.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator, with_config
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator, with_config
 from typing_extensions import NotRequired, TypedDict
 
 def _as_expr_text(v: Any) -> Any:
@@ -92,6 +93,14 @@ class AttrDecl(Model):
     default: Any = None
 
 
+class StateDecl(AttrDecl):
+    """A field of a piece's mutable state (face up, rotation, a counter): effects assign it; `reset` puts the
+    default back when a turn, phase or round ends."""
+
+    reset: Literal["turn", "phase", "round"] | None = Field(
+        None, description="Restore the default on every piece of the kind when each turn, phase or round ends.")
+
+
 def attr_default(decl: "AttrDecl | list | str") -> Any:
     """The default value of an attribute declaration (only the long form can set one)."""
     return decl.default if isinstance(decl, AttrDecl) else None
@@ -119,6 +128,9 @@ class PieceKind(Model):
 
     description: str | None = None
     attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
+    state: dict[str, StateDecl | AttrType] = Field(
+        {}, description="Per-piece mutable state (face up, rotation, counters), assigned by effects: a type, or "
+                        "{type, values, default, reset: turn|phase|round}.")
     count: int = Field(1, ge=0, le=100_000, description="Copies of each combination of listed attribute values, or of each instance.")
     instances: list[Instance] | None = Field(None, description="Explicit pieces: attribute values, optional 'count'.")
     start: str | None = Field(None, description="Zone the pieces start in (an expression, e.g. 'bag'); default: the box.")
@@ -129,6 +141,17 @@ class PieceKind(Model):
 
 
 ZoneType = Literal["bag", "deck", "pile", "hand", "grid", "graph"]
+
+
+class EdgeDecl(BaseModel):
+    """A graph edge written as a record: its two nodes, and values for the graph's `edge_attributes`."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    from_: str = Field(alias="from", description="The node the edge starts at.")
+    to: str = Field(description="The node the edge leads to.")
+    directed: bool | None = Field(None, description="True: a one-way arrow from `from` to `to`; false: both ways "
+                                                    "(default: the graph's `directed`).")
 
 
 class ZoneDecl(Model):
@@ -150,9 +173,17 @@ class ZoneDecl(Model):
     cells: dict[str, dict[str, Any]] = Field({}, description="Per-cell attribute values, by label (e.g. 'c3').")
     # graphs
     nodes: list[str] | None = None
-    edges: list[list[str]] | None = None
+    edges: list[list[str] | EdgeDecl] | None = Field(
+        None, description="The edges: `[a, b]`, or a record `{from: a, to: b, ATTR: value, directed: bool}`.")
+    edge_attributes: dict[str, AttrDecl | list[Any] | AttrType] = Field(
+        {}, description="Attributes every edge of a graph carries (static, like cell attributes).")
     directed: bool = False
-    capacity: int | None = Field(None, ge=0, description="Most pieces a zone (or grid cell) may hold.")
+    per: list[str | int] | str | None = Field(
+        None, description="One zone per key, written ZONE[KEY]: a list of texts or numbers, or the name of a "
+                          "constant holding one.")
+    capacity: Annotated[int, Field(ge=0)] | str | None = Field(
+        None, description="Most pieces a zone (or grid cell) may hold: a number, or an expression evaluated at each "
+                          "move into it (`p`: the owner of a per-player zone).")
     label: str | None = None
 
     @model_validator(mode="after")
@@ -163,8 +194,10 @@ class ZoneDecl(Model):
             raise ValueError("a bounded grid needs width and height")
         if self.type == "graph" and not self.nodes:
             raise ValueError("a graph needs nodes")
-        if self.type != "graph" and (self.nodes or self.edges):
-            raise ValueError("nodes/edges are only for type: graph")
+        if self.type != "graph" and (self.nodes or self.edges or self.edge_attributes):
+            raise ValueError("nodes/edges/edge_attributes are only for type: graph")
+        if self.per is not None and self.per_player:
+            raise ValueError("a zone is either per_player or per: KEYS, not both (per_player is one per player)")
         return self
 
 
@@ -173,8 +206,10 @@ class TrackDecl(Model):
 
     per_player: bool = True
     start: ExprText | None = Field(None, description="Starting value (default 0); per-player tracks see `p`.")
-    min: int | None = None
-    max: int | None = None
+    min: int | str | None = Field(None, description="Lowest value: a number, or an expression evaluated at each "
+                                  "assignment (`p`: the owner of a per-player track).")
+    max: int | str | None = Field(None, description="Highest value: a number, or an expression evaluated at each "
+                                  "assignment (`p`: the owner of a per-player track).")
     description: str | None = None
 
 
@@ -242,6 +277,37 @@ class ParamDecl(Model):
     optional: bool = False
 
 
+Scope = Literal["turn", "phase", "round", "game"]
+
+
+class LimitDecl(Model):
+    """How often something may be done: `times` per instance of a scope, counted per player and key."""
+
+    times: int = Field(description="Most uses (or firings) in one instance of the scope, at least 1.",
+                       json_schema_extra={"minimum": 1})
+    per: Scope = Field("turn", description="The scope: each turn, each entry into a phase, each round, or the game.")
+    key: str | None = Field(None, pattern=NAME_PATTERN, description="The counter's name (default: the action's or "
+                            "trigger's own); sources with one key share one count, read by `uses(key)`.")
+
+    @field_validator("times")
+    @classmethod
+    def _at_least_once(cls, v: int) -> int:
+        if v < 1:
+            raise ValueError(f"times must be at least 1, got {v}: a limit of {v} would forbid it for ever "
+                             f"(leave it out of the steps, or give it a `condition`, instead)")
+        return v
+
+
+def _limit_form(v: Any) -> Any:
+    """`limit: N` is short for `{times: N, per: turn}`."""
+    return {"times": v} if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+Limit = Annotated[LimitDecl, BeforeValidator(_limit_form, json_schema_input_type=Union[Annotated[int, Field(ge=1)],
+                                                                                      LimitDecl])]
+"""A limit: `N` (N times per turn) or `{times: N, per: turn | phase | round | game, key: NAME}`."""
+
+
 class ActionDecl(Model):
     """Something a player can do at a step of a turn."""
 
@@ -253,7 +319,8 @@ class ActionDecl(Model):
     params: dict[str, ParamDecl] = {}
     cost: dict[str, ExprText] = Field({}, description="Track or variable of the acting player -> amount paid first.")
     effect: EffectText = ""
-    limit: int | None = Field(None, ge=1, description="Most times per turn.")
+    limit: Limit | None = Field(None, description="Most uses per scope: N (per turn) or {times, per, key}; "
+                                "a `perform` neither checks nor counts it.")
 
 
 class TriggerDecl(Model):
@@ -264,8 +331,81 @@ class TriggerDecl(Model):
     for_: ExprText | None = Field(None, alias="for", description="Binder 'x in collection' for state triggers.")
     when: ExprText | None = None
     order: ExprText | None = Field(None, description="Sort key choosing which match fires first (smallest first).")
+    caused_by: ExprText | None = Field(None, description="State triggers: the places (cells, zones, pieces, or a "
+                                       "list) whose last change caused a firing (default: the firing that made "
+                                       "its condition hold).")
+    phase: str | list[str] | None = Field(None, description="Only while one of these phases is the current phase "
+                                          "(with `on: phase_end`: at the end of that phase).")
     effect: EffectText
     rule: str | None = None
+    max_fires: Limit | None = Field(None, description="Most firings per scope: N (per turn) or {times, per, key}; "
+                                    "past it the trigger does not fire (as if its `when` were false).")
+
+
+# ------------------------------------------------------------ quantities
+
+_FRACTION = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+)\s*)?$")
+
+
+def _fraction_text(v: Any) -> Any:
+    """`scale: 1/2` reads as the text "1/2"; a whole number is a fraction too; anything else is refused."""
+    if isinstance(v, bool):
+        raise ValueError(f"scale must be a fraction N/D or a whole number, got {str(v).lower()}")
+    if isinstance(v, int):
+        v = str(v)
+    if isinstance(v, float):
+        raise ValueError(f"scale must be an exact fraction N/D (1/2, 3/2), not the decimal {v}")
+    if isinstance(v, str):
+        m = _FRACTION.match(v)
+        if m is None:
+            raise ValueError(f"scale must be a fraction N/D (1/2, 3/2) or a whole number, 0 or more, got {v!r}")
+        if m.group(2) is not None and int(m.group(2)) == 0:
+            raise ValueError(f"scale {v!r} divides by zero")
+    return v
+
+
+Layer = Literal["set", "add", "scale"]
+
+
+class QuantityDecl(Model):
+    """A named number computed from its parameters, which modifiers change in a fixed order (docs/dsl.md 2.10.3)."""
+
+    params: list[str] = []
+    base: ExprText = Field(description="The value before modifiers (the parameters are bound).")
+    round: Literal["down", "up", "nearest"] = Field("down", description="The one rounding, after every layer "
+                                                    "(nearest: halves go up).")
+    min: ExprText | None = Field(None, description="Applied last, after the rounding.")
+    max: ExprText | None = Field(None, description="Applied last, after the rounding.")
+    layers: list[Layer] = Field(["set", "add", "scale"], description="The order the modifiers apply in: "
+                                "each of set, add and scale once.")
+    description: str | None = None
+
+    @field_validator("layers")
+    @classmethod
+    def _each_once(cls, v: list[str]) -> list[str]:
+        if sorted(v) != ["add", "scale", "set"]:
+            raise ValueError(f"layers must list set, add and scale once each, in the order they apply; got {v}")
+        return v
+
+
+class ModifierDecl(Model):
+    """A change of a quantity while `when` holds: exactly one of set, add, scale."""
+
+    modify: str = Field(description="The quantity it changes.")
+    when: ExprText | None = Field(None, description="Sees the quantity's parameters; default: always.")
+    set: ExprText | None = Field(None, description="The value instead of the base (the last one collected wins).")
+    add: ExprText | None = Field(None, description="Added (every add is summed); may be negative.")
+    scale: Annotated[str, BeforeValidator(_fraction_text, json_schema_input_type=Union[str, int])] | None = Field(
+        None, description="Multiplied, as an exact fraction: 1/2, 3/2, 2 (every scale is multiplied).")
+    description: str | None = None
+    rule: str | None = None
+
+    @model_validator(mode="after")
+    def _one_change(self) -> "ModifierDecl":
+        given = [k for k in ("set", "add", "scale") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"a modifier needs exactly one of set, add, scale (got {', '.join(given) or 'none'})")
+        return self
 
 
 # ------------------------------------------------------------------ flow
@@ -407,6 +547,8 @@ class Spec(Model):
     flow: FlowDecl
     actions: dict[str, ActionDecl] = {}
     triggers: dict[str, TriggerDecl] = {}
+    quantities: dict[str, QuantityDecl] = Field({}, description="Named numbers (costs, fees) that `modifiers` change.")
+    modifiers: dict[str, ModifierDecl] = Field({}, description="Changes of quantities while a condition holds.")
     scoring: ScoringDecl = ScoringDecl.model_construct()  # (no validator built at import: see Model)
     end: dict[str, EndDecl] = Field(min_length=1)
     ranking: RankingDecl = RankingDecl.model_construct()  # (no validator built at import: see Model)

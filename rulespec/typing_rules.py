@@ -18,18 +18,19 @@ from . import ast as A
 from .errors import Finding, Span
 from .models import AttrDecl, Spec, attr_values
 from .signatures import FUNCTIONS, SPECIAL_NAMES
+from .zonekeys import edge_findings, keyed_zone_findings, per_keys
 
 # A player is a seat number at runtime (interpreter Player subclasses int), so
 # arithmetic and `<` accept players as numbers; flagging them would be a false alarm.
 NUMERIC = frozenset({"int", "player"})
 # Types that can never hold pieces: `move x to 3` is always wrong.
-NOT_PLACE = frozenset({"int", "bool", "str", "none", "list", "player", "piece", "table", "record"})
-NOT_ITERABLE = frozenset({"int", "bool", "str", "none", "player", "piece", "table", "record"})
+NOT_PLACE = frozenset({"int", "bool", "str", "none", "list", "player", "piece", "table", "record", "zones", "cause"})
+NOT_ITERABLE = frozenset({"int", "bool", "str", "none", "player", "piece", "table", "record", "cause"})
 
 _DESCRIBE = {
     "int": "a number", "bool": "true/false", "str": "text", "none": "none", "player": "a player",
     "piece": "a piece", "cell": "a cell", "zone": "a zone", "list": "a list", "record": "a record",
-    "table": "a table", "any": "a value",
+    "table": "a table", "zones": "a family of zones (one per key)", "cause": "a cause", "any": "a value",
 }
 
 # Built-in attributes per runtime value type (interpreter Interp.get_attr).
@@ -38,20 +39,28 @@ BUILTIN_ATTRS: dict[str, dict[str, str]] = {
     "piece": {"kind": "str", "place": "any", "cell": "any", "id": "int"},
     "cell": {"x": "int", "y": "int", "label": "str", "pieces": "list:piece", "size": "int", "owner": "player",
              "zone": "zone"},
-    "zone": {"size": "int", "pieces": "list:piece", "owner": "player", "name": "str"},
+    "zone": {"size": "int", "pieces": "list:piece", "owner": "player", "name": "str", "key": "any", "width": "int",
+             "height": "int"},
+    # a cause record (docs/dsl.md 6.5): `cause` in a state trigger's effect, `event.cause`
+    "cause": {"player": "player", "action": "str", "trigger": "str", "event": "str", "source": "any",
+              "parent": "cause", "chain": "list:str", "id": "int", "origin": "int"},
 }
+
+_PIECE_BUILTINS = frozenset(BUILTIN_ATTRS["piece"])
 
 # Events the flow engine emits itself; listening to them needs no `emit`.
 BUILTIN_EVENTS = frozenset({"game_start", "round_start", "round_end", "phase_start", "phase_end", "turn_start",
                             "turn_end", "action", "cascade_end"})
 # Fields of the `event` record that the engine fills in (emit adds its keyword arguments and `args`).
-EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", "count", "values", "players"})
+EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", "count", "values", "players",
+                          "cause"})
 
 # Sig.returns says only 'list'; these element types let loops over the result be checked precisely.
 _RETURNS = {
-    "cells": "list:cell", "adjacent": "list:cell", "line": "list:cell", "connected": "list:cell",
+    "cells": "list:cell", "adjacent": "list:cell", "line": "list:cell", "ray": "list:cell", "connected": "list:cell",
     "pieces": "list:piece", "players_from": "list:player", "range": "list:int", "dirs": "list:str",
     "lines": "list:list:cell", "groups": "list:list:cell", "top": "piece", "bottom": "piece",
+    "path": "list:cell", "reachable": "list:cell", "edges_of": "list:record",
 }
 _SAME_LIST = frozenset({"sorted", "reversed", "shuffled", "unique"})
 _ELEMENT = frozenset({"first", "last"})
@@ -230,6 +239,7 @@ class SpecIndex:
     cell_attrs: dict[str, str] = field(default_factory=dict)
     record_fields: set[str] = field(default_factory=set)
     boards: set[str] = field(default_factory=set)  # grid and graph zones: pieces go into their cells
+    families: dict[str, list] = field(default_factory=dict)  # `per:` zones -> their keys (None: unknown)
 
     @classmethod
     def build(cls, m: Spec) -> "SpecIndex":
@@ -243,7 +253,10 @@ class SpecIndex:
         for n, z in c.zones.items():
             if z.type in ("grid", "graph"):
                 ix.boards.add(n)
-            if z.per_player:
+            if z.per is not None:
+                ix.families[n] = per_keys(m, z)
+                ix.globals[n] = ("zone family", "zones")
+            elif z.per_player:
                 ix.player_attrs[n] = "zone"
             else:
                 ix.globals[n] = ("zone", "zone")
@@ -253,12 +266,15 @@ class SpecIndex:
             ix._var(n, v.per_player, v.type, "variable")
         ix.globals.update({n: ("special name", t) for n, (t, _) in SPECIAL_NAMES.items()})
         for k in c.pieces.values():
-            for a, d in k.attributes.items():
+            for a, d in {**k.attributes, **k.state}.items():
                 ix.piece_attrs[a] = join(ix.piece_attrs.get(a, attr_decl_type(d)), attr_decl_type(d))
         for z in c.zones.values():
             for a, d in z.cell_attributes.items():
                 ix.cell_attrs[a] = join(ix.cell_attrs.get(a, attr_decl_type(d)), attr_decl_type(d))
         ix.record_fields |= EVENT_FIELDS
+        ix.record_fields |= {"source", "target"}  # edges read as records (edge, edges_of, a walk's `edge`)
+        for z in c.zones.values():
+            ix.record_fields |= set(z.edge_attributes)
         for t in m.tables.values():  # rows that are mappings read as records: their keys are fields
             rows = t.values.values() if isinstance(t.values, dict) else t.values
             for row in rows:
@@ -293,7 +309,8 @@ class SpecIndex:
         """The type of `x.name` for x of type t, or None when no such attribute can exist."""
         b = base(t)
         if b == "record":
-            return "any"  # record fields come from emit arguments and literals: not tracked per value
+            # record fields come from emit arguments and literals: not tracked per value (but an event's cause is)
+            return "cause" if name == "cause" else "any"
         if b != "any":
             return self.attrs_of(t).get(name)
         found = [self.attrs_of(k)[name] for k in BUILTIN_ATTRS if name in self.attrs_of(k)]
@@ -349,30 +366,35 @@ def component_findings(m: Spec, span: Callable[..., Span], key: Callable[..., Sp
     """Values written in components: piece instances, grid/graph cells and graph edges fit their declarations."""
     out: list[Finding] = []
     for kname, kind in m.components.pieces.items():
+        fields = {**kind.attributes, **kind.state}
+        for name in kind.state:
+            if name in kind.attributes:
+                out.append(Finding(key("components", "pieces", kname, "state", name),
+                                   f"piece kind '{kname}': state field '{name}' has the name of one of its "
+                                   f"attributes; rename one of them",
+                                   hint="attributes are what a piece is; state is what changes on it in play"))
+            elif name in _PIECE_BUILTINS:
+                out.append(Finding(key("components", "pieces", kname, "state", name),
+                                   f"piece kind '{kname}': state field '{name}' has the name of a piece's "
+                                   f"built-in attribute; rename it"))
         for i, inst in enumerate(kind.instances or []):
             for attr, value in inst.items():
                 p = ("components", "pieces", kname, "instances", i, attr)
                 if attr == "count":
                     continue
-                if attr not in kind.attributes:
+                if attr not in fields:
                     out.append(Finding(key(*p), f"piece kind '{kname}' declares no attribute '{attr}'"
-                                       + did_you_mean(attr, list(kind.attributes) + ["count"])))
-                elif not value_fits(kind.attributes[attr], value):
-                    out.append(Finding(span(*p), _bad_value(attr, value, kind.attributes[attr])))
+                                       + did_you_mean(attr, list(fields) + ["count"])))
+                elif not value_fits(fields[attr], value):
+                    out.append(Finding(span(*p), _bad_value(attr, value, fields[attr])))
     for zname, z in m.components.zones.items():
         zp = ("components", "zones", zname)
         if z.cells and z.type not in ("grid", "graph"):
             out.append(Finding(key(*zp, "cells"), f"zone '{zname}' is a {z.type}: only grids and graphs have cells"))
         for label, attrs in z.cells.items():
             out += _cell_entry(zname, z, label, attrs, zp + ("cells", label), span, key)
-        nodes = set(z.nodes or [])
-        for i, edge in enumerate(z.edges or []):
-            if len(edge) != 2:
-                out.append(Finding(span(*zp, "edges", i), f"an edge joins two nodes, got {len(edge)}"))
-            for j, node in enumerate(edge):
-                if node not in nodes:
-                    out.append(Finding(span(*zp, "edges", i, j),
-                                       f"graph '{zname}' has no node '{node}'" + did_you_mean(str(node), nodes)))
+        out += edge_findings(zname, z, zp, span, key, value_fits, _bad_value)
+    out += keyed_zone_findings(m, span, key)
     return out
 
 

@@ -10,18 +10,22 @@ guarantee by construction, and random contents drawn from a small grammar of con
   ints), `armed` (the counter a state trigger consumes), `score` (per player).
 - a phase with 1-2 steps (some optional, some repeating with a max, some with a `when`), 1-3 actions
   `act0..` with 0-2 params (`from` a list literal, `range(n)` or `cells(board)` with a `where`; some
-  optional, some with a prompt), sometimes a `condition`, a `cost` or a `limit`; often a `rest` action;
+  optional, some with a prompt), sometimes a `condition`, a `cost` (a number, a parameter's price, the
+  quantity `fee(g)`) or a `limit` (per turn, phase, round or game, maybe a shared key read by `uses()` in
+  the condition); often a `rest` action;
   sometimes a free action, a second phase (`until_pass` with a `pass` action, `order: by`, `when`,
   `players`, `on_start`), round hooks, a rotating first player, a spec function `twice(k)`, a table
-  `pts`, `scoring` and `ranking`.
-- a procedure `proc(n)`, an event trigger on `ping`, a state trigger that consumes `armed`, a state
-  trigger `for c in cells(board)` that clears crowded cells (with a random `order`).
+  `pts`, a quantity `fee(k)` with modifiers, `scoring` and `ranking`.
+- a procedure `proc(n)`, an event trigger on `ping` (sometimes with `max_fires`), a state trigger that consumes
+  `armed`, a state trigger `for c in cells(board)` that clears crowded cells (with a random `order`); the state
+  triggers sometimes read their causes.
 - effects from a grammar of statements (let, assignments, if/elif/else, for .. where .. order by,
   for .. chosen by, repeat, bounded while, choose (optional, by, prompt, else), commit (every player's
   sealed answer from a menu of numbers that may depend on `p`, a filter, a prompt), require, create, move,
   destroy, draw, shuffle, say, call, emit, settle, perform, end_turn, end_game) over typed expressions
   (arithmetic, comparisons, and/or/not, count, size, len, empty, sum, min/max, any/all comprehensions,
-  list literals and comprehensions, in / not in, conditionals, random_int, shuffled, sorted, reversed).
+  list literals and comprehensions, in / not in, conditionals, random_int, shuffled, sorted, reversed,
+  `reachable` walks with a per-edge `cost:`).
 
 Termination is guaranteed by construction: `turns` goes up in every `turn_end` and the end condition
 `timeout` holds once it reaches a small bound; steps repeat at most twice; loops are over literal
@@ -82,6 +86,7 @@ class Gen:
         self.used_end_game = False
         self.has_fn = False  # the spec declares the function twice(k)
         self.has_table = False  # the spec declares the table pts
+        self.has_quantity = False  # the spec declares the quantity fee(k)
         self.risky = False  # may draw expressions that fail at run time (not in setup: the game would not start)
         self.saying = False  # drawing a `say`'s text: no random draws there (dsl.md 4.21)
 
@@ -130,7 +135,7 @@ class Gen:
         if d <= 0 or self.chance(0.35):
             return self.int_atom(sc)
         k = self.pick(["add", "sub", "mul", "div", "mod", "count", "size", "len", "sum", "minmax", "cond",
-                       "piece", "neg", "abs", "random", "index", "ncells", "fn", "table"])
+                       "piece", "neg", "abs", "random", "index", "ncells", "fn", "table", "walk"])
         a = lambda: self.int_expr(sc, d - 1)  # noqa: E731
         if k == "add":
             return f"({a()} + {a()})"
@@ -175,6 +180,12 @@ class Gen:
             return f"twice({a()})" if self.chance() else f"twice(k: {a()})"
         if k == "table" and self.has_table:
             return f"pts[{a()}]"
+        if k == "walk":  # a walk with a per-edge cost that may refuse the edge (none)
+            start, budget = self.cell_expr(sc), self.num(0, 3)
+            if self.chance():
+                return f"len(reachable({start}, {budget}))"
+            cost = f"(if {self.bool_expr(sc.add('cell', 'edge.target'), d - 1)} then {self.num(0, 2)} else none)"
+            return f"len(reachable({start}, {budget}, cost: {cost}))"
         if k == "index":
             xs = self.list_expr(sc, d - 1)
             return f"(if len({xs}) > 0 then {xs}[{self.pick(['0', '-1'])}] else 0)"
@@ -537,8 +548,8 @@ def specs(draw) -> str:
     max_players = g.num(1, 3)
     board: dict[str, Any] = {"type": "grid", "width": 3, "height": 3,
                              "adjacency": g.pick(["orthogonal", "king", "diagonal", "hex"])}
-    if g.chance(0.3):
-        board["capacity"] = g.num(2, 3)
+    if g.chance(0.3):  # (sometimes a bound written as an expression, read at each move: dsl.md 2.3.3)
+        board["capacity"] = "2 + g % 2" if g.on("bound_expr") and g.chance(0.3) else g.num(2, 3)
     spec: dict[str, Any] = {
         "orrery": 1,
         "game": {"name": "generated", "players": {"min": 1, "max": max_players}},
@@ -568,6 +579,19 @@ def specs(draw) -> str:
     if g.chance(0.4) and g.on("table"):
         spec["tables"] = {"pts": {"values": [0, 1, 3, 6], "default": 0}}
         g.has_table = True
+    if g.chance(0.3) and g.on("quantity"):  # a quantity and its modifiers (dsl.md 2.10.3)
+        spec["quantities"] = {"fee": {"params": ["k"], "base": "k % 4 + 1", "min": 0,
+                                      "round": g.pick(["down", "up", "nearest"])}}
+        if g.chance(0.3):
+            spec["quantities"]["fee"]["layers"] = ["set", "scale", "add"]
+        mods = {}
+        for i in range(g.num(1, 3)):
+            kind = g.pick(["set", "add", "scale"])
+            value = g.pick(["1/2", "3/2", "2"]) if kind == "scale" else str(g.num(-2, 3))
+            mods[f"m{i}"] = {"modify": "fee", "when": g.pick(["g > 2", "k % 2 == 0", "turns > 3", "true"]),
+                             kind: value}
+        spec["modifiers"] = mods
+        g.has_quantity = True
     # procedures: may choose and emit; no call, perform, settle, end_turn, armed
     proc_caps = frozenset({"board", "choose", "emit", "require", "rng", "end"})
     g.int_atoms_extra = ["n"]
@@ -619,9 +643,20 @@ def specs(draw) -> str:
             if g.chance():
                 act["why"] = "not allowed now"
         if g.chance(0.2):
-            act["cost"] = {"score": g.num(0, 2)}
+            ints = [n for n, p in params.items() if not p.get("optional") and not p["from"].startswith("cells")]
+            if ints and g.on("late_cost") and g.chance():  # a price read from a parameter: paid once they are chosen
+                act["cost"] = {"score": f"{ints[-1]} % 3"}
+            elif g.has_quantity and g.chance():
+                act["cost"] = {"score": "fee(g)"}
+            else:
+                act["cost"] = {"score": g.num(0, 2)}
         if g.chance(0.2):
             act["limit"] = g.num(1, 2)
+            if g.on("limit_scope") and g.chance(0.6):  # per turn, phase, round or game; maybe a shared counter
+                act["limit"] = ({"times": 2, "per": "round", "key": "shared"} if g.chance(0.3) else
+                                {"times": g.num(1, 2), "per": g.pick(["turn", "phase", "round", "game"])})
+                if "condition" not in act and g.chance(0.4):
+                    act["condition"] = f"uses({act['limit'].get('key', f'act{i}')!r}) < 2 or g > 5"
         if g.chance(0.3):
             act["rule"] = f"Rule of act{i}."
         act["effect"] = effect(g.block(sc, action_caps, 2, (1, 4)))
@@ -687,11 +722,14 @@ def specs(draw) -> str:
         ev["on"] = "action"
         ev.pop("when", None)
         ev["effect"] = effect(["say \"after \" + event.action"])
+    if g.on("max_fires") and g.chance(0.3):  # fires at most once per scope instance
+        ev["max_fires"] = {"times": 1, "per": g.pick(["turn", "phase", "round", "game"])}
     triggers["on_ping"] = ev
     if g.on("state_trigger"):
         # consumes `armed`: fires `armed` times; may put pieces on the board, choose, require
         body = g.block(top, frozenset({"board", "choose", "require", "rng"}), 1, (0, 2))
-        triggers["fire"] = {"when": "armed > 0", "effect": effect(["armed -= 1"] + body)}
+        causal = ["g += len(cause.chain) + cause.origin"] if g.chance(0.3) else []  # causes (dsl.md 6.5)
+        triggers["fire"] = {"when": "armed > 0", "effect": effect(["armed -= 1"] + causal + body)}
         if g.chance(0.3):
             triggers["fire"]["order"] = str(g.num(-2, 2))
     if g.on("for_trigger"):
@@ -704,7 +742,8 @@ def specs(draw) -> str:
         body = g.block(cc, frozenset({"rng"}), 1, (0, 2))
         # each firing removes at least one piece of c, and nothing in a firing adds any to the board
         first = g.pick(["destroy pieces(c)", "move pieces(c) to pile", "destroy top(c)", "move top(c) to pile"])
-        crowd["effect"] = effect([first] + body)
+        causal = ["log += [cause.id, len(cause.chain)]"] if g.chance(0.3) else []
+        crowd["effect"] = effect([first] + causal + body)
         triggers["crowd"] = crowd
     spec["triggers"] = triggers
     # end

@@ -515,6 +515,22 @@ BUILTIN_CASES = [
     ("in_bounds(sq, 0, 0)", True),
     ("in_bounds(sq, 2, 2)", True),
     ("in_bounds(sq, 0, 5)", False),
+    # a grid's shape, rays and wrap-around neighbours (tests/test_geometry_size.py has the made-up game)
+    ("[sq.width, sq.height, hexb.width]", [3, 3, 5]),
+    ('[c.label for c in ray(cell(sq, "a1"), "NE")]', ["b2", "c3"]),
+    ('[c.label for c in ray(cell(torus, "b1"), "E")]', ["c1", "a1"]),
+    ('ray(cell(sq, "c1"), "E")', []),
+    ('neighbor(cell(sq, "a1"), "W", wrap: true).label', "c1"),
+    ('neighbor(cell(torus, "a1"), "W", wrap: false)', None),
+    ('[c.label for c in adjacent(cell(sq, "a1"), wrap: true)]', ["a2", "b1", "a3", "c1"]),
+    ('[c.label for c in line(cell(sq, "b1"), "E", 3, wrap: true)]', ["b1", "c1", "a1"]),
+    # edges and walks (tests/test_walks.py has the made-up game with tolls)
+    ('edge(cell(net, "b"), cell(net, "a")).target == cell(net, "a")', True),
+    ('edge(cell(net, "a"), cell(net, "c"))', None),
+    ('len(edges_of(cell(net, "b")))', 2),
+    ('[c.label for c in path(cell(net, "a"), cell(net, "c"))]', ["a", "b", "c"]),
+    ('path_cost(cell(net, "a"), cell(net, "d"))', None),
+    ('[c.label for c in reachable(cell(sq, "a1"), 1)]', ["a1", "b1", "a2"]),
     ("in_bounds(sq, -1, 0)", False),
     ('in_bounds(sq, "c3")', True),
     ('in_bounds(sq, "c4")', False),
@@ -592,6 +608,7 @@ def test_every_builtin_is_exercised():
     for text, _ in BUILTIN_CASES:
         used |= {n.func for n in parse_expr(text).walk() if isinstance(n, A.Call)}
     used |= {"random_int", "shuffled"}  # test_random_int_and_shuffled_are_seeded
+    used |= {"uses"}  # tests/test_limits.py (the sampler declares no limit)
     assert set(FUNCTIONS) <= used, sorted(set(FUNCTIONS) - used)
 
 

@@ -20,6 +20,7 @@ from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
 
 from .explain_prose import Phraser, code, words
+from .explain_quantities import quantity_entries
 
 INDENT = "    "
 MAX_LINE = 100  # a value longer than this on one line is shown as a block (never cut: --diff is complete)
@@ -63,6 +64,12 @@ def _get(data: Any, *path: Any) -> Any:
 def _plural(n: int, word: str) -> str:
     """`1 piece`, `3 pieces`."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _limit_text(limit: Any, lead: str) -> str:
+    """`At most 2 times per round, counted together as “plays”` (a `limit:` or `max_fires:`)."""
+    shared = f", counted together as “{words(limit.key)}”" if limit.key else ""
+    return f"{lead} {_plural(limit.times, 'time')} per {limit.per}{shared}"
 
 
 def _join(items: list[str], last: str = "and") -> str:
@@ -255,6 +262,10 @@ def _components(c: _Ctx) -> list[str]:
             details = [_stop(k.description)] if k.description else []
             if k.attributes and not k.instances:
                 details.append("Attributes: " + ", ".join(_attr_text(a, d) for a, d in k.attributes.items()) + ".")
+            if k.state:
+                details.append("State: " + "; ".join(_attr_text(a, d) + (f", back to it each {d.reset}"
+                                                                         if getattr(d, "reset", None) else "")
+                                                     for a, d in k.state.items()) + ".")
             rows.append([words(name), "as many as needed" if n is None else n, " ".join(details)])
         out += ["### Pieces"] + _table(["piece", "count", "details"], rows)
         for name, k in comp.pieces.items():
@@ -300,11 +311,15 @@ def _zone_kind(z: Any) -> str:
                  f"{_plural(len(z.edges or []), 'edge')}")
     else:
         shape = z.type
-    parts = [shape, "one per player" if z.per_player else None,
+    per = (f"one per key of {z.per}" if isinstance(z.per, str) else
+           "one per key: " + ", ".join(map(str, z.per)) if z.per is not None else None)
+    parts = [shape, "one per player" if z.per_player else per,
              {"public": None, "owner": "seen by its owner", "hidden": "hidden"}[z.visibility],
              f"holds at most {z.capacity}" if z.capacity is not None else None]
     if z.cell_attributes:
         parts.append("cells have " + ", ".join(_attr_text(k, v) for k, v in z.cell_attributes.items()))
+    if z.edge_attributes:
+        parts.append("edges have " + ", ".join(_attr_text(k, v) for k, v in z.edge_attributes.items()))
     return ", ".join(p for p in parts if p)
 
 
@@ -457,7 +472,7 @@ def _actions(c: _Ctx) -> list[str]:
             extra = [x for x in extra if x]
             items.append(line.rstrip(".") + (f" ({'; '.join(extra)})" if extra else "") + ".")
         if a.limit:
-            items.append(f"- At most {_plural(a.limit, 'time')} per turn.")
+            items.append(f"- {_limit_text(a.limit, 'At most')}.")
         effect = c.budgeted(("actions", name, "effect"), bool(a.rule or a.description))
         items += ["- Nothing else happens."] if effect == [] else effect or []
         out += items
@@ -483,9 +498,14 @@ def _triggers(c: _Ctx) -> list[str]:
             keys = order_e.items if isinstance(order_e, A.ListLit) else (order_e,) if order_e is not None else ()
             order = _join([c.ph.speaking_of("the current player").expr(k) for k in keys], "then")
             head += f" (one at a time, in order of {order}, smallest first)" if order else ""
+        if t.phase is not None:  # scoped to phases (with on: phase_end, to a phase's end)
+            phases = [t.phase] if isinstance(t.phase, str) else t.phase
+            head += " (only during " + _join([f"the {words(p)} phase" for p in phases], "or") + ")"
         out += ["", f"### {words(name).capitalize()}"]
         out += [_stop(t.description)] if t.description else []  # the author's account, then the passage
         out += [f"> {_said(t.rule)}"] if t.rule else []
+        out += [f"- {_limit_text(t.max_fires, 'It happens at most')} (for each player who is acting)."] \
+            if t.max_fires else []
         effect = c.budgeted(("triggers", name, "effect"), bool(t.rule or t.description), current="the current player")
         if effect is None:
             out.append(f"- {head}, as described above.")
@@ -615,6 +635,7 @@ def _glossary(c: _Ctx, above: str) -> list[str]:
         text = _stop(p.description) if p.description else (
             lines[0][2:] if len(lines) == 1 else f"{_plural(len(lines), 'step')} (see the spec).")
         out.append(f"- “{words(name)}” ({', '.join(p.params)}): {text}")
+    out += quantity_entries(c, above)
     if m.invariants:
         out.append("- Always true (`orrery simulate --check` checks these invariants): "
                    f"{'; '.join(words(n) for n in m.invariants)}.")

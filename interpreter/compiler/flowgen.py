@@ -27,7 +27,8 @@ from typing import Any
 # the runtime names the generated source uses, which the engine must link (checked by flowcompiled.py)
 RUNTIME = ("RUN_BLOCK", "EMIT", "SETTLE", "CHECK_ACTION", "PARAMETER_MENUS", "NEXT_TURN",
            "TURN_ORDER", "OPTION", "DECISION", "RECORD", "PLAYER", "REQUIRE_FAILED", "DONE", "FLOW_RUNAWAY",
-           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL")
+           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL", "RESET_STATE",
+           "STEP_NOTE")
 
 
 @dataclass
@@ -206,7 +207,7 @@ class _Gen:
         self.line(1, "if fr.sub == 2:")
         self.line(2, "fr.sub = 3")
         if self.r.state_triggers:
-            self.line(2, "SETTLE(pos)")
+            self.line(2, "SETTLE(pos, None, True)")  # the cascade after the action (its root)
         self.line(2, "return None")
         self.line(1, "s.decisions += 1")
         self.ends(1, "immediate")
@@ -245,6 +246,8 @@ class _Gen:
         self.line(1, "options = []")
         self.line(1, "reasons = {}")
         self.line(1, "rejected = []")
+        priced = any(r.actions[a].cost for a in names)
+        self.line(1, "notes = {}" if priced else "notes = None")
         for n, action_name in enumerate(names):
             action = r.actions[action_name]
             opt = f"OPTION({self.k(action.label)}, {self.k(action.name)}, {n})"
@@ -252,12 +255,14 @@ class _Gen:
                 self.line(1, f"options.append({opt})")  # nothing can refuse it here (check_action)
                 continue
             self.line(1, "try:")
-            self.line(2, f"CHECK_ACTION(it, {self.k(action)})", action.span)
+            self.line(2, f"got = CHECK_ACTION(it, {self.k(action)})", action.span)
             self.line(1, "except REQUIRE_FAILED as why:")
             self.line(2, f"reasons[{n}] = why.explain()")
             self.line(2, f"rejected.append(({self.k(action.label)}, reasons[{n}]))")
             self.line(1, "else:")
             self.line(2, f"options.append({opt})")
+            if action.cost:  # its price, shown with it
+                self.line(2, f"notes[{n}] = STEP_NOTE(got)")
         if st.optional or st.repeat:
             more = "c.step_count > 0"
             cond = "True" if st.optional else more
@@ -278,7 +283,7 @@ class _Gen:
         self.line(2, "return None")
         self.line(1, f"fr.sub, fr.menus, fr.prompt = 1, menus, {self.k(where)}")
         self.line(1, f"return DECISION(c.current, {self.k(prompt)}, options, 'action', {self.k(ph.span)}, "
-                     "reasons=reasons, rejected=rejected)")
+                     "reasons=reasons, rejected=rejected, notes=notes or None)")
         return name
 
     def turn_end(self, i: int, ph: Any) -> str:
@@ -286,6 +291,8 @@ class _Gen:
         self.head(name, ph.span, f"a turn of phase {i} ends")
         self.hooks(1, ph.turn_end, "turn_end", "RECORD(player=PLAYER(c.current))")
         self.ends(1, "end_of_turn")
+        if "turn" in self.r.state_resets:  # piece state with `reset: turn` (core/piecestate.py)
+            self.line(1, "RESET_STATE(it, 'turn')")
         if ph.turns == "once":
             self.line(1, "c.pos += 1")
             self.line(1, "c.stage = 'phase_end' if c.pos >= LEN(c.order) else 'turn_start'")
@@ -300,6 +307,8 @@ class _Gen:
         self.head(name, ph.span, f"phase {i} ends")
         self.hooks(1, ph.on_end, "phase_end", f"RECORD(phase={self.k(ph.name)})")
         self.ends(1, "end_of_phase")
+        if "phase" in self.r.state_resets:
+            self.line(1, "RESET_STATE(it, 'phase')")
         self.goto(1, "phase_next")
         return name
 

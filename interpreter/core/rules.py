@@ -14,11 +14,15 @@ from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Span
 from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
+from orrery.rulespec.zonekeys import edges_of, instance_name, per_keys
 
+from .causes import reads_causes
 from .decisions import RuleError
 from .fallibility import Fallibility
-from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
-from .valueops import TableRef
+from .modifiers import quantities_of
+from .uses import Limit, limit_of
+from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, ZoneRef, parse_cell_label
+from .valueops import TableRef, ZoneFamily
 
 ADJACENCY_DIRS = {
     "orthogonal": ORTHOGONAL,
@@ -37,12 +41,17 @@ class ZoneInfo:
     cell_attrs: dict[Any, dict[str, Any]] = field(default_factory=dict)
     cell_defaults: dict[str, Any] = field(default_factory=dict)
     graph_adj: dict[str, list[str]] = field(default_factory=dict)
+    # a graph's edge attributes (defaults filled in) by (from, to); a two-way edge is there both ways
+    edge_attrs: dict[tuple, dict[str, Any]] = field(default_factory=dict)
+    family: str = ""  # the declared name: the zone's own, or its family's for one zone of a `per:` family
+    key: Any = None  # the key of one zone of a `per:` family
     # the declaration's kind as plain fields (read on every loop over a zone; a declaration never changes)
     type: str = field(init=False)
     per_player: bool = field(init=False)
     is_board: bool = field(init=False)  # grids and graphs hold pieces in cells, not directly
 
     def __post_init__(self) -> None:
+        self.family = self.family or self.name
         self.type = self.decl.type
         self.per_player = self.decl.per_player
         self.is_board = self.decl.type in ("grid", "graph")
@@ -76,6 +85,7 @@ class KindInfo:
     symbol: A.Expr | None
     style: A.Expr | None
     start: A.Expr | None
+    start_reads_it: bool = False  # the start expression names `it`, the piece being placed
 
 
 @dataclass
@@ -101,10 +111,12 @@ class ActionInfo:
     condition: A.Expr | None
     why: str | None
     params: list[ParamInfo]
-    cost: list[tuple[str, A.Expr]]
+    cost: list[tuple[str, A.Expr]]  # the entries reading no parameter: checked and paid when the action starts
     effect: A.Block
-    limit: int | None
+    limit: Limit | None  # (a `perform` neither checks nor counts it)
     span: Span
+    late_cost: list[tuple[str, A.Expr]] = field(default_factory=list)  # reading a parameter: paid once all are chosen
+    cost_site: int | None = None  # the last parameter a late cost reads: its menu shows the prices
 
 
 @dataclass
@@ -119,6 +131,9 @@ class TriggerInfo:
     order: A.Expr | None
     effect: A.Block
     span: Span
+    caused_by: A.Expr | None = None  # state triggers: the places whose last change caused a firing (6.5)
+    phases: frozenset[str] | None = None  # live only while one of these phases is the current one
+    fires: Limit | None = None  # max_fires: past it the trigger does not fire
 
 
 @dataclass
@@ -205,7 +220,9 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
     for n, t in m.tables.items():
         names[n] = ("table", TableRef(n, t))
     for n, z in m.components.zones.items():
-        if not z.per_player:
+        if n in rules.families:
+            names[n] = ("zones", rules.families[n])
+        elif not z.per_player:
             names[n] = ("zone", n)
     for n, t in m.components.tracks.items():
         if not t.per_player:
@@ -248,8 +265,18 @@ class Rules:
         self.max_players = m.game.players.max
         self.default_players = m.game.players.default or m.game.players.min
         self.seat_names = m.game.seat_names
-        self.zones = {n: self._zone(n, z) for n, z in m.components.zones.items()}
+        self.families: dict[str, ZoneFamily] = {}  # `per:` zones: name -> the family of its zones
+        self.zones: dict[str, ZoneInfo] = {}
+        for n, z in m.components.zones.items():
+            keys = per_keys(m, z)
+            if keys is None:
+                self.zones[n] = self._zone(n, z)
+                continue
+            for k in keys:
+                self.zones[instance_name(n, k)] = self._zone(instance_name(n, k), z, n, k)
+            self.families[n] = ZoneFamily(n, keys, [ZoneRef(instance_name(n, k)) for k in keys])
         self.player_attrs: dict[str, set[str]] = {}
+        self.state_resets: dict[str, dict[str, dict[str, Any]]] = {}  # turn/phase/round -> kind -> field -> default
         self.kinds = {n: self._kind(n, k) for n, k in m.components.pieces.items()}
         self.tracks = m.components.tracks
         self.variables = m.variables
@@ -257,12 +284,21 @@ class Rules:
         self.functions = {n: (f.params, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
         self.procedures = {n: (p.params, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
         self.actions = {n: self._action(n) for n in m.actions}
+        self.quantities, self.modifiers_of = quantities_of(spec)  # (read by name like functions: dsl.md 2.10.3)
         self.triggers = [self._trigger(n) for n in m.triggers]
         self.event_triggers: dict[str, list[TriggerInfo]] = {}
         for t in self.triggers:
             if t.on:
                 self.event_triggers.setdefault(t.on, []).append(t)
         self.state_triggers = [t for t in self.triggers if not t.on]
+        # rule text reads causes (§6.5): only then do the cascade and events keep them (core/causes.py)
+        self.track_causes = reads_causes([*spec.exprs.values(), *spec.effects.values()],
+                                         [t.effect for t in self.state_triggers if t.effect is not None])
+        self.phase_scoped = any(t.phases is not None for t in self.triggers)
+        # every use counter's key -> its limit (the checker makes one key mean one times/per): read by uses()
+        self.limit_keys: dict[str, Limit] = {lim.key: lim for lim in [a.limit for a in self.actions.values()]
+                                             + [t.fires for t in self.triggers] if lim is not None}
+        self.fire_limited = any(t.fires is not None for t in self.state_triggers)  # (cascade scans check them)
         self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
         self.ends = {n: self._end(n) for n in m.end}
         self.ends_at: dict[str, tuple] = {}  # timing -> (the ends checked then, whether they read the flow)
@@ -279,37 +315,46 @@ class Rules:
         # actions whose only way to fail is an empty menu for their one parameter: the step menu checks
         # that menu itself instead of a look-ahead replay (see flow._step)
         self.param_gated = {n for n, a in self.actions.items() if not self._may_fail[n] and len(a.params) == 1
-                            and not a.params[0].optional and not a.cost}
+                            and not a.params[0].optional and not a.cost and not a.late_cost}
         self.outside_may_fail = _outside_failure(self)
         self.player_zone_names = {n for n, z in self.zones.items() if z.per_player}
         self.player_var_names = {n for n, t in self.tracks.items() if t.per_player} | {
             n for n, v in self.variables.items() if v.per_player}
 
     # -- builders
-    def _zone(self, name: str, decl: ZoneDecl) -> ZoneInfo:
-        info = ZoneInfo(name, decl)
+    def _zone(self, name: str, decl: ZoneDecl, family: str = "", key: Any = None) -> ZoneInfo:
+        info = ZoneInfo(name, decl, family=family, key=key)
         info.cell_defaults = {k: attr_default(v) for k, v in decl.cell_attributes.items()}
         for label, attrs in decl.cells.items():
             pos = label if decl.type == "graph" else parse_cell_label(label)
             info.cell_attrs[pos] = dict(attrs)
         if decl.type == "graph":
             info.graph_adj = {n: [] for n in decl.nodes or []}
-            for edge in decl.edges or []:
-                a, b = edge[0], edge[1]
+            defaults = {k: attr_default(v) for k, v in decl.edge_attributes.items()}
+            for edge in edges_of(decl):
+                a, b = edge.a, edge.b
+                attrs = {**defaults, **edge.attrs}
                 info.graph_adj.setdefault(a, []).append(b)
-                if not decl.directed:
+                info.edge_attrs[(a, b)] = attrs
+                if not edge.directed:
                     info.graph_adj.setdefault(b, []).append(a)
+                    info.edge_attrs[(b, a)] = attrs
         return info
 
     def _kind(self, name: str, decl: PieceKind) -> KindInfo:
-        defaults = {k: attr_default(v) for k, v in decl.attributes.items()}
-        self.player_attrs[name] = {k for k, v in decl.attributes.items()
+        fields = {**decl.attributes, **decl.state}
+        defaults = {k: attr_default(v) for k, v in fields.items()}
+        self.player_attrs[name] = {k for k, v in fields.items()
                                    if v == "player" or (isinstance(v, AttrDecl) and v.type == "player")}
+        for k, v in decl.state.items():  # fields that go back to their default when a turn/phase/round ends
+            if isinstance(v, AttrDecl) and getattr(v, "reset", None):
+                self.state_resets.setdefault(v.reset, {}).setdefault(name, {})[k] = defaults[k]
         s = self.spec
+        start = s.expr("components", "pieces", name, "start")
+        reads_it = start is not None and any(isinstance(n, A.Name) and n.id == "it" for n in start.walk())
         return KindInfo(name, decl, defaults, s.expr("components", "pieces", name, "label"),
                         s.expr("components", "pieces", name, "symbol"),
-                        s.expr("components", "pieces", name, "style"),
-                        s.expr("components", "pieces", name, "start"))
+                        s.expr("components", "pieces", name, "style"), start, reads_it)
 
     def _action(self, name: str) -> ActionInfo:
         s, decl = self.spec, self.spec.model.actions[name]
@@ -319,9 +364,15 @@ class Rules:
             for p, pd in decl.params.items()
         ]
         cost = [(var, s.expr("actions", name, "cost", var)) for var in decl.cost]
+        order = {p.name: k for k, p in enumerate(params)}
+        reads = [max((order[n.id] for n in amount.walk() if isinstance(n, A.Name) and n.id in order), default=None)
+                 for _, amount in cost]
         effect = s.effect("actions", name, "effect") or A.Block(span=s.span("actions", name), body=())
         return ActionInfo(name, decl.label or name.replace("_", " "), decl.rule, s.expr("actions", name, "condition"),
-                          decl.why, params, cost, effect, decl.limit, s.span("actions", name))
+                          decl.why, params, [c for c, k in zip(cost, reads) if k is None], effect,
+                          limit_of(decl.limit, name), s.span("actions", name),
+                          [c for c, k in zip(cost, reads) if k is not None],
+                          max((k for k in reads if k is not None), default=None))
 
     def _trigger(self, name: str) -> TriggerInfo:
         s, decl = self.spec, self.spec.model.triggers[name]
@@ -329,9 +380,11 @@ class Rules:
         binder = s.expr("triggers", name, "for")
         if isinstance(binder, A.Binary) and binder.op == "in" and isinstance(binder.left, A.Name):
             var, domain = binder.left.id, binder.right
+        phases = None if decl.phase is None else frozenset([decl.phase] if isinstance(decl.phase, str) else decl.phase)
         return TriggerInfo(name, decl.on, var, domain, s.expr("triggers", name, "when"),
                            s.expr("triggers", name, "order"), s.effect("triggers", name, "effect"),
-                           s.span("triggers", name))
+                           s.span("triggers", name), s.expr("triggers", name, "caused_by"), phases,
+                           limit_of(decl.max_fires, name))
 
     def _phase(self, i: int) -> PhaseInfo:
         s, decl = self.spec, self.spec.model.flow.phases[i]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
+from ..core.piecestate import reset_state
+from ..reference.costs import step_note
 from ..reference.effects import check_action, param_values
 from .flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, parameter_menus,
                     step_candidates, turn_order)
@@ -155,7 +157,7 @@ class FlowFrame:
             return self._step_menu(pos)
         if self.sub == 2:  # the action and its effects are done: the cascade they set off
             self.sub = 3
-            settle(pos)
+            settle(pos, None, True)
             return None
         # sub 3: the step's bookkeeping, then the next menu of this stage
         s.decisions += 1
@@ -181,16 +183,19 @@ class FlowFrame:
             next_step(c)
             return None
         names = step_candidates(it, ph, st)
-        options, reasons, rejected = [], {}, []
+        options, reasons, rejected, notes = [], {}, [], None
         for i, name in enumerate(names):
             action = it.r.actions[name]
             try:
-                check_action(it, action)
+                got = check_action(it, action)
             except RequireFailed as why:
                 reasons[i] = why.explain()
                 rejected.append((action.label, reasons[i]))
                 continue
             options.append(Option(action.label, name, i))
+            if got:  # its price, shown with it
+                notes = notes or {}
+                notes[i] = step_note(got)
         if st.optional or (st.repeat and c.step_count > 0):
             options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
         menus = parameter_menus(it, options, reasons, rejected)
@@ -201,7 +206,8 @@ class FlowFrame:
             next_step(c)
             return None
         self.sub, self.menus, self.prompt = 1, menus, where
-        return Decision(c.current, prompt, options, "action", ph.span, reasons=reasons, rejected=rejected)
+        return Decision(c.current, prompt, options, "action", ph.span, reasons=reasons, rejected=rejected,
+                        notes=notes)
 
     def resume(self, pos: "Position", choice: Any) -> None:
         """The answer to the step menu: the action to perform (DONE: the step is over)."""
@@ -231,6 +237,8 @@ class FlowFrame:
         if self._hooks(pos, ph.turn_end, "turn_end", lambda: Record(player=Player(c.current))):
             return None
         check_ends(it, "end_of_turn")
+        if it.r.state_resets:
+            reset_state(it, "turn")
         if ph.turns == "once":
             c.pos += 1
             self._goto(pos, "phase_end" if c.pos >= len(c.order) else "turn_start")
@@ -245,6 +253,8 @@ class FlowFrame:
         if self._hooks(pos, ph.on_end, "phase_end", lambda: Record(phase=ph.name)):
             return None
         check_ends(it, "end_of_phase")
+        if it.r.state_resets:
+            reset_state(it, "phase")
         self._goto(pos, "phase_next")
         return None
 
@@ -259,6 +269,8 @@ class FlowFrame:
         if self._hooks(pos, it.r.spec.effect("flow", "round_end"), "round_end", lambda: Record(round=c.round)):
             return None
         check_ends(it, "end_of_round")
+        if it.r.state_resets:
+            reset_state(it, "round")
         self._goto(pos, "round_start")
         return None
 
@@ -274,6 +286,10 @@ def _make_pieces(pos: "Position") -> None:
                            r.spec.span("components", "pieces", biggest))
     for kind, attrs in r.initial_pieces():
         start = r.kinds[kind].start
+        if start is not None and r.kinds[kind].start_reads_it:  # `it`: the piece, made first in the box
+            ref = s.new_piece(kind, attrs, BOX)
+            s.move(ref.id, it.as_place(it.ev(start, {"it": ref}), start.span))
+            continue
         place = BOX if start is None else it.as_place(it.ev(start, {}), start.span)
         s.new_piece(kind, attrs, place)
     for name, track in r.tracks.items():

@@ -21,8 +21,11 @@ from typing import TYPE_CHECKING, Any
 from orrery.rulespec import ast as A
 
 from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
-from ..reference.effects import (EXEC, _clamp, _filter, call_args, cascade_scan, check_action, enter_call, for_items,
-                       message_text)
+from ..core import causes
+from ..reference.costs import late_notes, pay
+from ..reference.effects import (EXEC, _filter, call_args, cascade_scan, check_action, enter_call, fires, for_items,
+                                 in_phase, message_text)
+from ..core.uses import count_use
 from ..core.values import Player, Record
 
 if TYPE_CHECKING:
@@ -330,13 +333,20 @@ class EmitFrame:
 
     def step(self, pos: "Position") -> Decision | None:
         it = pos.it
+        track = it.r.track_causes
         while self.i < len(self.triggers):
             trig = self.triggers[self.i]
             self.i += 1
+            if trig.phases is not None and not in_phase(it, trig):
+                continue
             env = {"event": self.record}
-            if it.truth(trig.when, env):
+            if it.truth(trig.when, env) if trig.fires is None else fires(it, trig, env):
+                if track:
+                    causes.enter(it, causes.of_event_trigger(it, self.record, trig))
                 if run_block(pos, trig.effect, env):
                     return None
+        if track:
+            causes.enter(it, self.record["cause"])
         it.emit_depth -= 1
         pos.stack.pop()
         return None
@@ -366,6 +376,8 @@ def emit(pos: "Position", event: str, data: Record | None = None, span: Any = No
     record = Record(data or {})
     record.setdefault("name", event)
     record.setdefault("player", it.current())
+    if it.r.track_causes:
+        record.setdefault("cause", causes.current(it))
     fast = it.fast  # the fast path pushes the event's generated frame (engine/framescompiled.py)
     cls = fast.event_frames.get(event, EmitFrame) if fast is not None else EmitFrame
     f = cls.__new__(cls)
@@ -389,7 +401,7 @@ def _start_emit(pos: "Position", node: A.Emit, env: dict) -> None:
 class SettleFrame:
     """State triggers fire until none matches (effects._cascade's order), then `cascade_end`."""
 
-    __slots__ = ("first_seen", "scan", "phase", "before", "watch")
+    __slots__ = ("first_seen", "scan", "phase", "before", "watch", "cause", "fired")
 
     def step(self, pos: "Position") -> Decision | None:
         if self.phase == 0:
@@ -397,6 +409,8 @@ class SettleFrame:
             return None
         if self.phase == 1:
             self.phase = 2
+            if pos.it.r.track_causes:
+                causes.enter(pos.it, self.cause)  # the cause in force before the cascade
             s = pos.s
             if s.cascade:
                 s.cascades[s.cascade] = s.cascades.get(s.cascade, 0) + 1
@@ -414,31 +428,38 @@ class SettleFrame:
         if best is None:
             self.phase = 1
             return
+        if pos.it.r.track_causes:
+            causes.enter(pos.it, causes.of_firing(pos.it, best[0], best[1], self.fired, self.cause))
+            best[1]["cause"] = pos.it.cause
+            self.fired = self.fired + [pos.it.cause]  # (a new list: copies of the frame share the old one)
         run_block(pos, best[0].effect, best[1])
 
     def copy(self, envs: dict) -> "SettleFrame":
         f = SettleFrame.__new__(SettleFrame)
         f.first_seen, f.scan, f.phase = dict(self.first_seen), self.scan, self.phase
-        f.before, f.watch = self.before, self.watch
+        f.before, f.watch, f.cause, f.fired = self.before, self.watch, self.cause, self.fired
         return f
 
 
-def settle(pos: "Position", span: Any = None) -> None:
-    """Start a cascade (effects.settle's semantics) as a frame; nothing to do without state triggers."""
+def settle(pos: "Position", span: Any = None, after_action: bool = False) -> None:
+    """Start a cascade (effects.settle's semantics) as a frame; nothing to do without state triggers.
+    `after_action`: the cascade the flow resolves after a step's action, which belongs to its root."""
     it = pos.it
     if not it.r.state_triggers:
         return
     if not pos.sus.cascade:  # nothing in it can ask: run it at once
         from ..reference.effects import settle as settle_now
 
-        settle_now(it, span)
+        settle_now(it, span, after_action)
         return
     if it.settling:
         raise RuleError("`settle` inside a cascade: the cascade already resolves until nothing matches", span)
     it.settling = True
     watch = getattr(it.r, "cascade_watch", None)  # benchmarks capture the positions cascades start from
+    if it.r.track_causes and it.top_action is None and not after_action:
+        causes.new_root(it)  # a cascade outside any action: its own root
     f = SettleFrame.__new__(SettleFrame)
-    f.first_seen, f.scan, f.phase = {}, 0, 0
+    f.first_seen, f.scan, f.phase, f.cause, f.fired = {}, 0, 0, it.cause, []
     f.before, f.watch = (pos.s.clone() if watch is not None else None), watch
     pos.s.cascade = 0
     pos.stack.append(f)
@@ -460,12 +481,10 @@ class ActionFrame:
     def step(self, pos: "Position") -> Decision | None:
         it, action = pos.it, self.action
         if self.phase == 0:
-            check_action(it, action, self.count_limit)
-            env = self.env
+            check_action(it, action, self.count_limit, False)
             me = self.me = it.current()
-            for var, amount_expr in action.cost:
-                it.s.pvars[me][var] = _clamp(it, var, (it.s.pvars[me].get(var, 0) or 0) - it.ev(amount_expr, env))
-                it.s.version += 1
+            if action.cost:  # the costs reading no parameter: computed once, checked, paid (costs.py)
+                pay(it, action, action.cost, self.env, me)
             self.phase = 1
         if self.phase == 1:
             params = action.params
@@ -473,9 +492,13 @@ class ActionFrame:
                 d = self._ask(pos, params[self.k])
                 if d is not None:
                     return d
-            if self.count_limit:
+            if action.late_cost:  # the costs reading a parameter, now that every one is chosen
+                pay(it, action, action.late_cost, self.env, self.me)
+            if self.count_limit:  # chosen from a menu: a use (a perform is none)
                 ta = it.s.cursor.turn_actions
                 ta[action.name] = ta.get(action.name, 0) + 1
+                if action.limit is not None:
+                    count_use(it.s, action.limit, self.me)
             self.phase = 2
             if run_block(pos, action.effect, self.env):
                 return None
@@ -498,6 +521,8 @@ class ActionFrame:
         done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or f"{self.action.label}: choose {p.name}",
                               p.optional, p.span, p.why, rejected, (self.action.name, self.k))
         if not done:
+            if self.k == self.action.cost_site:  # each option's price, shown with it
+                late_notes(it, self.action, env, p.name, got)
             return got
         self.resume(pos, got)
         return None
@@ -525,6 +550,8 @@ def perform(pos: "Position", action: Any, count_limit: bool = True, first: tuple
     it.current_action = action.name
     if it.top_action is None:
         it.top_action = action.name
+        if it.r.track_causes:
+            causes.new_root(it)  # a player's answer starts an action: a new root (docs/dsl.md 6.5)
     pos.stack.append(f)
 
 

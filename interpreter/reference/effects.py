@@ -7,11 +7,15 @@ from typing import TYPE_CHECKING, Any, Callable
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import OrreryError
 
+from ..core import causes
 from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError, untold
 from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
 from ..core.valueops import list_contains as contains
+from ..core.uses import count_use, used
+from .bounds import bound_value, track_bounds
+from .costs import amounts, check_amounts
 
 if TYPE_CHECKING:
     from ..core.rules import ActionInfo
@@ -49,14 +53,18 @@ def _combine(it: "Interp", op: str, old: Any, new: Any, node: A.Assign) -> Any:
     return checked_number(it, old + new if op == "+=" else old - new if op == "-=" else old * new, node.span)
 
 
-def _clamp(it: "Interp", name: str, value: Any) -> Any:
+def _clamp(it: "Interp", name: str, value: Any, who: Any = None) -> Any:
+    """A value assigned to a track, within its bounds (for its owner `who`: bounds may be expressions)."""
     track = it.r.tracks.get(name)
     if track is None or not isinstance(value, int) or isinstance(value, bool):
         return value
-    if track.min is not None and value < track.min:
-        value = track.min
-    if track.max is not None and value > track.max:
-        value = track.max
+    lo, hi = track.min, track.max
+    if (lo is not None and lo.__class__ is not int) or (hi is not None and hi.__class__ is not int):
+        lo, hi = track_bounds(it, name, track, who)
+    if lo is not None and value < lo:
+        value = lo
+    if hi is not None and value > hi:
+        value = hi
     return value
 
 
@@ -82,7 +90,7 @@ def assign_attr(it: "Interp", node: A.Assign, value: Any, obj: Any) -> None:
     s, name = it.s, node.target.name
     if isinstance(obj, Player) and name in it.r.player_var_names:
         d = s.pvars[obj]
-        d[name] = _clamp(it, name, _combine(it, node.op, d.get(name), value, node))
+        d[name] = _clamp(it, name, _combine(it, node.op, d.get(name), value, node), obj)
         s.version += 1
         return
     if isinstance(obj, PieceRef):
@@ -224,7 +232,11 @@ def _check_capacity(it: "Interp", place: Any, adding: int, span: Any) -> None:
     zname = place.zone if isinstance(place, Cell) else place.name
     if zname == BOX.name:
         return
-    cap = it.r.zones[zname].decl.capacity
+    info = it.r.zones[zname]
+    cap = info.decl.capacity
+    if cap is not None and cap.__class__ is not int:  # an expression, for the place's owner (bounds.py)
+        owner = place.owner if info.per_player else None  # (a `per:` zone's rule text is its family's)
+        cap = bound_value(it, ("components", "zones", info.family, "capacity"), None if owner is None else Player(owner))
     if cap is not None and len(it.s.contents(place)) + adding > cap:
         raise RequireFailed(f"{it.label(place)} can hold at most {cap}", span)
 
@@ -343,16 +355,45 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
         record = Record(data or {})
         record.setdefault("name", event)
         record.setdefault("player", it.current())
+        track = it.r.track_causes
+        if track:
+            record.setdefault("cause", causes.current(it))
         for trig in triggers:
+            if trig.phases is not None and not in_phase(it, trig):
+                continue
             env = {"event": record}
-            if it.truth(trig.when, env):
+            if it.truth(trig.when, env) if trig.fires is None else fires(it, trig, env):
+                if track:
+                    causes.enter(it, causes.of_event_trigger(it, record, trig))
                 it.run(trig.effect, env)
+        if track:
+            causes.enter(it, record["cause"])
     finally:
         it.emit_depth -= 1
 
 
-def settle(it: "Interp", span: Any = None) -> int:
-    """Fire state triggers until none matches (the cascade); return how many fired."""
+def in_phase(it: "Interp", trig: Any) -> bool:
+    """Whether a trigger scoped to phases (`phase:`) is live: the current phase is one of them."""
+    phases = it.r.phases
+    c = it.s.cursor.phase
+    return c < len(phases) and phases[c].name in trig.phases
+
+
+def fires(it: "Interp", trig: Any, env: dict) -> bool:
+    """Whether a trigger with `max_fires` fires now: its count for the acting player is not spent and its
+    `when` holds (tested after the count, so a spent trigger's condition is not evaluated); if so the
+    firing is counted.  A firing is never a use: `uses()` of an action's key does not see it."""
+    if used(it.s, trig.fires, it.current()) >= trig.fires.times:
+        return False
+    if not it.truth(trig.when, env):
+        return False
+    count_use(it.s, trig.fires, it.current())
+    return True
+
+
+def settle(it: "Interp", span: Any = None, after_action: bool = False) -> int:
+    """Fire state triggers until none matches (the cascade); return how many fired.  `after_action`: the
+    cascade the flow resolves after a step's action, which belongs to that action's root of causes."""
     s = it.s
     triggers = it.r.state_triggers
     if not triggers:
@@ -362,6 +403,8 @@ def settle(it: "Interp", span: Any = None) -> int:
     it.settling = True
     watch = getattr(it.r, "cascade_watch", None)  # benchmarks capture the positions cascades start from
     before = s.clone() if watch is not None else None
+    if it.r.track_causes and it.top_action is None and not after_action:
+        causes.new_root(it)  # a cascade outside any action: its own root
     try:
         fired = _cascade(it, triggers)
     finally:
@@ -376,12 +419,20 @@ def _cascade(it: "Interp", triggers: list) -> int:
     s.cascade = 0
     first_seen: dict[tuple, int] = {}  # (trigger, binding) -> scan in which it started to match: `matched_at`
     scan = 0
+    outer = it.cause
+    fired: list = []  # each scan's firing's cause (causes.of_firing)
     while True:
         scan += 1
         best = cascade_scan(it, first_seen, scan)
         if best is None:
             break
+        if it.r.track_causes:
+            causes.enter(it, causes.of_firing(it, best[0], best[1], fired, outer))
+            best[1]["cause"] = it.cause
+            fired.append(it.cause)
         it.run(best[0].effect, best[1])
+    if it.r.track_causes:
+        causes.enter(it, outer)
     if s.cascade:
         s.cascades[s.cascade] = s.cascades.get(s.cascade, 0) + 1
         emit(it, "cascade_end", Record(count=s.cascade))
@@ -400,7 +451,12 @@ def cascade_scan(it: "Interp", first_seen: dict[tuple, int], scan: int) -> tuple
     best = None
     still: set[tuple] = set()
     scans = it.scans
+    limited = it.r.fire_limited
     for ti, trig in enumerate(triggers):
+        if trig.phases is not None and not in_phase(it, trig):
+            continue
+        if limited and trig.fires is not None and used(s, trig.fires, it.current()) >= trig.fires.times:
+            continue  # (max_fires spent in this scope instance: as if its `when` were false)
         for env, i in (scans[ti](it) if scans is not None else _matches(it, trig)):
             mkey = (ti, _binding_key(env.get(trig.var)) if trig.var else None)
             still.add(mkey)
@@ -424,6 +480,8 @@ def cascade_scan(it: "Interp", first_seen: dict[tuple, int], scan: int) -> tuple
         trig = best[1]
         raise RunawayError(f"trigger '{trig.name}' keeps firing: more than {it.limits.cascade} firings in one "
                            f"cascade (limit cascade); raise it with --limit cascade=N", trig.span)
+    if best[1].fires is not None:
+        count_use(s, best[1].fires, it.current())
     fired = (triggers.index(best[1]), _binding_key(best[2].get(best[1].var)) if best[1].var else None)
     first_seen.pop(fired, None)  # the match is consumed: if it holds again later, it queues anew
     return best[1], best[2]
@@ -521,24 +579,24 @@ def call_with(it: "Interp", node: A.CallProc, local: dict) -> None:
 # ---------------------------------------------------------------- actions
 
 
-def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -> None:
-    """Raise RequireFailed if the acting player may not start this action now."""
+def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True, costs: bool = True) -> list | None:
+    """Raise RequireFailed if the acting player may not start this action now: its limit (count_limit), its
+    condition, then (costs) the amounts of its costs that read no parameter, which are returned (a menu shows
+    them; the action computes them again when it pays, costs/pay)."""
     env: dict[str, Any] = {}
-    if count_limit and action.limit is not None:
-        done = it.s.cursor.turn_actions.get(action.name, 0)
-        if done >= action.limit:
-            raise RequireFailed(f"'{action.label}' can be done at most {action.limit} time(s) per turn",
-                                action.span, action.rule)
+    limit = action.limit
+    if count_limit and limit is not None and used(it.s, limit, it.current()) >= limit.times:
+        shared = f" (counted as '{limit.key}')" if limit.key != action.name else ""
+        raise RequireFailed(f"'{action.label}' can be done at most {limit.describe()}{shared}", action.span,
+                            action.rule)
     if not it.truth(action.condition, env):
         raise RequireFailed(action.why or f"'{action.label}' is not allowed now", action.condition.span,
                             action.rule)
-    me = it.current()
-    for var, amount_expr in action.cost:
-        amount = it.ev(amount_expr, env)
-        have = it.s.pvars[me].get(var, 0) or 0
-        if have < amount:
-            raise RequireFailed(f"'{action.label}' costs {amount} {var}; you have {have}", amount_expr.span,
-                                action.rule)
+    if not costs or not action.cost:
+        return None
+    got = amounts(it, action.cost, env)
+    check_amounts(it, action, got, it.current())
+    return got
 
 
 def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
@@ -580,4 +638,4 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.Perform: cannot_ask,
 }
 
-__all__ = ["EXEC", "emit", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]
+__all__ = ["EXEC", "emit", "fires", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]
