@@ -15,9 +15,10 @@ from typing import Any
 from . import ast as A
 from .callgraph import CallGraph
 from .commits import REVEALED, check_commit
-from .errors import Finding, Span
+from .errors import Finding, Span, one_line
 from .gamespec import GameSpec
 from .limits_check import cost_findings, limit_findings
+from .namecheck import IDENTIFIER, display_checks, name_findings
 from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .geocheck import closure_kwarg, emit_fields, fixed_size_findings, keyed_index, trigger_scope
@@ -25,7 +26,7 @@ from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Sco
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
                            elem, join, known, list_of, value_type)
 
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAME = IDENTIFIER  # (fullmatch only)
 _CONDITION = "condition must be true/false"
 
 
@@ -104,7 +105,7 @@ class _Checker:
     # ------------------------------------------------------------------ run
     def run(self) -> list[Finding]:
         self._declarations()
-        self.findings += component_findings(self.m, self.span, self.key)
+        self.findings += component_findings(self.m, self.span, self.key) + name_findings(self.m, self.key)
         self._rule_text()
         self.findings += fixed_size_findings(self.spec)
         self._flow()
@@ -144,8 +145,9 @@ class _Checker:
         self._recursion()
 
     def _usable_name(self, name: str, where: Span, what: str, local: bool = False) -> bool:
-        if not _NAME.match(name):
-            self.error(where, f"{what} is not a valid name (letters, digits and _, not starting with a digit)")
+        if not _NAME.fullmatch(name):  # (fullmatch: `$` alone lets a trailing newline through)
+            self.error(where, f"{one_line(what)} is not a valid name (letters, digits and _, not starting with a "
+                              f"digit)")
         elif name in KEYWORDS:
             self.error(where, f"{what} uses the keyword '{name}'; rename it")
         elif local:
@@ -740,30 +742,7 @@ class _Checker:
             if end.when is None and name not in self.ended:
                 self.error(self.key("end", name), f"end condition '{name}' can never happen: "
                                                   f"it has no `when` and no `end_game {name}` names it")
-        d = m.display
-        for key in ("zones", "upside_down"):
-            for i, item in enumerate(getattr(d, key) or []):
-                self._display_zone(key, i, item)
-        for i, n in enumerate(d.player_info or []):
-            if n not in self.ix.player_attrs:
-                self.error(self.span("display", "player_info", i), f"'{n}' is not a per-player track, "
-                           f"variable or zone" + did_you_mean(n, self.ix.player_attrs))
-
-    def _display_zone(self, key: str, i: int, item: str) -> None:
-        """A display entry: a zone name, or `zone[k]` for seat k's copy of a per-player zone."""
-        zones = self.m.components.zones
-        name, _, rest = item.partition("[")
-        keys = self.ix.families.get(name)
-        if name not in zones:
-            self.error(self.span("display", key, i), f"unknown zone '{name}'" + did_you_mean(name, zones))
-        elif keys is not None:  # a `per:` family, or one of its zones
-            if rest and (not rest.endswith("]") or rest[:-1] not in map(str, keys)):
-                self.error(self.span("display", key, i), f"'{item}': zone '{name}' has no key '{rest[:-1]}'")
-        elif rest and (not rest.endswith("]") or not rest[:-1].isdigit() or not zones[name].per_player):
-            self.error(self.span("display", key, i),
-                       f"'{item}': use `zone[k]` with a seat number k, for a per-player zone only")
-        elif key == "upside_down" and zones[name].type != "grid":
-            self.error(self.span("display", key, i), f"'{name}' is not a grid: only grids can be drawn upside down")
+        display_checks(self)
 
     def _idle(self, p: tuple, ph: Any) -> bool:
         """True when a phase offers no action, runs no effect and no trigger listens to its events."""

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator, with_config
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr, field_validator,
+                      model_validator, with_config)
 from typing_extensions import NotRequired, TypedDict
 
 def _as_expr_text(v: Any) -> Any:
@@ -603,24 +604,47 @@ class Variant(Model):
 # ------------------------------------------------------------- scenarios
 
 
+# Scenario files are typed strictly (issue 39.6): YAML's `true` or `1.0` where a step or a number is expected is
+# a located error, never read as menu number 1.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _one_line_name(v: str) -> str:
+    """A scenario's name is shown in reports, one per line: no newline, tab or other control character."""
+    m = _CONTROLS.search(v)
+    if m is not None:
+        raise ValueError(f"a scenario's name may not hold control characters (found U+{ord(m.group()):04X}); "
+                         f"use `description:` for longer text")
+    return v
+
+
+def _a_step(v: Any) -> Any:
+    """One message for a step of the wrong type (the union's three messages said it three times)."""
+    if isinstance(v, (bool, float, list)) or v is None:
+        shown = "null" if v is None else str(v).lower() if isinstance(v, bool) else repr(v)
+        raise ValueError(f"a step is an option's label (text), its menu number, or {{choose: ..., player: N}}; "
+                         f"got {shown}")
+    return v
+
+
 class ScenarioStep(Model):
     """One scripted decision: an option label (or number), optionally checked against the deciding player."""
 
-    choose: str | int
-    player: int | None = None
+    choose: StrictStr | StrictInt
+    player: StrictInt | None = None
 
 
 class ScenarioDecl(Model):
     """A test for rule authors: a position, some decisions, expectations."""
 
-    name: str
+    name: Annotated[str, AfterValidator(_one_line_name)]
     description: str | None = None
-    players: int | None = None
-    seed: int = 0
+    players: StrictInt | None = None
+    seed: StrictInt = 0
     variants: list[str] = []
     setup: EffectText | None = Field(None, description="Effect run after the spec's setup (overrides).")
     replace_setup: bool = Field(False, description="Skip the spec's setup entirely and run only this one.")
-    steps: list[ScenarioStep | str | int] = []
+    steps: list[Annotated[ScenarioStep | StrictStr | StrictInt, BeforeValidator(_a_step)]] = []
     expect: list[ExprText] = []
     expect_error: str | None = Field(None, description="The last step must be refused with a message containing this.")
     expect_end: str | None = Field(None, description="Name of the end condition that must have ended the game.")
