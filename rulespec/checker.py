@@ -17,6 +17,7 @@ from .callgraph import CallGraph
 from .commits import REVEALED, check_commit
 from .errors import Finding, Span, one_line
 from .gamespec import GameSpec
+from .reaction_checks import check_open, reacting_actions, reaction_findings, window_events
 from .limits_check import cost_findings, limit_findings
 from .namecheck import IDENTIFIER, display_checks, name_findings
 from .quantities_check import check_bounds, check_quantities
@@ -110,6 +111,7 @@ class _Checker:
         self.findings += fixed_size_findings(self.spec)
         self._flow()
         self._events()
+        reaction_findings(self)
         self.findings += limit_findings(self.spec, self.span, self.key) + cost_findings(self.spec, self.calls)
         return self.findings
 
@@ -697,16 +699,22 @@ class _Checker:
         else:
             self._arity(s, f"procedure '{s.name}'", proc.params, s.args, s.kwargs)
 
+    _s_Open = check_open
+
     def _s_Perform(self, s: A.Perform, sc: Scope) -> None:
         self.performed.add(s.action)
         if s.action not in self.m.actions:
             self.error(self._word(s.span, "perform", s.action), f"unknown action '{s.action}'"
                        + did_you_mean(s.action, self.m.actions))
+        if s.actor is not None:
+            t = self.expr(s.actor, sc)
+            if known(t) and base(t) not in NUMERIC:
+                self.type_error(s.actor.span, f"`perform ... by` needs a player, but this is {describe(t)}")
 
     # ================================================================= flow
     def _flow(self) -> None:
         m = self.m
-        offered: set[str] = set()
+        offered: set[str] = reacting_actions(m)
         phase_seen: dict[str, Span] = {}
         for i, ph in enumerate(m.flow.phases):
             p = ("flow", "phases", i)
@@ -756,7 +764,7 @@ class _Checker:
         return not any((b := self.spec.effect(*p, f)) is not None and b.body for f in fields)
 
     def _events(self) -> None:
-        listened = {t.on for t in self.m.triggers.values() if t.on}
+        listened = {t.on for t in self.m.triggers.values() if t.on} | window_events(self.m)
         for event, spans in self.emitted.items():
             if event not in listened:
                 for sp in spans:

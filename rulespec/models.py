@@ -322,6 +322,11 @@ class ActionDecl(Model):
     effect: EffectText = ""
     limit: Limit | None = Field(None, description="Most uses per scope: N (per turn) or {times, per, key}; "
                                 "a `perform` neither checks nor counts it.")
+    anytime: Literal["own_turn", "always"] | None = Field(
+        None, description="A free action offered at every step menu of its player's turn, in every phase, and in "
+                          "the windows of that turn (own_turn), or in other players' windows too (always).")
+    then: EffectText | None = Field(None, description="Run after the effect, the parameters bound: what becomes of "
+                                                      "what was used (a one-shot card discarded).")
 
 
 class TriggerDecl(Model):
@@ -337,6 +342,8 @@ class TriggerDecl(Model):
                                        "its condition hold).")
     phase: str | list[str] | None = Field(None, description="Only while one of these phases is the current phase "
                                           "(with `on: phase_end`: at the end of that phase).")
+    owner: ExprText | None = Field(None, description="Event triggers: the player it belongs to (`event` bound); "
+                                                     "owned triggers resolve grouped by owner (docs/dsl.md 2.11).")
     effect: EffectText
     rule: str | None = None
     max_fires: Limit | None = Field(None, description="Most firings per scope: N (per turn) or {times, per, key}; "
@@ -407,6 +414,38 @@ class ModifierDecl(Model):
         if len(given) != 1:
             raise ValueError(f"a modifier needs exactly one of set, add, scale (got {', '.join(given) or 'none'})")
         return self
+
+
+class EventDecl(Model):
+    """How the triggers of one event resolve when several fire at once."""
+
+    order: Literal["declared", "owner_chooses"] = Field(
+        "declared", description="Within one owner's triggers: declaration order, or the owner picks the next "
+                                "(asked only when two or more are pending).")
+    prompt: str | None = Field(None, min_length=1, description="The owner's question (owner_chooses).")
+    description: str | None = None
+
+
+class WindowDecl(Model):
+    """A reaction window: players other than the acting one may respond, one at a time, or pass."""
+
+    description: str | None = None
+    rule: str | None = Field(None, description="The rulebook passage this window encodes.")
+    after: str | None = Field(None, description="Opens right after this event's triggers have run; without it, "
+                                                "only `open NAME(...)` opens the window.")
+    when: ExprText | None = Field(None, description="The window opens only if this holds (`event` bound).")
+    who: ExprText | None = Field(None, description="The players who may respond, evaluated when it opens (`event` "
+                                                   "bound); default: everyone but the player who opened it.")
+    actions: list[str] = Field([], description="The actions a responding player may take (besides `pass`).")
+    poll: Literal["turn_order", "as_listed"] = Field(
+        "turn_order", description="Who is asked first: clockwise from the player after the opener, or `who`'s order.")
+    closes: Literal["all_passed", "first_taken", "each_once"] = Field(
+        "all_passed", description="all_passed: once everyone has passed since the last action taken in it; "
+                                  "first_taken: after one action; each_once: after one answer each.")
+    ask: Literal["when_able", "always"] = Field(
+        "when_able", description="when_able: a player who could only pass is not asked; always: everyone is "
+                                 "asked, so being asked tells nothing of what a player holds.")
+    prompt: str | None = Field(None, min_length=1, description="The question (default: the window's name).")
 
 
 # ------------------------------------------------------------------ flow
@@ -526,6 +565,8 @@ class BotsDecl(Model):
                                                     "clamped to 0..heuristic_max.")
     playout: int | None = Field(None, ge=0, le=100_000, description="Random decisions a search bot plays before it "
                                                                      "scores a playout (default: the bot's own).")
+    windows: Literal["pass"] | None = Field(None, description="A search bot's random playouts answer every reaction "
+                                                              "window with `pass` (fewer branches; not a rule).")
     iterations: int | None = Field(None, ge=1, le=1_000_000,
                                    description="The search budget of a search bot given none (`mcts` plays as "
                                                "`mcts:N`); a budget written on the bot (`mcts:64`, `mcts:2s`) wins.")
@@ -548,6 +589,8 @@ class Spec(Model):
     flow: FlowDecl
     actions: dict[str, ActionDecl] = {}
     triggers: dict[str, TriggerDecl] = {}
+    windows: dict[str, WindowDecl] = Field({}, description="Reaction windows (docs/dsl.md 2.19).")
+    events: dict[str, EventDecl] = Field({}, description="How an event's owned triggers resolve (docs/dsl.md 2.11).")
     quantities: dict[str, QuantityDecl] = Field({}, description="Named numbers (costs, fees) that `modifiers` change.")
     modifiers: dict[str, ModifierDecl] = Field({}, description="Changes of quantities while a condition holds.")
     scoring: ScoringDecl = ScoringDecl.model_construct()  # (no validator built at import: see Model)

@@ -20,6 +20,7 @@ from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
 
 from .explain_prose import Phraser, code, words
+from .explain_windows import windows_section
 from .explain_quantities import quantity_entries
 
 INDENT = "    "
@@ -489,6 +490,11 @@ def _triggers(c: _Ctx) -> list[str]:
             head = f"When the event “{words(t.on)}” happens"
             when = c.cond("triggers", name, "when", current="the current player")
             head += f" and {when}" if when else ""
+            owner = c.value("triggers", name, "owner", current="the current player")
+            chooses = t.on in c.model.events and c.model.events[t.on].order == "owner_chooses"
+            head += (f" (it belongs to {owner}: after the triggers of nobody, each player's resolve in turn, "
+                     f"the acting player's first, {'in the order their owner chooses' if chooses else 'in this order'})"
+                     if owner else "")
         else:
             binder = c.spec.expr("triggers", name, "for")
             head = "Whenever " + (c.cond("triggers", name, "when", current="the current player") or "true")
@@ -702,15 +708,15 @@ def _assumptions(c: _Ctx) -> list[str]:
     return out
 
 
-SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Scoring",
-            "End of the game", "Glossary", "Hints for search bots", "Assumptions")
+SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Reaction windows",
+            "Scoring", "End of the game", "Glossary", "Hints for search bots", "Assumptions")
 
 
 def explain_text(spec: GameSpec) -> str:
     """A rules summary of a spec that reads like a rulebook, in a rulebook's order, as Markdown."""
     c = _Ctx(spec)
     sections = [_header(c), _overview(c), _components(c), _setup(c), _flow(c), _actions(c), _triggers(c),
-                _scoring(c), _end(c)]
+                windows_section(c, _said, _stop), _scoring(c), _end(c)]
     above = "\n".join("\n".join(s) for s in sections)
     sections += [_glossary(c, above), _bot_hints(c), _assumptions(c)]
     text = "\n\n".join("\n".join(s) for s in sections if s) + "\n"

@@ -74,7 +74,7 @@ from .prompter import EOF, HELP, QUIT, UNDO, LineReader, Table, answer_words, as
 from ..files.save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
                    replay_save, save_status, write_save)
 from ..bots.simulate import bot_seed
-from .table import PRIVATE_RECORD, Handover, hidden_information, new_seed, seed_text
+from .table import PRIVATE_RECORD, Handover, Recap, hidden_information, new_seed, seed_text
 from ..core.values import PieceRef
 
 HUMAN = "human"
@@ -459,11 +459,20 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     quiet_board = getattr(args, "quiet_board", False)
     humans = [i for i, k in enumerate(seats) if k == HUMAN]
     handover = Handover(humans, game.rules, console)
+    recap = Recap(humans, handover.active)  # what each human is told after a hand-over
     readers: dict[int, LineReader] = {}  # one per human seat: nobody recalls another seat's answers
 
     def hidden_now(g: GameState) -> list[str]:
         """Labels that must not be printed: pieces some human cannot see (none at a table of bots)."""
         return hidden_labels(g, humans, visible_pieces) if secret else []
+
+    def hidden_for(g: GameState, viewer: int) -> list[str]:
+        return hidden_labels(g, [viewer], visible_pieces) if secret else []
+
+    def note_move(g: GameState, p: int, kind: str, d, label: str, said: list[str], before, since: int) -> None:
+        """Keep the move for the other humans' recaps, as each of them may see it."""
+        recap.note(lambda h: bot_lines(g, p, kind, d.prompt, label, said, before, hidden_for(g, h), d.sealed)
+                   + auto_lines(g, since, hidden_for(g, h)), mover=p if kind == HUMAN else None)
 
     def tell_autos(g: GameState, since: int) -> int:
         told = auto_lines(g, since, hidden_now(g))
@@ -513,15 +522,18 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                 console.print(f"[dim]{escape(lines[0])}[/dim]", soft_wrap=True)
                 for line in lines[1:]:
                     console.print(escape(line), soft_wrap=True)
+                if recap.pending:
+                    note_move(gs, p, seats[p], d, label, gs.narration[said_before:], before, steps_before)
                 autos = tell_autos(gs, steps_before)
                 if all_bots and not quiet_board:  # the board shows the narration too; it fits with the move's lines
                     console.print(watched_state(gs, console, debug, terminal_height(console), len(lines) + autos))
                 if getattr(args, "delay", 0):
                     time.sleep(args.delay)
             else:
-                if not handover.to(p):
+                if not handover.to(p, recap.take(p)):
                     console.print(stopped("input ended."), soft_wrap=True)
                     return 0
+                before = public_view(gs) if recap.pending else None
                 screen = PlayScreen(gs, p, console, debug, terminal_height(console))  # fits the terminal
                 page = [0]
 
@@ -557,6 +569,8 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                     console.print(stopped("input ended." if answer == EOF else "game stopped."), soft_wrap=True)
                     return 0
                 index, label = answer
+                if recap.pending:
+                    note_move(gs, p, HUMAN, d, label, gs.narration[said_before:], before, steps_before)
                 tell_autos(gs, steps_before)
             if log:
                 log.step(p, index, label, d.prompt, gs)

@@ -61,6 +61,12 @@ def after_reveal(failed: RequireFailed) -> RuleError:
                      failed.span)
 
 
+def _starts(d: Decision, scope: str | None) -> bool:
+    """Whether an answer to `d` that names an action starts an action of its own: at a step menu, or at a
+    window opened outside any action (inside one, the window's answers are part of that action's move)."""
+    return d.kind == "action" or (d.kind == "window" and scope is None)
+
+
 class _Spent(Exception):
     """The look-ahead of one menu used up its loop budget: the options left are offered unchecked."""
 
@@ -362,7 +368,7 @@ class GameState:
                     pos.resume(NOTHING_VIABLE)
                     continue
                 raise RequireFailed(f"no option of '{decision.prompt}' can be completed", decision.span)
-            if len(viable) == 1:
+            if len(viable) == 1 and not decision.must_ask:
                 opt = viable[0]
                 self.steps.append(Step(decision.player, opt.index, opt.label, decision.prompt, True, decision.sealed))
                 if decision.sealed:
@@ -447,6 +453,8 @@ class GameState:
         whose copy is thrown away.  The top keeps `pos` intact (a step menu with no completable action is
         skipped from it).  Past the `lookahead` budget, branches are taken without looking further."""
         options = list(d.options)
+        if d.kind == "window" and self.game.rules.spec.model.bots.windows == "pass":  # (a playout hint)
+            options = [o for o in options if o.value is None]
         check = self._needs_lookahead(d)
         actions = self.game.rules.actions
         while options:
@@ -465,7 +473,9 @@ class GameState:
                 if q is pos:
                     return None
                 continue
-            inner = opt.value if d.kind == "action" and opt.value in actions else scope
+            # (an answer that starts an action of its own: at a step menu, or at a window outside any action)
+            inner = (opt.value if (d.kind == "action" or d.kind == "window" and scope is None) and opt.value in actions
+                     else scope)
             if (nxt is None or nxt.kind == "action" or inner is None or nxt.action != inner or not check
                     or self.lookahead_used > self.game.limits.lookahead):
                 return q, opt
@@ -486,6 +496,10 @@ class GameState:
             if not rules.some_may_fail:  # (most abstract games: no action can fail once chosen)
                 return False
             return any(rules.may_fail(o.value) for o in decision.options if o.value in rules.actions)
+        if decision.kind == "window":  # its actions, or the move it is part of (answered with `pass`)
+            return (rules.some_may_fail or rules.outside_may_fail) and (
+                any(rules.may_fail(o.value) for o in decision.options if o.value in rules.actions)
+                or (rules.may_fail(decision.action) if decision.action is not None else rules.outside_may_fail))
         if decision.action is None:
             return rules.outside_may_fail
         known = fallible_of(rules).needs_lookahead(decision.site, decision.action)
@@ -500,7 +514,7 @@ class GameState:
         actions = self.game.rules.actions
         out = []
         for opt in decision.options:
-            if decision.kind == "action":
+            if _starts(decision, decision.action):
                 scope = opt.value if opt.value in actions else None
             else:
                 scope = decision.action
@@ -538,7 +552,9 @@ class GameState:
         if nxt is None or nxt.kind == "action" or scope is None or nxt.action != scope:
             return None
         options = nxt.options
-        if len(options) > 1 and options[-1].value is None:
+        if nxt.kind == "window":  # others' reactions are not explored: `pass` witnesses that the move completes
+            options = [o for o in options if o.value is None]
+        elif len(options) > 1 and options[-1].value is None:
             # an optional choice's `skip` first: it usually ends the choosing (a loop of optional steps),
             # so a completion is found in one run instead of going as deep as the other options allow.
             # Only the order of the search changes: the answer is the same, and when every option fails

@@ -17,6 +17,8 @@ from ..core.uses import count_use, used
 from .bounds import bound_value, track_bounds
 from .costs import amounts, check_amounts
 
+from .triggerorder import in_order
+
 if TYPE_CHECKING:
     from ..core.rules import ActionInfo
 
@@ -358,6 +360,8 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
         track = it.r.track_causes
         if track:
             record.setdefault("cause", causes.current(it))
+        if event in it.r.owned_events:  # some belong to players: grouped by owner (reference/triggerorder.py)
+            triggers = in_order(it, triggers, record)
         for trig in triggers:
             if trig.phases is not None and not in_phase(it, trig):
                 continue
@@ -517,8 +521,10 @@ def _end_game(it: "Interp", node: A.EndGame, env: dict) -> None:
 
 
 def _pass(it: "Interp", node: A.Pass, env: dict) -> None:
-    it.s.cursor.passed.add(it.s.cursor.current)
-    it.s.cursor.end_turn = True
+    c = it.s.cursor
+    c.passed.add(c.current)  # the acting player passes; the turn ends only when it is theirs
+    if c.current == c.turn_player:
+        c.end_turn = True
 
 
 def _end_turn(it: "Interp", node: A.EndTurn, env: dict) -> None:
@@ -636,6 +642,7 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.Say: _say,
     A.CallProc: _call_proc,
     A.Perform: cannot_ask,
+    A.Open: cannot_ask,
 }
 
 __all__ = ["EXEC", "emit", "fires", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]
