@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from . import ast as A
+from .abilities_check import ability_events, check_pieces, check_proc_call, check_use
 from .callgraph import CallGraph
 from .commits import REVEALED, check_commit
 from .errors import Finding, Span, one_line
@@ -109,6 +110,7 @@ class _Checker:
         self.findings += component_findings(self.m, self.span, self.key) + name_findings(self.m, self.key)
         self._rule_text()
         self.findings += fixed_size_findings(self.spec)
+        check_pieces(self)  # the effect catalogue and pieces' abilities
         self._flow()
         self._events()
         reaction_findings(self)
@@ -363,6 +365,8 @@ class _Checker:
             hint = f"'{e.id}' belongs to each player: write current.{e.id} or p.{e.id}"
         elif e.id in self.m.functions or e.id in FUNCTIONS:
             hint = f"'{e.id}' is a function: call it as {e.id}(...)"
+        elif e.id in ("self", "owner"):
+            hint = f"`{e.id}` is bound only in a piece's abilities (pass it to a template as an argument)"
         self.error(e.span, f"unknown name '{e.id}'" + did_you_mean(e.id, sc.all() | set(self.ix.globals)), hint)
         return "any"
 
@@ -692,13 +696,9 @@ class _Checker:
     def _s_CallProc(self, s: A.CallProc, sc: Scope) -> None:
         for a in list(s.args) + [v for _, v in s.kwargs]:
             self.expr(a, sc)
-        proc = self.m.procedures.get(s.name)
-        if proc is None:
-            self.error(self._word(s.span, "call", s.name), f"unknown procedure '{s.name}'"
-                       + did_you_mean(s.name, self.m.procedures))
-        else:
-            self._arity(s, f"procedure '{s.name}'", proc.params, s.args, s.kwargs)
+        check_proc_call(self, s, sc)  # (a procedure, or a template of the effect catalogue)
 
+    _s_Use = check_use
     _s_Open = check_open
 
     def _s_Perform(self, s: A.Perform, sc: Scope) -> None:
@@ -764,7 +764,8 @@ class _Checker:
         return not any((b := self.spec.effect(*p, f)) is not None and b.body for f in fields)
 
     def _events(self) -> None:
-        listened = {t.on for t in self.m.triggers.values() if t.on} | window_events(self.m)
+        listened = ({t.on for t in self.m.triggers.values() if t.on} | window_events(self.m)
+                    | ability_events(self.m))
         for event, spans in self.emitted.items():
             if event not in listened:
                 for sp in spans:

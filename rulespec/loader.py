@@ -18,6 +18,7 @@ from . import ast as A
 from .checker import check_spec
 from .errors import Diagnostics, Finding, SpecError, Span
 from .gamespec import GameSpec  # re-exported: callers import GameSpec from here
+from .abilities_text import ABILITY_FIELDS, parse_calls
 from .models import Spec
 from .parser import parse_block, parse_expr
 from .pydantic_errors import findings_from_validation
@@ -75,6 +76,11 @@ def build_spec(merged: Merged, path: str, *, check: bool = True) -> GameSpec:
 
 def _parse_into(spec: GameSpec, dpath: tuple, text: Any, kind: str, diags: Diagnostics) -> None:
     merged = spec.merged
+    if kind == "calls":  # an ability's `do:`: template calls, run as `call` statements
+        block = parse_calls(text, lambda p, t, d: _parse_one(merged, p, t, "expr", d), merged, dpath, diags)
+        if block is not None:
+            spec.effects[dpath] = block
+        return
     if kind == "effect" and isinstance(text, list):
         body: list[A.Stmt] = []
         for i, item in enumerate(text):
@@ -201,7 +207,7 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("invariants", "*", "holds"), "expr"),
     (("invariants", "*", "never_decreases"), "expr"),
     (("bots", "heuristic"), "expr"),
-)
+) + ABILITY_FIELDS
 
 
 def rule_texts(data: Any) -> Iterator[tuple[tuple, Any, str]]:

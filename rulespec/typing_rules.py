@@ -380,7 +380,7 @@ def component_findings(m: Spec, span: Callable[..., Span], key: Callable[..., Sp
         for i, inst in enumerate(kind.instances or []):
             for attr, value in inst.items():
                 p = ("components", "pieces", kname, "instances", i, attr)
-                if attr == "count":
+                if attr in ("count", "abilities"):  # (abilities: rulespec/abilities_check.py)
                     continue
                 if attr not in fields:
                     out.append(Finding(key(*p), f"piece kind '{kname}' declares no attribute '{attr}'"

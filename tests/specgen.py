@@ -51,6 +51,8 @@ from typing import Any, Callable
 import yaml
 from hypothesis import strategies as st
 
+from specgen_pieces import add_abilities
+
 # Constructs left out of generated specs, each with the reason (see tests/GENERATED_FINDINGS.md).
 EXCLUDED: dict[str, str] = {}
 
@@ -330,7 +332,7 @@ class Gen:
             if "choose" in caps:
                 kinds += ["chosen_by"]
         if "choose" in caps:
-            kinds += ["choose", "choose", "commit"]
+            kinds += ["choose", "choose"] + ([] if "no_commit" in caps else ["commit"])
         if "board" in caps:
             kinds += ["create", "move", "destroy", "draw"]
         else:
@@ -727,8 +729,8 @@ def specs(draw) -> str:
     if g.chance(0.2):
         spec["flow"]["round_end"] = effect(["g += 1"])
     if g.window:  # a reaction window, opened by `open w()` in actions (and after `ping` when it is emitted)
-        actions["react"] = {"limit": 1, "effect": effect(g.block(top, frozenset({"board", "choose", "require", "rng"}),
-                                                                 1, (1, 2)))}
+        caps = frozenset({"board", "choose", "require", "rng", "no_commit"})  # (a commit in a window is refused)
+        actions["react"] = {"limit": 1, "effect": effect(g.block(top, caps, 1, (1, 2)))}
         window: dict[str, Any] = {"actions": ["react"], "who": g.pick(["players", "[p for p in players where p != current]"]),
                                   "closes": g.pick(["all_passed", "first_taken", "each_once"]),
                                   "ask": g.pick(["when_able", "always"]), "poll": g.pick(["turn_order", "as_listed"])}
@@ -779,6 +781,7 @@ def specs(draw) -> str:
         crowd["effect"] = effect([first] + causal + body)
         triggers["crowd"] = crowd
     spec["triggers"] = triggers
+    add_abilities(g, spec)  # pieces' abilities (tests/specgen_pieces.py)
     # end
     limit = g.num(4, 10)
     end: dict[str, Any] = {"timeout": {"when": f"turns >= {limit}"}}

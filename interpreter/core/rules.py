@@ -20,6 +20,7 @@ from .causes import reads_causes
 from .decisions import RuleError
 from .reactions import anytime_actions, owned_events, windows_after, windows_of
 from .fallibility import Fallibility
+from .abilities import abilities_of, initial_rows, templates_of
 from .modifiers import quantities_of
 from .uses import Limit, limit_of
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, ZoneRef, parse_cell_label
@@ -286,6 +287,7 @@ class Rules:
         self.tables = m.tables
         self.functions = {n: (f.params, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
         self.procedures = {n: (p.params, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
+        self.procedures.update(templates_of(spec))  # the effect catalogue: a `do:` calls its templates
         self.actions = {n: self._action(n) for n in m.actions}
         self.quantities, self.modifiers_of = quantities_of(spec)  # (read by name like functions: dsl.md 2.10.3)
         self.triggers = [self._trigger(n) for n in m.triggers]
@@ -306,6 +308,9 @@ class Rules:
         self.owned_events = owned_events(spec, self.event_triggers)
         # free actions offered at any time: (in the player's own turn, also in others' windows)
         self.anytime, self.anytime_always = anytime_actions(spec)
+        self.abilities = abilities_of(spec, initial_rows(self))  # pieces' abilities (None: no kind has any)
+        if self.abilities is not None:
+            self.listened |= self.abilities.events  # (a piece's `on:` ability hears them too)
         # every use counter's key -> its limit (the checker makes one key mean one times/per): read by uses()
         self.limit_keys: dict[str, Limit] = {lim.key: lim for lim in [a.limit for a in self.actions.values()]
                                              + [t.fires for t in self.triggers] if lim is not None}
@@ -480,7 +485,7 @@ class Rules:
             if decl.instances is not None:
                 for inst in decl.instances:
                     attrs = dict(k.defaults)
-                    attrs.update({a: self.coerce_attr(name, a, v) for a, v in inst.items() if a != "count"})
+                    attrs.update({a: self.coerce_attr(name, a, v) for a, v in inst.items() if a not in ("count", "abilities")})
                     out.extend((name, dict(attrs)) for _ in range(int(inst.get("count", decl.count))))
                 continue
             enums = [(a, attr_values(d)) for a, d in decl.attributes.items() if attr_values(d)]
