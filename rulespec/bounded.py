@@ -98,7 +98,8 @@ def open_regular(path: str | Path) -> BinaryIO:
         raise
     try:
         _require_regular(os.fstat(fd), path)
-        os.set_blocking(fd, True)
+        if _FLAGS & getattr(os, "O_NONBLOCK", 0):  # (no such flag, nor set_blocking, on Windows)
+            os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
         raise

@@ -41,7 +41,8 @@ def _open_in_place(path: Path) -> IO[str]:
         if exc.errno == errno.ENXIO:
             raise OSError(errno.ENXIO, "is a named pipe that nobody reads", str(path)) from None
         raise
-    os.set_blocking(fd, True)
+    if getattr(os, "O_NONBLOCK", 0):  # (no such flag, nor set_blocking, on Windows)
+        os.set_blocking(fd, True)
     return os.fdopen(fd, "w", encoding="utf-8")
 
 
