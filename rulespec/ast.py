@@ -375,7 +375,26 @@ class CallProc(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class Use(Stmt):
+    """`use PIECE.play`: run what the piece's `play:` abilities do (then maybe their empowered part)."""
+
+    piece: Expr
+    part: str  # the attribute written after the piece: `play` (the checker refuses any other)
+
+
+@dataclass(frozen=True, slots=True)
 class Perform(Stmt):
-    """`perform action`: run another action (choosing its parameters) as part of this one."""
+    """`perform action [by player]`: run another action (choosing its parameters) as part of this one, for
+    the acting player or the one `by` names."""
 
     action: str
+    actor: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Open(Stmt):
+    """`open window(args)`: a reaction window (docs/dsl.md 2.19) opens now; its answers are part of this move."""
+
+    window: str
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...] = ()

@@ -13,11 +13,14 @@ import re
 from typing import Any
 
 from . import ast as A
+from .abilities_check import ability_events, check_pieces, check_proc_call, check_use
 from .callgraph import CallGraph
 from .commits import REVEALED, check_commit
-from .errors import Finding, Span
+from .errors import Finding, Span, one_line
 from .gamespec import GameSpec
+from .reaction_checks import check_open, reacting_actions, reaction_findings, window_events
 from .limits_check import cost_findings, limit_findings
+from .namecheck import IDENTIFIER, display_checks, name_findings
 from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .geocheck import closure_kwarg, emit_fields, fixed_size_findings, keyed_index, trigger_scope
@@ -25,7 +28,7 @@ from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Sco
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
                            elem, join, known, list_of, value_type)
 
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAME = IDENTIFIER  # (fullmatch only)
 _CONDITION = "condition must be true/false"
 
 
@@ -104,11 +107,13 @@ class _Checker:
     # ------------------------------------------------------------------ run
     def run(self) -> list[Finding]:
         self._declarations()
-        self.findings += component_findings(self.m, self.span, self.key)
+        self.findings += component_findings(self.m, self.span, self.key) + name_findings(self.m, self.key)
         self._rule_text()
         self.findings += fixed_size_findings(self.spec)
+        check_pieces(self)  # the effect catalogue and pieces' abilities
         self._flow()
         self._events()
+        reaction_findings(self)
         self.findings += limit_findings(self.spec, self.span, self.key) + cost_findings(self.spec, self.calls)
         return self.findings
 
@@ -144,8 +149,9 @@ class _Checker:
         self._recursion()
 
     def _usable_name(self, name: str, where: Span, what: str, local: bool = False) -> bool:
-        if not _NAME.match(name):
-            self.error(where, f"{what} is not a valid name (letters, digits and _, not starting with a digit)")
+        if not _NAME.fullmatch(name):  # (fullmatch: `$` alone lets a trailing newline through)
+            self.error(where, f"{one_line(what)} is not a valid name (letters, digits and _, not starting with a "
+                              f"digit)")
         elif name in KEYWORDS:
             self.error(where, f"{what} uses the keyword '{name}'; rename it")
         elif local:
@@ -359,6 +365,8 @@ class _Checker:
             hint = f"'{e.id}' belongs to each player: write current.{e.id} or p.{e.id}"
         elif e.id in self.m.functions or e.id in FUNCTIONS:
             hint = f"'{e.id}' is a function: call it as {e.id}(...)"
+        elif e.id in ("self", "owner"):
+            hint = f"`{e.id}` is bound only in a piece's abilities (pass it to a template as an argument)"
         self.error(e.span, f"unknown name '{e.id}'" + did_you_mean(e.id, sc.all() | set(self.ix.globals)), hint)
         return "any"
 
@@ -688,23 +696,25 @@ class _Checker:
     def _s_CallProc(self, s: A.CallProc, sc: Scope) -> None:
         for a in list(s.args) + [v for _, v in s.kwargs]:
             self.expr(a, sc)
-        proc = self.m.procedures.get(s.name)
-        if proc is None:
-            self.error(self._word(s.span, "call", s.name), f"unknown procedure '{s.name}'"
-                       + did_you_mean(s.name, self.m.procedures))
-        else:
-            self._arity(s, f"procedure '{s.name}'", proc.params, s.args, s.kwargs)
+        check_proc_call(self, s, sc)  # (a procedure, or a template of the effect catalogue)
+
+    _s_Use = check_use
+    _s_Open = check_open
 
     def _s_Perform(self, s: A.Perform, sc: Scope) -> None:
         self.performed.add(s.action)
         if s.action not in self.m.actions:
             self.error(self._word(s.span, "perform", s.action), f"unknown action '{s.action}'"
                        + did_you_mean(s.action, self.m.actions))
+        if s.actor is not None:
+            t = self.expr(s.actor, sc)
+            if known(t) and base(t) not in NUMERIC:
+                self.type_error(s.actor.span, f"`perform ... by` needs a player, but this is {describe(t)}")
 
     # ================================================================= flow
     def _flow(self) -> None:
         m = self.m
-        offered: set[str] = set()
+        offered: set[str] = reacting_actions(m)
         phase_seen: dict[str, Span] = {}
         for i, ph in enumerate(m.flow.phases):
             p = ("flow", "phases", i)
@@ -740,30 +750,7 @@ class _Checker:
             if end.when is None and name not in self.ended:
                 self.error(self.key("end", name), f"end condition '{name}' can never happen: "
                                                   f"it has no `when` and no `end_game {name}` names it")
-        d = m.display
-        for key in ("zones", "upside_down"):
-            for i, item in enumerate(getattr(d, key) or []):
-                self._display_zone(key, i, item)
-        for i, n in enumerate(d.player_info or []):
-            if n not in self.ix.player_attrs:
-                self.error(self.span("display", "player_info", i), f"'{n}' is not a per-player track, "
-                           f"variable or zone" + did_you_mean(n, self.ix.player_attrs))
-
-    def _display_zone(self, key: str, i: int, item: str) -> None:
-        """A display entry: a zone name, or `zone[k]` for seat k's copy of a per-player zone."""
-        zones = self.m.components.zones
-        name, _, rest = item.partition("[")
-        keys = self.ix.families.get(name)
-        if name not in zones:
-            self.error(self.span("display", key, i), f"unknown zone '{name}'" + did_you_mean(name, zones))
-        elif keys is not None:  # a `per:` family, or one of its zones
-            if rest and (not rest.endswith("]") or rest[:-1] not in map(str, keys)):
-                self.error(self.span("display", key, i), f"'{item}': zone '{name}' has no key '{rest[:-1]}'")
-        elif rest and (not rest.endswith("]") or not rest[:-1].isdigit() or not zones[name].per_player):
-            self.error(self.span("display", key, i),
-                       f"'{item}': use `zone[k]` with a seat number k, for a per-player zone only")
-        elif key == "upside_down" and zones[name].type != "grid":
-            self.error(self.span("display", key, i), f"'{name}' is not a grid: only grids can be drawn upside down")
+        display_checks(self)
 
     def _idle(self, p: tuple, ph: Any) -> bool:
         """True when a phase offers no action, runs no effect and no trigger listens to its events."""
@@ -777,7 +764,8 @@ class _Checker:
         return not any((b := self.spec.effect(*p, f)) is not None and b.body for f in fields)
 
     def _events(self) -> None:
-        listened = {t.on for t in self.m.triggers.values() if t.on}
+        listened = ({t.on for t in self.m.triggers.values() if t.on} | window_events(self.m)
+                    | ability_events(self.m))
         for event, spans in self.emitted.items():
             if event not in listened:
                 for sp in spans:

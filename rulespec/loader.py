@@ -18,6 +18,7 @@ from . import ast as A
 from .checker import check_spec
 from .errors import Diagnostics, Finding, SpecError, Span
 from .gamespec import GameSpec  # re-exported: callers import GameSpec from here
+from .abilities_text import ABILITY_FIELDS, parse_calls
 from .models import Spec
 from .parser import parse_block, parse_expr
 from .pydantic_errors import findings_from_validation
@@ -64,6 +65,7 @@ def build_spec(merged: Merged, path: str, *, check: bool = True) -> GameSpec:
                     variants=list(merged.variant_names))
     for dpath, text, kind in rule_texts(merged.data):
         _parse_into(spec, dpath, text, kind, diags)
+    _join_then(spec)
     diags.raise_if_errors()
     if check:
         diags.extend(check_spec(spec))
@@ -74,6 +76,11 @@ def build_spec(merged: Merged, path: str, *, check: bool = True) -> GameSpec:
 
 def _parse_into(spec: GameSpec, dpath: tuple, text: Any, kind: str, diags: Diagnostics) -> None:
     merged = spec.merged
+    if kind == "calls":  # an ability's `do:`: template calls, run as `call` statements
+        block = parse_calls(text, lambda p, t, d: _parse_one(merged, p, t, "expr", d), merged, dpath, diags)
+        if block is not None:
+            spec.effects[dpath] = block
+        return
     if kind == "effect" and isinstance(text, list):
         body: list[A.Stmt] = []
         for i, item in enumerate(text):
@@ -89,6 +96,18 @@ def _parse_into(spec: GameSpec, dpath: tuple, text: Any, kind: str, diags: Diagn
         spec.effects[dpath] = node
     else:
         spec.exprs[dpath] = node
+
+
+def _join_then(spec: GameSpec) -> None:
+    """An action's `then:` runs right after its effect, with the same names bound: it becomes the end of the
+    effect, so that everything downstream (checks, engines, explain) sees one block."""
+    for name in spec.model.actions:
+        then = spec.effects.pop(("actions", name, "then"), None)
+        if then is None:
+            continue
+        effect = spec.effects.get(("actions", name, "effect"))
+        spec.effects[("actions", name, "effect")] = A.Block(span=(effect or then).span,
+                                                            body=(effect.body if effect else ()) + then.body)
 
 
 MAX_NESTING = 100  # AST levels; the checker and interpreter recurse over the tree
@@ -164,11 +183,15 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("actions", "*", "params", "*", "where"), "expr"),
     (("actions", "*", "cost", "*"), "expr"),
     (("actions", "*", "effect"), "effect"),
+    (("actions", "*", "then"), "effect"),
     (("triggers", "*", "for"), "binder"),
     (("triggers", "*", "when"), "expr"),
     (("triggers", "*", "order"), "expr"),
     (("triggers", "*", "caused_by"), "expr"),
     (("triggers", "*", "effect"), "effect"),
+    (("triggers", "*", "owner"), "expr"),
+    (("windows", "*", "when"), "expr"),
+    (("windows", "*", "who"), "expr"),
     (("quantities", "*", "base"), "expr"),
     (("quantities", "*", "min"), "expr"),
     (("quantities", "*", "max"), "expr"),
@@ -184,7 +207,7 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("invariants", "*", "holds"), "expr"),
     (("invariants", "*", "never_decreases"), "expr"),
     (("bots", "heuristic"), "expr"),
-)
+) + ABILITY_FIELDS
 
 
 def rule_texts(data: Any) -> Iterator[tuple[tuple, Any, str]]:

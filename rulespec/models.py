@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator, with_config
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr, field_validator,
+                      model_validator, with_config)
 from typing_extensions import NotRequired, TypedDict
 
 def _as_expr_text(v: Any) -> Any:
@@ -121,6 +122,8 @@ class Instance(TypedDict):
 
     count: NotRequired[Annotated[int, Field(ge=0, le=100_000, description="Copies of this piece (default: the "
                                                                           "kind's count).")]]
+    abilities: NotRequired[Annotated[list["AbilityDecl"], Field(description="What this piece carries: triggers, "
+                                                                           "modifiers, plays (docs/dsl.md 2.22).")]]
 
 
 class PieceKind(Model):
@@ -138,6 +141,10 @@ class PieceKind(Model):
     label: ExprText | None = Field(None, description="Expression naming a piece in menus, with `it` bound to the piece.")
     symbol: ExprText | None = Field(None, description="Expression for the 1-3 character board symbol of a piece (`it`).")
     style: ExprText | None = Field(None, description="Expression giving a colour name for the symbol (`it`).")
+    active_in: list[str] | None = Field(None, description="The zones where the pieces' abilities are live (a "
+                                        "per-player zone: the zone's player owns them); default: nowhere.")
+    owner: ExprText | None = Field(None, description="Who owns a piece in a shared `active_in` zone (`self` bound).")
+    abilities: list["AbilityDecl"] = Field([], description="Abilities every piece of the kind carries (docs/dsl.md 2.22).")
 
 
 ZoneType = Literal["bag", "deck", "pile", "hand", "grid", "graph"]
@@ -321,6 +328,11 @@ class ActionDecl(Model):
     effect: EffectText = ""
     limit: Limit | None = Field(None, description="Most uses per scope: N (per turn) or {times, per, key}; "
                                 "a `perform` neither checks nor counts it.")
+    anytime: Literal["own_turn", "always"] | None = Field(
+        None, description="A free action offered at every step menu of its player's turn, in every phase, and in "
+                          "the windows of that turn (own_turn), or in other players' windows too (always).")
+    then: EffectText | None = Field(None, description="Run after the effect, the parameters bound: what becomes of "
+                                                      "what was used (a one-shot card discarded).")
 
 
 class TriggerDecl(Model):
@@ -336,6 +348,8 @@ class TriggerDecl(Model):
                                        "its condition hold).")
     phase: str | list[str] | None = Field(None, description="Only while one of these phases is the current phase "
                                           "(with `on: phase_end`: at the end of that phase).")
+    owner: ExprText | None = Field(None, description="Event triggers: the player it belongs to (`event` bound); "
+                                                     "owned triggers resolve grouped by owner (docs/dsl.md 2.11).")
     effect: EffectText
     rule: str | None = None
     max_fires: Limit | None = Field(None, description="Most firings per scope: N (per turn) or {times, per, key}; "
@@ -405,6 +419,118 @@ class ModifierDecl(Model):
         given = [k for k in ("set", "add", "scale") if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError(f"a modifier needs exactly one of set, add, scale (got {', '.join(given) or 'none'})")
+        return self
+
+
+class EventDecl(Model):
+    """How the triggers of one event resolve when several fire at once."""
+
+    order: Literal["declared", "owner_chooses"] = Field(
+        "declared", description="Within one owner's triggers: declaration order, or the owner picks the next "
+                                "(asked only when two or more are pending).")
+    prompt: str | None = Field(None, min_length=1, description="The owner's question (owner_chooses).")
+    description: str | None = None
+
+
+class WindowDecl(Model):
+    """A reaction window: players other than the acting one may respond, one at a time, or pass."""
+
+    description: str | None = None
+    rule: str | None = Field(None, description="The rulebook passage this window encodes.")
+    after: str | None = Field(None, description="Opens right after this event's triggers have run; without it, "
+                                                "only `open NAME(...)` opens the window.")
+    when: ExprText | None = Field(None, description="The window opens only if this holds (`event` bound).")
+    who: ExprText | None = Field(None, description="The players who may respond, evaluated when it opens (`event` "
+                                                   "bound); default: everyone but the player who opened it.")
+    actions: list[str] = Field([], description="The actions a responding player may take (besides `pass`).")
+    poll: Literal["turn_order", "as_listed"] = Field(
+        "turn_order", description="Who is asked first: clockwise from the player after the opener, or `who`'s order.")
+    closes: Literal["all_passed", "first_taken", "each_once"] = Field(
+        "all_passed", description="all_passed: once everyone has passed since the last action taken in it; "
+                                  "first_taken: after one action; each_once: after one answer each.")
+    ask: Literal["when_able", "always"] = Field(
+        "when_able", description="when_able: a player who could only pass is not asked; always: everyone is "
+                                 "asked, so being asked tells nothing of what a player holds.")
+    prompt: str | None = Field(None, min_length=1, description="The question (default: the window's name).")
+
+
+# ------------------------------------------------- effects carried by pieces
+
+CallsText = Union[str, list[str]]
+"""Calls of effect templates, `NAME(args)`: one string, or a list of them run in order."""
+
+
+class EffectDecl(Model):
+    """An effect template of the catalogue: typed parameters and an effect that sees only them."""
+
+    params: dict[str, Any] = Field({}, description="Parameter name -> type (int, str, bool, player, piece, list, "
+                                                   "any, a `names:` set, {row: TABLE}), in call order.")
+    effect: EffectText
+    description: str | None = None
+
+
+class ActivateDecl(Model):
+    """What an `activate:` ability offers its owner as an action."""
+
+    label: str | None = Field(None, description="Menu text (default: the piece's label).")
+    rule: str | None = None
+    condition: ExprText | None = Field(None, description="Offered only while it holds (`self`, `owner` bound).")
+    why: str | None = None
+    params: dict[str, ParamDecl] = {}
+    cost: dict[str, ExprText] = {}
+
+
+class EmpoweredDecl(Model):
+    """The optional part of a `play:` the owner may choose when `if` holds."""
+
+    if_: ExprText | None = Field(None, alias="if", description="Offered only when it holds (default: always).")
+    do: CallsText
+    prompt: str | None = Field(None, min_length=1, description="The owner's question (default: 'use the empowered "
+                                                                "effect?').")
+
+
+class AbilityDecl(Model):
+    """One ability carried by a piece: exactly one of on, modify, activate, play."""
+
+    on: str | None = Field(None, description="A trigger: runs `do` when this event is emitted while the piece is live.")
+    modify: str | None = Field(None, description="A static modifier of this quantity while the piece is live.")
+    activate: ActivateDecl | None = Field(None, description="An action the piece's owner may take while it is live.")
+    play: CallsText | None = Field(None, description="Run by `use PIECE.play` (template calls, in order).")
+    when: ExprText | None = Field(None, description="on/modify: it applies only when this holds.")
+    do: CallsText | None = Field(None, description="on/activate: the template calls it runs, in order.")
+    set: ExprText | None = None
+    add: ExprText | None = None
+    scale: Annotated[str, BeforeValidator(_fraction_text, json_schema_input_type=Union[str, int])] | None = None
+    max_fires: Limit | None = Field(None, description="on: most firings per scope, counted for this piece's ability.")
+    limit: Limit | None = Field(None, description="activate: most uses per scope, counted for this piece's ability.")
+    during: list[str] | None = Field(None, description="activate: only at the step menus of these phases.")
+    anytime: Literal["own_turn", "always"] | None = None
+    then: EffectText | None = Field(None, description="activate: run after `do` (`self` bound): a one-shot card "
+                                                      "discarded, destroyed or moved.")
+    empowered: EmpoweredDecl | None = None
+    text: str | None = Field(None, description="The card's words (shown by explain and `why`).")
+    description: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "AbilityDecl":
+        kinds = [k for k in ("on", "modify", "activate", "play") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError(f"an ability is exactly one of on, modify, activate, play (got {', '.join(kinds) or 'none'})")
+        kind, wrong = kinds[0], []
+        changes = [k for k in ("set", "add", "scale") if getattr(self, k) is not None]
+        if kind == "modify" and len(changes) != 1:
+            raise ValueError(f"a `modify:` ability needs exactly one of set, add, scale (got {', '.join(changes) or 'none'})")
+        allowed = {"on": {"when", "do", "max_fires"}, "modify": {"when", "set", "add", "scale"},
+                   "activate": {"do", "limit", "during", "anytime", "then"}, "play": {"empowered"}}[kind]
+        for k in ("when", "do", "set", "add", "scale", "max_fires", "limit", "during", "anytime", "then", "empowered"):
+            if getattr(self, k) is not None and k not in allowed:
+                wrong.append(k)
+        a = "an" if kind in ("on", "activate") else "a"
+        if wrong:
+            raise ValueError(f"`{wrong[0]}` does not belong to {a} `{kind}:` ability (it takes "
+                             f"{', '.join(sorted(allowed))})")
+        if kind in ("on", "activate") and self.do is None:
+            raise ValueError(f"{a} `{kind}:` ability needs `do:` (the template calls it runs)")
         return self
 
 
@@ -525,6 +651,8 @@ class BotsDecl(Model):
                                                     "clamped to 0..heuristic_max.")
     playout: int | None = Field(None, ge=0, le=100_000, description="Random decisions a search bot plays before it "
                                                                      "scores a playout (default: the bot's own).")
+    windows: Literal["pass"] | None = Field(None, description="A search bot's random playouts answer every reaction "
+                                                              "window with `pass` (fewer branches; not a rule).")
     iterations: int | None = Field(None, ge=1, le=1_000_000,
                                    description="The search budget of a search bot given none (`mcts` plays as "
                                                "`mcts:N`); a budget written on the bot (`mcts:64`, `mcts:2s`) wins.")
@@ -547,8 +675,12 @@ class Spec(Model):
     flow: FlowDecl
     actions: dict[str, ActionDecl] = {}
     triggers: dict[str, TriggerDecl] = {}
+    windows: dict[str, WindowDecl] = Field({}, description="Reaction windows (docs/dsl.md 2.19).")
+    events: dict[str, EventDecl] = Field({}, description="How an event's owned triggers resolve (docs/dsl.md 2.11).")
     quantities: dict[str, QuantityDecl] = Field({}, description="Named numbers (costs, fees) that `modifiers` change.")
     modifiers: dict[str, ModifierDecl] = Field({}, description="Changes of quantities while a condition holds.")
+    effects: dict[str, EffectDecl] = Field({}, description="The effect catalogue: templates with typed parameters "
+                                                           "that pieces' abilities call.")
     scoring: ScoringDecl = ScoringDecl.model_construct()  # (no validator built at import: see Model)
     end: dict[str, EndDecl] = Field(min_length=1)
     ranking: RankingDecl = RankingDecl.model_construct()  # (no validator built at import: see Model)
@@ -603,24 +735,47 @@ class Variant(Model):
 # ------------------------------------------------------------- scenarios
 
 
+# Scenario files are typed strictly (issue 39.6): YAML's `true` or `1.0` where a step or a number is expected is
+# a located error, never read as menu number 1.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _one_line_name(v: str) -> str:
+    """A scenario's name is shown in reports, one per line: no newline, tab or other control character."""
+    m = _CONTROLS.search(v)
+    if m is not None:
+        raise ValueError(f"a scenario's name may not hold control characters (found U+{ord(m.group()):04X}); "
+                         f"use `description:` for longer text")
+    return v
+
+
+def _a_step(v: Any) -> Any:
+    """One message for a step of the wrong type (the union's three messages said it three times)."""
+    if isinstance(v, (bool, float, list)) or v is None:
+        shown = "null" if v is None else str(v).lower() if isinstance(v, bool) else repr(v)
+        raise ValueError(f"a step is an option's label (text), its menu number, or {{choose: ..., player: N}}; "
+                         f"got {shown}")
+    return v
+
+
 class ScenarioStep(Model):
     """One scripted decision: an option label (or number), optionally checked against the deciding player."""
 
-    choose: str | int
-    player: int | None = None
+    choose: StrictStr | StrictInt
+    player: StrictInt | None = None
 
 
 class ScenarioDecl(Model):
     """A test for rule authors: a position, some decisions, expectations."""
 
-    name: str
+    name: Annotated[str, AfterValidator(_one_line_name)]
     description: str | None = None
-    players: int | None = None
-    seed: int = 0
+    players: StrictInt | None = None
+    seed: StrictInt = 0
     variants: list[str] = []
     setup: EffectText | None = Field(None, description="Effect run after the spec's setup (overrides).")
     replace_setup: bool = Field(False, description="Skip the spec's setup entirely and run only this one.")
-    steps: list[ScenarioStep | str | int] = []
+    steps: list[Annotated[ScenarioStep | StrictStr | StrictInt, BeforeValidator(_a_step)]] = []
     expect: list[ExprText] = []
     expect_error: str | None = Field(None, description="The last step must be refused with a message containing this.")
     expect_end: str | None = Field(None, description="Name of the end condition that must have ended the game.")

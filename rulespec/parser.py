@@ -8,6 +8,7 @@ right line and column of the spec.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Callable, Iterator
@@ -32,6 +33,7 @@ _CONTINUE_BEFORE = {"else", "elif", "where", "by", "prompt", "optional", "order"
 # Before a record's `{` comes an operator, an opening bracket, a comma or `create KIND`; before a
 # block's `{` comes the end of an expression (`if x {`) or `else`.  Newlines inside records and
 # brackets are dropped; inside blocks they separate statements.
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").fullmatch  # a keyword's shape (the grammar's NAME)
 _RECORD_AFTER = {"=", "+=", "-=", "(", "[", ",", ":", "+", "-", "*", "==", "!=", "then", "in", "return"}
 
 
@@ -64,6 +66,9 @@ class _PostLex:
                 pending_nl = tok
                 continue
             text = str(tok) if tok.type != "STRING" else ""
+            if prev is not None and tok.type != "NAME" and str(prev) == "." and _WORD(text):
+                # an attribute may share a keyword's spelling (`w.open`): after `.` only a name can come
+                tok = Token.new_borrow_pos("NAME", text, tok)
             if joiner is not None:
                 self.joined[(tok.line, tok.column)] = joiner
                 joiner = None
@@ -333,8 +338,20 @@ class _Builder(Transformer):
         return A.CallProc(span=self._span(meta), name=str(c[0]), args=args, kwargs=kwargs)
 
     @v_args(meta=True)
+    def open_stmt(self, meta, c):
+        args, kwargs = _split_args(c[1])
+        return A.Open(span=self._span(meta), window=str(c[0]), args=args, kwargs=kwargs)
+
+    @v_args(meta=True)
+    def use_stmt(self, meta, c):
+        node = c[0]
+        if isinstance(node, A.Attr):
+            return A.Use(span=self._span(meta), piece=node.obj, part=node.name)
+        return A.Use(span=self._span(meta), piece=node, part="")
+
+    @v_args(meta=True)
     def perform_stmt(self, meta, c):
-        return A.Perform(span=self._span(meta), action=str(c[0]))
+        return A.Perform(span=self._span(meta), action=str(c[0]), actor=c[1])
 
     # -- expressions
     @v_args(meta=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from . import ast as A
-from .errors import Finding, Span
+from .errors import Finding, Span, one_line
 from .models import AttrDecl, Spec, attr_values
 from .signatures import FUNCTIONS, SPECIAL_NAMES
 from .zonekeys import edge_findings, keyed_zone_findings, per_keys
@@ -331,7 +331,7 @@ class SpecIndex:
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """' (did you mean 'x'?)' for the closest candidate, or ''."""
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.7)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return f" (did you mean '{one_line(close[0])}'?)" if close else ""  # (a declared name may hold a newline)
 
 
 class Scope:
@@ -380,7 +380,7 @@ def component_findings(m: Spec, span: Callable[..., Span], key: Callable[..., Sp
         for i, inst in enumerate(kind.instances or []):
             for attr, value in inst.items():
                 p = ("components", "pieces", kname, "instances", i, attr)
-                if attr == "count":
+                if attr in ("count", "abilities"):  # (abilities: rulespec/abilities_check.py)
                     continue
                 if attr not in fields:
                     out.append(Finding(key(*p), f"piece kind '{kname}' declares no attribute '{attr}'"

@@ -19,6 +19,10 @@ guarantee by construction, and random contents drawn from a small grammar of con
 - a procedure `proc(n)`, an event trigger on `ping` (sometimes with `max_fires`), a state trigger that consumes
   `armed`, a state trigger `for c in cells(board)` that clears crowded cells (with a random `order`); the state
   triggers sometimes read their causes.
+- reactions (docs/dsl.md 2.19, 2.11, 4.23): sometimes a window `w` (its action `react`, once a turn; random
+  `who`, `closes`, `ask`, `poll`), opened by `open w()` in actions and sometimes after `ping`; `perform ...
+  by` a player (always with `by` after a `choose ... by` another player); the free action as `anytime`;
+  triggers on `ping` that belong to players, with `events.ping.order` declared or chosen by the owner.
 - effects from a grammar of statements (let, assignments, if/elif/else, for .. where .. order by,
   for .. chosen by, repeat, bounded while, choose (optional, by, prompt, else), commit (every player's
   sealed answer from a menu of numbers that may depend on `p`, a filter, a prompt), require, create, move,
@@ -46,6 +50,8 @@ from typing import Any, Callable
 
 import yaml
 from hypothesis import strategies as st
+
+from specgen_pieces import add_abilities
 
 # Constructs left out of generated specs, each with the reason (see tests/GENERATED_FINDINGS.md).
 EXCLUDED: dict[str, str] = {}
@@ -89,6 +95,8 @@ class Gen:
         self.has_quantity = False  # the spec declares the quantity fee(k)
         self.risky = False  # may draw expressions that fail at run time (not in setup: the game would not start)
         self.saying = False  # drawing a `say`'s text: no random draws there (dsl.md 4.21)
+        self.asked_other = False  # this effect has a `choose ... by` another player: a `perform` needs `by`
+        self.window = False  # the spec declares the window `w` (actions may `open w()`)
 
     # ------------------------------------------------------------------ helpers
     def pick(self, options):
@@ -324,7 +332,7 @@ class Gen:
             if "choose" in caps:
                 kinds += ["chosen_by"]
         if "choose" in caps:
-            kinds += ["choose", "choose", "commit"]
+            kinds += ["choose", "choose"] + ([] if "no_commit" in caps else ["commit"])
         if "board" in caps:
             kinds += ["create", "move", "destroy", "draw"]
         else:
@@ -334,6 +342,8 @@ class Gen:
         for cap in ("require", "call", "emit", "settle", "perform", "end_turn", "armed"):
             if cap in caps:
                 kinds.append(cap)
+        if "perform" in caps and self.window:  # (actions only: an answer in the window never opens it again)
+            kinds.append("open")
         if "end" in caps and self.chance(0.3):
             kinds.append("end")
         if sc.get("piece"):
@@ -468,8 +478,11 @@ class Gen:
         if k == "perform":
             later = [f"act{j}" for j in range(self.action_index + 1, self.n_actions)]
             if later:
-                return [f"perform {self.pick(later)}"], sc
+                by = "" if not self.asked_other and self.chance(0.6) else f" by {self.player_expr(sc)}"
+                return [f"perform {self.pick(later)}{by}"], sc
             return [f"g += {self.num(1, 2)}"], sc
+        if k == "open":
+            return ["open w()"], sc
         if k == "end_turn":
             return (["end_turn"] if self.chance(0.5) else self.braces(f"if {be()}", ["end_turn"])), sc
         if k == "end":
@@ -493,7 +506,9 @@ class Gen:
         if self.chance(0.7):
             parts.append(f"where {self.bool_expr(inner, 1)}")
         if self.chance(0.3):
-            parts.append(f"by {self.player_expr(sc)}")
+            who = self.player_expr(sc)
+            parts.append(f"by {who}")
+            self.asked_other = self.asked_other or who != "current"
         if self.chance() and self.on("prompt"):
             parts.append(f'prompt "pick {x}"' if self.chance() else f'prompt "pick " + text({self.int_expr(sc, 1)})')
         optional = self.chance(0.35) and self.on("choose_optional")
@@ -607,8 +622,10 @@ def specs(draw) -> str:
     # actions
     actions: dict[str, Any] = {}
     action_caps = ALL_CAPS
+    g.window = g.chance(0.3) and g.on("window")
     for i in range(n_actions):
         g.action_index = i
+        g.asked_other = False
         act: dict[str, Any] = {}
         sc = top
         params: dict[str, Any] = {}
@@ -685,7 +702,10 @@ def specs(draw) -> str:
         phase["turn_start"] = effect(g.block(top, frozenset({"rng", "armed"}), 1, (1, 1)))
     if g.chance(0.25) and g.on("free_action"):  # a free action: offered at every step, once a turn
         actions["tip"] = {"limit": 1, "effect": effect(["g += 1", f"say {g.text_expr(top)}"])}
-        phase["free_actions"] = ["tip"]
+        if g.chance(0.5) and g.on("anytime"):  # at any time: every step menu of the turn, and windows
+            actions["tip"]["anytime"] = g.pick(["own_turn", "always"])
+        else:
+            phase["free_actions"] = ["tip"]
     phases = [phase]
     if g.chance(0.35) and g.on("second_phase"):  # until_pass: ends when everyone passed (or the game ends)
         chosen = draw(st.lists(st.sampled_from(names), min_size=0, max_size=len(names), unique=True))
@@ -708,6 +728,15 @@ def specs(draw) -> str:
         spec["flow"]["round_start"] = effect([f"say {g.text_expr(top)}"])
     if g.chance(0.2):
         spec["flow"]["round_end"] = effect(["g += 1"])
+    if g.window:  # a reaction window, opened by `open w()` in actions (and after `ping` when it is emitted)
+        caps = frozenset({"board", "choose", "require", "rng", "no_commit"})  # (a commit in a window is refused)
+        actions["react"] = {"limit": 1, "effect": effect(g.block(top, caps, 1, (1, 2)))}
+        window: dict[str, Any] = {"actions": ["react"], "who": g.pick(["players", "[p for p in players where p != current]"]),
+                                  "closes": g.pick(["all_passed", "first_taken", "each_once"]),
+                                  "ask": g.pick(["when_able", "always"]), "poll": g.pick(["turn_order", "as_listed"])}
+        if g.emits and g.chance(0.5):
+            window["after"] = "ping"
+        spec["windows"] = {"w": window}
     spec["actions"] = actions
     # triggers
     triggers: dict[str, Any] = {}
@@ -724,6 +753,12 @@ def specs(draw) -> str:
         ev["effect"] = effect(["say \"after \" + event.action"])
     if g.on("max_fires") and g.chance(0.3):  # fires at most once per scope instance
         ev["max_fires"] = {"times": 1, "per": g.pick(["turn", "phase", "round", "game"])}
+    if g.emits and g.chance(0.3) and g.on("owner"):  # triggers that belong to players, maybe ordered by them
+        ev["owner"] = g.pick(["current", "next_player(current)", "event.player"])
+        triggers["on_ping"] = ev
+        triggers["on_ping_too"] = {"on": "ping", "owner": g.pick(["current", "players[0]"]),
+                                   "effect": effect(["g += 1", f"say {g.text_expr(top)}"])}
+        spec["events"] = {"ping": {"order": g.pick(["declared", "owner_chooses"])}}
     triggers["on_ping"] = ev
     if g.on("state_trigger"):
         # consumes `armed`: fires `armed` times; may put pieces on the board, choose, require
@@ -746,6 +781,7 @@ def specs(draw) -> str:
         crowd["effect"] = effect([first] + causal + body)
         triggers["crowd"] = crowd
     spec["triggers"] = triggers
+    add_abilities(g, spec)  # pieces' abilities (tests/specgen_pieces.py)
     # end
     limit = g.num(4, 10)
     end: dict[str, Any] = {"timeout": {"when": f"turns >= {limit}"}}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SPECS, evaluate, make_game, new_state, seeded_trace
+from conftest import SPECS, error_line, evaluate, make_game, new_state, seeded_trace
 
 from orrery.interpreter.engine.game import Game
 from orrery.rulespec.errors import SpecError
@@ -149,13 +149,7 @@ end:
     ("`caused_by` only works on state triggers", 25),
 ])
 def test_misuse_is_a_located_error(tmp_path: Path, fragment: str, line: int):
-    path = tmp_path / "bad.yaml"
-    path.write_text(BAD, encoding="utf-8")
-    with pytest.raises(SpecError) as err:
-        load_spec(path)
-    found = [f for f in err.value.findings if fragment in f.message]
-    assert found, [f.message for f in err.value.findings]
-    assert found[0].span.line == line
+    assert error_line(tmp_path, BAD, fragment) == line
 
 
 def test_a_spec_name_cause_clashes_with_a_firing_cause(tmp_path: Path):

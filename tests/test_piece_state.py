@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SPECS, evaluate, make_game, new_state, seeded_trace
+from conftest import SPECS, error_line, evaluate, make_game, new_state, seeded_trace
 
 from orrery.interpreter.engine.game import Game
 from orrery.rulespec.errors import SpecError
@@ -116,10 +116,4 @@ def test_reset_scopes_are_checked(tmp_path: Path):
     ("piece kind 'lamp' declares no attribute 'lits' (did you mean 'lit'?)", 12),
 ])
 def test_misuse_is_a_located_error(tmp_path: Path, fragment: str, line: int):
-    path = tmp_path / "bad.yaml"
-    path.write_text(BAD.replace("reset: game", "reset: round"), encoding="utf-8")
-    with pytest.raises(SpecError) as err:
-        load_spec(path)
-    found = [f for f in err.value.findings if fragment in f.message]
-    assert found, [f.message for f in err.value.findings]
-    assert found[0].span.line == line
+    assert error_line(tmp_path, BAD.replace("reset: game", "reset: round"), fragment) == line

@@ -170,6 +170,8 @@ class Phraser:
     def _x_Name(self, e: A.Name) -> str:
         if e.id == "current":
             return self.current
+        if e.id == "turn_player":
+            return "the player whose turn it is"
         if e.id == "players":
             return "the players"
         if e.id in self.zones:
@@ -763,8 +765,15 @@ class Phraser:
         args = [self.expr(a) for a in s.args]
         return f"do “{words(s.name)}”" + (f" for {', '.join(args)}" if args else "")
 
+    def _s_Open(self, s: A.Open) -> str:
+        return f"other players may answer (reaction window “{words(s.window)}”)"
+
     def _s_Perform(self, s: A.Perform) -> str:
-        return f"perform the action “{self.actions.get(s.action, words(s.action))}”"
+        who = "" if s.actor is None else f" (done by {self.expr(s.actor)})"
+        return f"perform the action “{self.actions.get(s.action, words(s.action))}”{who}"
+
+    def _s_Use(self, s: A.Use) -> str:
+        return f"play {self.expr(s.piece)}: do what it says"
 
     def if_lines(self, s: A.If, depth: int) -> list[str]:
         """An `if` with `elif`/`else` branches: one item per branch."""

@@ -18,6 +18,7 @@ from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, print
 
 # The game-loading helpers live in .loading (cli_perf and play use them too); the old private names stay.
 from .loading import LIMIT_NAMES
+from .safeout import escaped_output
 from .loading import load_game_from_args as _load_game
 from .loading import parse_limits as _limits
 from ..core.options import DELAY, GAMES, JOBS, PLAYERS, SEED, THINK
@@ -380,7 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, or an option refused (exit 2): a code, as for every command
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     try:
-        return args.fn(args)
+        with escaped_output():  # every text a command prints goes through printable (safeout.py)
+            return args.fn(args)
     except OrreryError as err:
         print(err.render(), file=sys.stderr)
         return err.exit_code
@@ -410,7 +412,7 @@ def _internal_error(exc: Exception) -> int:
     """Report a bug in Orrery (not in the user's input): no traceback unless ORRERY_DEBUG is set."""
     if os.environ.get("ORRERY_DEBUG"):
         raise exc
-    print(f"orrery: internal error: {type(exc).__name__}: {exc}\n"
+    print(f"orrery: internal error: {type(exc).__name__}: {printable(str(exc))}\n"
           f"This is a bug in Orrery; run again with ORRERY_DEBUG=1 for details.", file=sys.stderr)
     return 3
 

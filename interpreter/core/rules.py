@@ -18,7 +18,9 @@ from orrery.rulespec.zonekeys import edges_of, instance_name, per_keys
 
 from .causes import reads_causes
 from .decisions import RuleError
+from .reactions import anytime_actions, owned_events, windows_after, windows_of
 from .fallibility import Fallibility
+from .abilities import abilities_of, initial_rows, templates_of
 from .modifiers import quantities_of
 from .uses import Limit, limit_of
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, ZoneRef, parse_cell_label
@@ -133,6 +135,7 @@ class TriggerInfo:
     span: Span
     caused_by: A.Expr | None = None  # state triggers: the places whose last change caused a firing (6.5)
     phases: frozenset[str] | None = None  # live only while one of these phases is the current one
+    owner: A.Expr | None = None  # event triggers: the player it belongs to (grouped by owner when several fire)
     fires: Limit | None = None  # max_fires: past it the trigger does not fire
 
 
@@ -232,6 +235,7 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
             names[n] = ("var", n)
     names.update({
         "current": ("special", lambda it: Player(it.s.cursor.current)),
+        "turn_player": ("special", lambda it: Player(it.s.cursor.turn_player)),
         "players": ("special", lambda it: it.s.players),
         "num_players": ("special", lambda it: it.s.n),
         "round": ("special", lambda it: it.s.cursor.round),
@@ -248,7 +252,7 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
 # path to read them in place instead of calling the functions; tests/test_compiler_specialise.py checks
 # that each gives what its function gives.
 SPECIAL_SOURCE = {
-    "current": "PLAYER(it.s.cursor.current)", "players": "it.s.players", "num_players": "it.s.n",
+    "current": "PLAYER(it.s.cursor.current)", "turn_player": "PLAYER(it.s.cursor.turn_player)", "players": "it.s.players", "num_players": "it.s.n",
     "round": "it.s.cursor.round", "turn": "it.s.cursor.turn", "first_player": "PLAYER(it.s.cursor.first_player)",
     "cascade": "it.s.cascade",
 }
@@ -283,6 +287,7 @@ class Rules:
         self.tables = m.tables
         self.functions = {n: (f.params, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
         self.procedures = {n: (p.params, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
+        self.procedures.update(templates_of(spec))  # the effect catalogue: a `do:` calls its templates
         self.actions = {n: self._action(n) for n in m.actions}
         self.quantities, self.modifiers_of = quantities_of(spec)  # (read by name like functions: dsl.md 2.10.3)
         self.triggers = [self._trigger(n) for n in m.triggers]
@@ -295,6 +300,17 @@ class Rules:
         self.track_causes = reads_causes([*spec.exprs.values(), *spec.effects.values()],
                                          [t.effect for t in self.state_triggers if t.effect is not None])
         self.phase_scoped = any(t.phases is not None for t in self.triggers)
+        self.trigger_named = {t.name: t for t in self.triggers}
+        self.windows = windows_of(spec)
+        self.windows_after = windows_after(self.windows)  # event -> the windows that open after it
+        self.listened = set(self.event_triggers) | set(self.windows_after)  # events something hears
+        # events with triggers that belong to players: event -> its order (declared or owner_chooses)
+        self.owned_events = owned_events(spec, self.event_triggers)
+        # free actions offered at any time: (in the player's own turn, also in others' windows)
+        self.anytime, self.anytime_always = anytime_actions(spec)
+        self.abilities = abilities_of(spec, initial_rows(self))  # pieces' abilities (None: no kind has any)
+        if self.abilities is not None:
+            self.listened |= self.abilities.events  # (a piece's `on:` ability hears them too)
         # every use counter's key -> its limit (the checker makes one key mean one times/per): read by uses()
         self.limit_keys: dict[str, Limit] = {lim.key: lim for lim in [a.limit for a in self.actions.values()]
                                              + [t.fires for t in self.triggers] if lim is not None}
@@ -384,7 +400,8 @@ class Rules:
         return TriggerInfo(name, decl.on, var, domain, s.expr("triggers", name, "when"),
                            s.expr("triggers", name, "order"), s.effect("triggers", name, "effect"),
                            s.span("triggers", name), s.expr("triggers", name, "caused_by"), phases,
-                           limit_of(decl.max_fires, name))
+                           owner=s.expr("triggers", name, "owner") if decl.on else None,
+                           fires=limit_of(decl.max_fires, name))
 
     def _phase(self, i: int) -> PhaseInfo:
         s, decl = self.spec, self.spec.model.flow.phases[i]
@@ -468,7 +485,7 @@ class Rules:
             if decl.instances is not None:
                 for inst in decl.instances:
                     attrs = dict(k.defaults)
-                    attrs.update({a: self.coerce_attr(name, a, v) for a, v in inst.items() if a != "count"})
+                    attrs.update({a: self.coerce_attr(name, a, v) for a, v in inst.items() if a not in ("count", "abilities")})
                     out.extend((name, dict(attrs)) for _ in range(int(inst.get("count", decl.count))))
                 continue
             enums = [(a, attr_values(d)) for a, d in decl.attributes.items() if attr_values(d)]

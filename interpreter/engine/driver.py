@@ -20,6 +20,8 @@ from ..core.decisions import Decision, Option, RequireFailed, RuleError, Runaway
 from ..reference.evaluator import Interp
 from .flow import NOTHING_VIABLE
 from ..core.state import State
+from . import apiinput
+from . import abilityframes  # noqa: F401 (imported for its starters: frames.START and HOOKS get them)
 from .commit import commit_view, pending
 from .fallible import fallible_of
 from .position import Position
@@ -58,6 +60,12 @@ def after_reveal(failed: RequireFailed) -> RuleError:
     return RuleError(f"a rule refused the move after a commit's answers were revealed: {failed.message}; answers "
                      f"to a commit are final, so the rules must settle what follows the reveal (dsl.md 4.24)",
                      failed.span)
+
+
+def _starts(d: Decision, scope: str | None) -> bool:
+    """Whether an answer to `d` that names an action starts an action of its own: at a step menu, or at a
+    window opened outside any action (inside one, the window's answers are part of that action's move)."""
+    return d.kind == "action" or (d.kind == "window" and scope is None)
 
 
 class _Spent(Exception):
@@ -209,6 +217,7 @@ class GameState:
 
     def view(self, player: int | None = None) -> dict[str, Any]:
         """A JSON-able picture of the state as `player` may see it (None: everything)."""
+        apiinput.viewer(self, player)
         data = self.pos.s.to_data(player, hide=player is not None)
         d = self.pos.decision
         if d is not None:
@@ -258,8 +267,11 @@ class GameState:
         d = self.pos.decision
         if d is None:
             raise IllegalMove("the game is over")
+        if index is True or index is False:  # (True == 1: it would pick option 1)
+            apiinput.answer_index(index)
         opt = next((o for o in d.options if o.index == index), None)
         if opt is None:
+            apiinput.answer_index(index)  # a text, a float, None: bad input, not a move
             raise IllegalMove(self.why_not_index(index))
         self._commit(opt, keep)
 
@@ -268,6 +280,7 @@ class GameState:
         d = self.pos.decision
         if d is None:
             raise IllegalMove("the game is over")
+        apiinput.answer_label(text)
         opt = d.find(text)
         if opt is None:
             raise IllegalMove(self.why_not_label(text))
@@ -356,7 +369,7 @@ class GameState:
                     pos.resume(NOTHING_VIABLE)
                     continue
                 raise RequireFailed(f"no option of '{decision.prompt}' can be completed", decision.span)
-            if len(viable) == 1:
+            if len(viable) == 1 and not decision.must_ask:
                 opt = viable[0]
                 self.steps.append(Step(decision.player, opt.index, opt.label, decision.prompt, True, decision.sealed))
                 if decision.sealed:
@@ -441,6 +454,8 @@ class GameState:
         whose copy is thrown away.  The top keeps `pos` intact (a step menu with no completable action is
         skipped from it).  Past the `lookahead` budget, branches are taken without looking further."""
         options = list(d.options)
+        if d.kind == "window" and self.game.rules.spec.model.bots.windows == "pass":  # (a playout hint)
+            options = [o for o in options if o.value is None]
         check = self._needs_lookahead(d)
         actions = self.game.rules.actions
         while options:
@@ -459,7 +474,9 @@ class GameState:
                 if q is pos:
                     return None
                 continue
-            inner = opt.value if d.kind == "action" and opt.value in actions else scope
+            # (an answer that starts an action of its own: at a step menu, or at a window outside any action)
+            inner = (opt.value if (d.kind == "action" or d.kind == "window" and scope is None) and opt.value in actions
+                     else scope)
             if (nxt is None or nxt.kind == "action" or inner is None or nxt.action != inner or not check
                     or self.lookahead_used > self.game.limits.lookahead):
                 return q, opt
@@ -480,6 +497,10 @@ class GameState:
             if not rules.some_may_fail:  # (most abstract games: no action can fail once chosen)
                 return False
             return any(rules.may_fail(o.value) for o in decision.options if o.value in rules.actions)
+        if decision.kind == "window":  # its actions, or the move it is part of (answered with `pass`)
+            return (rules.some_may_fail or rules.outside_may_fail) and (
+                any(rules.may_fail(o.value) for o in decision.options if o.value in rules.actions)
+                or (rules.may_fail(decision.action) if decision.action is not None else rules.outside_may_fail))
         if decision.action is None:
             return rules.outside_may_fail
         known = fallible_of(rules).needs_lookahead(decision.site, decision.action)
@@ -494,7 +515,7 @@ class GameState:
         actions = self.game.rules.actions
         out = []
         for opt in decision.options:
-            if decision.kind == "action":
+            if _starts(decision, decision.action):
                 scope = opt.value if opt.value in actions else None
             else:
                 scope = decision.action
@@ -532,7 +553,9 @@ class GameState:
         if nxt is None or nxt.kind == "action" or scope is None or nxt.action != scope:
             return None
         options = nxt.options
-        if len(options) > 1 and options[-1].value is None:
+        if nxt.kind == "window":  # others' reactions are not explored: `pass` witnesses that the move completes
+            options = [o for o in options if o.value is None]
+        elif len(options) > 1 and options[-1].value is None:
             # an optional choice's `skip` first: it usually ends the choosing (a loop of optional steps),
             # so a completion is found in one run instead of going as deep as the other options allow.
             # Only the order of the search changes: the answer is the same, and when every option fails

@@ -14,8 +14,11 @@ from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
 from ..core.valueops import list_contains as contains
 from ..core.uses import count_use, used
+from .abilityrun import pending, run_all, use_now
 from .bounds import bound_value, track_bounds
 from .costs import amounts, check_amounts
+
+from .triggerorder import in_order
 
 if TYPE_CHECKING:
     from ..core.rules import ActionInfo
@@ -345,7 +348,8 @@ def _emit(it: "Interp", node: A.Emit, env: dict) -> None:
 def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None) -> None:
     """Run every trigger listening to `event`, in declaration order."""
     triggers = it.r.event_triggers.get(event)
-    if not triggers:
+    pieces = it.r.abilities is not None and event in it.r.abilities.events  # (abilities run after triggers)
+    if not triggers and not pieces:
         return
     it.emit_depth += 1
     if it.emit_depth > it.limits.emit_depth:
@@ -358,7 +362,10 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
         track = it.r.track_causes
         if track:
             record.setdefault("cause", causes.current(it))
-        for trig in triggers:
+        snapshot = pending(it, event) if pieces else None  # (live when emitted; re-checked before each runs)
+        if event in it.r.owned_events:  # some belong to players: grouped by owner (reference/triggerorder.py)
+            triggers = in_order(it, triggers, record)
+        for trig in triggers or ():
             if trig.phases is not None and not in_phase(it, trig):
                 continue
             env = {"event": record}
@@ -367,7 +374,9 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
                     causes.enter(it, causes.of_event_trigger(it, record, trig))
                 it.run(trig.effect, env)
         if track:
-            causes.enter(it, record["cause"])
+            causes.enter(it, record["cause"])  # (pieces' abilities run as caused by the event itself)
+        if snapshot:
+            run_all(it, record, snapshot)
     finally:
         it.emit_depth -= 1
 
@@ -517,8 +526,10 @@ def _end_game(it: "Interp", node: A.EndGame, env: dict) -> None:
 
 
 def _pass(it: "Interp", node: A.Pass, env: dict) -> None:
-    it.s.cursor.passed.add(it.s.cursor.current)
-    it.s.cursor.end_turn = True
+    c = it.s.cursor
+    c.passed.add(c.current)  # the acting player passes; the turn ends only when it is theirs
+    if c.current == c.turn_player:
+        c.end_turn = True
 
 
 def _end_turn(it: "Interp", node: A.EndTurn, env: dict) -> None:
@@ -636,6 +647,8 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.Say: _say,
     A.CallProc: _call_proc,
     A.Perform: cannot_ask,
+    A.Open: cannot_ask,
+    A.Use: use_now,
 }
 
 __all__ = ["EXEC", "emit", "fires", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]
