@@ -23,6 +23,7 @@ from .driver import STATE_FORMAT, TERMINAL, GameState, IllegalMove, Step
 from .flowframe import FlowFrame
 from ..core.valueops import Limits
 from ..core.rules import Rules
+from .constants import evaluate_constants
 
 MODES = ("compiled", "interpreted")
 
@@ -39,6 +40,7 @@ class Game:
         self.spec = spec
         self.rules = Rules(spec)
         self.limits = limits or Limits()
+        evaluate_constants(self.rules, self.limits)
         self.players: int | None = None  # seats of new states by default (None: the spec's default)
         self.mode = mode or default_mode()
         if self.mode not in MODES:
