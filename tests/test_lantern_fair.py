@@ -37,7 +37,7 @@ def test_nobody_is_shown_another_players_pending_bid(players):
         while not gs.is_terminal():
             d = gs.decision
             committed = gs.view()["commit"]["committed"] if d.sealed else []
-            if d.sealed and committed != [seat for seat, _, _ in asked]:  # another round's bidding
+            if d.sealed and (not committed or committed != [seat for seat, _, _ in asked]):  # a new bidding
                 # (it starts with nobody's bid, or with an automatic bid of a player without coins: not checked)
                 start, since, asked = (gs.clone(), len(gs.steps), []) if not committed else (None, 0, [])
             if d.sealed and asked:
