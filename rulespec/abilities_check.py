@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from . import ast as A
+from . import checknames
 from .callgraph import cycle_from
 from .commits import REVEALED
 from .suggest import did_you_mean
@@ -58,18 +59,20 @@ def check_effects(c: Any) -> None:
     _recursion(c)
 
 
-def check_proc_call(c: Any, s: A.CallProc, sc: Scope) -> None:
+def check_proc_call(c: Any, s: A.CallProc, sc: Scope, types: list[str]) -> None:
     """`call NAME(args)` (or a `do:` item): a known procedure or template, its arguments in number, by name
-    and, for a template, by type."""
-    proc = c.m.procedures.get(s.name) or c.m.effects.get(s.name)
+    and by type (a procedure's typed parameters, a template's); `types` are the arguments' static types."""
+    if s.name in c.m.procedures:
+        c._arity(s, f"procedure '{s.name}'", c.m.procedures[s.name].param_names, s.args, s.kwargs)
+        checknames.typed_args(c, "procedures", s.name, s.args, s.kwargs, types)
+        return
+    proc = c.m.effects.get(s.name)
     if proc is None:
         c.error(c._word(s.span, "call", s.name), f"unknown procedure '{s.name}'"
                 + did_you_mean(s.name, set(c.m.procedures) | set(c.m.effects)))
         return
-    what = "procedure" if s.name in c.m.procedures else "effect"
-    c._arity(s, f"{what} '{s.name}'", list(proc.params), s.args, s.kwargs)
-    if what == "effect":
-        check_call_types(c, s, sc)
+    c._arity(s, f"effect '{s.name}'", list(proc.params), s.args, s.kwargs)
+    check_call_types(c, s, sc)
 
 
 def check_call_types(c: Any, s: A.CallProc, sc: Scope) -> None:

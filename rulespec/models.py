@@ -83,15 +83,32 @@ class Assumption(Model):
 # ----------------------------------------------------------------- components
 
 
-AttrType = Literal["int", "str", "bool", "player", "dir", "list", "any"]
+AttrType = str
+"""A type: int, str, bool, player, dir, list, record, any, or the name of a `names:` set (checked by the checker)."""
 
 
 class AttrDecl(Model):
-    """A piece or cell attribute: a type, or a list of allowed values."""
+    """A type declaration in long form: a type or allowed values (with a default), or a record, list or row type."""
 
     type: AttrType = "any"
     values: list[Any] | None = None
     default: Any = None
+    record: dict[str, "TypeDecl"] | None = Field(None, description="A record with these fields, each with its type.")
+    list_: "TypeDecl | None" = Field(None, alias="list", description="A list whose items all have this type.")
+    row: str | None = Field(None, description="A row of this table (which declares `row:`), written as its key.")
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> "AttrDecl":
+        shapes = [k for k in ("record", "list_", "row") if getattr(self, k) is not None]
+        if len(shapes) > 1 or shapes and (self.type != "any" or self.values is not None):
+            raise ValueError("a type is one of: a type name (with values), a record, a list or a row")
+        return self
+
+
+TypeDecl = Union[AttrDecl, list[Any], str]
+"""A type declaration: a type name (int, str, bool, player, dir, list, record, any, a `names:` set), a list of
+allowed values, or the long form (AttrDecl): `{type, values, default}`, `{record: {...}}`, `{list: T}`, `{row: T}`."""
+AttrDecl.model_rebuild()
 
 
 class StateDecl(AttrDecl):
@@ -121,20 +138,24 @@ class Instance(TypedDict):
     """One explicit piece: its attribute values (any keys) and an optional number of copies."""
 
     count: NotRequired[Annotated[int, Field(ge=0, le=100_000, description="Copies of this piece (default: the "
-                                                                          "kind's count).")]]
+                                                                          "kind's count).")] | str]
+    id: NotRequired[Annotated[str, Field(description="The row's key: unique in its kind, named by variant paths "
+                                                     "(`instances[ID]`).")]]
     abilities: NotRequired[Annotated[list["AbilityDecl"], Field(description="What this piece carries: triggers, "
-                                                                           "modifiers, plays (docs/dsl.md 2.22).")]]
+                                                                           "modifiers, plays (docs/dsl.md 2.23).")]]
 
 
 class PieceKind(Model):
     """A kind of piece (token, card, tile, coin...) and how many exist."""
 
     description: str | None = None
-    attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
+    attributes: dict[str, TypeDecl] = {}
     state: dict[str, StateDecl | AttrType] = Field(
         {}, description="Per-piece mutable state (face up, rotation, counters), assigned by effects: a type, or "
                         "{type, values, default, reset: turn|phase|round}.")
-    count: int = Field(1, ge=0, le=100_000, description="Copies of each combination of listed attribute values, or of each instance.")
+    count: Annotated[int, Field(ge=0, le=100_000)] | str = Field(
+        1, description="Copies of each combination of listed attribute values, or of each instance (a number, or "
+                       "the name of a whole-number constant).")
     instances: list[Instance] | None = Field(None, description="Explicit pieces: attribute values, optional 'count'.")
     start: str | None = Field(None, description="Zone the pieces start in (an expression, e.g. 'bag'); default: the box.")
     unlimited: bool = Field(False, description="Pieces are made on demand with `create` instead of counted.")
@@ -144,10 +165,12 @@ class PieceKind(Model):
     active_in: list[str] | None = Field(None, description="The zones where the pieces' abilities are live (a "
                                         "per-player zone: the zone's player owns them); default: nowhere.")
     owner: ExprText | None = Field(None, description="Who owns a piece in a shared `active_in` zone (`self` bound).")
-    abilities: list["AbilityDecl"] = Field([], description="Abilities every piece of the kind carries (docs/dsl.md 2.22).")
+    abilities: list["AbilityDecl"] = Field([], description="Abilities every piece of the kind carries (docs/dsl.md 2.23).")
 
 
 ZoneType = Literal["bag", "deck", "pile", "hand", "grid", "graph"]
+Size = Union[Annotated[int, Field(ge=1, le=1000)], str]
+"""A grid's width or height: a number, or the name of a whole-number constant (rulespec/constants.py)."""
 
 
 class EdgeDecl(BaseModel):
@@ -171,12 +194,12 @@ class ZoneDecl(Model):
         None, description="Who sees the pieces: public, owner (only the owning player), hidden (counts only). "
                           "Default by type: bag and deck hidden, hand owner, others public.")
     # grids
-    width: int | None = Field(None, ge=1, le=1000)
-    height: int | None = Field(None, ge=1, le=1000)
+    width: Size | None = Field(None, description="Columns of a bounded grid: a number, or a constant's name.")
+    height: Size | None = Field(None, description="Rows of a bounded grid: a number, or a constant's name.")
     unbounded: bool = Field(False, description="Grid without edges: any integer coordinates are cells.")
     adjacency: Literal["orthogonal", "diagonal", "king", "hex"] = "orthogonal"
     wrap: bool = Field(False, description="Grid edges wrap around (torus).")
-    cell_attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
+    cell_attributes: dict[str, TypeDecl] = {}
     cells: dict[str, dict[str, Any]] = Field({}, description="Per-cell attribute values, by label (e.g. 'c3').")
     # graphs
     nodes: list[str] | None = None
@@ -190,7 +213,8 @@ class ZoneDecl(Model):
                           "constant holding one.")
     capacity: Annotated[int, Field(ge=0)] | str | None = Field(
         None, description="Most pieces a zone (or grid cell) may hold: a number, or an expression evaluated at each "
-                          "move into it (`p`: the owner of a per-player zone).")
+                          "move into it (`p`: the owner of a per-player zone); a constant's name is read when the spec "
+                          "loads.")
     label: str | None = None
 
     @model_validator(mode="after")
@@ -224,7 +248,8 @@ class VarDecl(Model):
     """A state variable of any type, global or per player."""
 
     per_player: bool = False
-    type: Literal["int", "bool", "str", "list", "player", "piece", "cell", "any"] = "any"
+    type: str = Field("any", description="int, bool, str, list, record, player, piece, cell, any, or a `names:` "
+                                         "set (the checker checks the values written to it).")
     start: ExprText | None = None
     description: str | None = None
     visibility: Literal["public", "owner", "hidden"] = "public"
@@ -247,6 +272,8 @@ class Components(Model):
 class TableDecl(Model):
     """A lookup table, e.g. points by chain length."""
 
+    row: dict[str, TypeDecl] | None = Field(None, description="The fields of every entry, each with its type: "
+                                                              "every entry is a checked record.")
     values: dict[str, Any] | list[Any]
     default: Any = None
     above: Literal["error", "last", "default"] = Field(
@@ -255,18 +282,36 @@ class TableDecl(Model):
     description: str | None = None
 
 
-class FunctionDecl(Model):
+Param = Union[str, dict[str, TypeDecl]]
+"""A parameter: its name, or `{name: TYPE}` to type it (arguments are checked against the type)."""
+
+
+class _Params(Model):
+    """Parameters, each a name or `{name: TYPE}`."""
+
+    params: list[Param] = []
+
+    @property
+    def param_names(self) -> list[str]:
+        """The parameters' names, in order."""
+        return [p if isinstance(p, str) else next(iter(p), "") for p in self.params]
+
+    @property
+    def param_types(self) -> dict[str, "TypeDecl"]:
+        """The declared types of the typed parameters."""
+        return {k: v for p in self.params if isinstance(p, dict) for k, v in p.items()}
+
+
+class FunctionDecl(_Params):
     """A named expression with parameters, callable from any expression."""
 
-    params: list[str] = []
     expr: ExprText
     description: str | None = None
 
 
-class ProcedureDecl(Model):
+class ProcedureDecl(_Params):
     """A named effect with parameters, run with `call name(args)`."""
 
-    params: list[str] = []
     effect: EffectText
     description: str | None = None
 
@@ -325,6 +370,8 @@ class ActionDecl(Model):
     why: str | None = Field(None, description="Shown when `condition` is false.")
     params: dict[str, ParamDecl] = {}
     cost: dict[str, ExprText] = Field({}, description="Track or variable of the acting player -> amount paid first.")
+    applies_when: ExprText | None = Field(None, description="The action exists only while this holds (a house rule's "
+                                                            "switch, added to `condition`).")
     effect: EffectText = ""
     limit: Limit | None = Field(None, description="Most uses per scope: N (per turn) or {times, per, key}; "
                                 "a `perform` neither checks nor counts it.")
@@ -348,6 +395,8 @@ class TriggerDecl(Model):
                                        "its condition hold).")
     phase: str | list[str] | None = Field(None, description="Only while one of these phases is the current phase "
                                           "(with `on: phase_end`: at the end of that phase).")
+    applies_when: ExprText | None = Field(None, description="The trigger exists only while this holds (a house "
+                                                            "rule's switch, added to `when`).")
     owner: ExprText | None = Field(None, description="Event triggers: the player it belongs to (`event` bound); "
                                                      "owned triggers resolve grouped by owner (docs/dsl.md 2.11).")
     effect: EffectText
@@ -666,6 +715,12 @@ class Spec(Model):
 
     orrery: Literal[1] = Field(1, description="Spec format version.")
     game: GameMeta
+    names: dict[str, list[str]] = Field({}, description="Closed sets of words: a type for attributes, fields, "
+                                                        "variables and parameters; the set's name is the list of its "
+                                                        "words.")
+    constants: dict[str, Any] = Field({}, description="Named values that never change: a YAML value, or a quoted "
+                                                      "expression evaluated once (zones, cells, tables, constants "
+                                                      "above).")
     components: Components = Components.model_construct()  # (no validator built at import: see Model)
     variables: dict[str, VarDecl] = {}
     tables: dict[str, TableDecl] = {}
@@ -695,21 +750,29 @@ class Spec(Model):
 # ------------------------------------------------------------- variants
 
 
+CHANGE_OPS = ("set", "replace", "remove", "add", "append", "prepend", "patch")
+
+
 class ChangeDecl(Model):
-    """One change a variant makes: exactly one of set/replace/remove/add, at a dotted path."""
+    """One change a variant makes: exactly one of set/replace/remove/add/append/prepend/patch, at a dotted path."""
 
     set: str | None = None
     replace: str | None = None
     remove: str | None = None
     add: str | None = None
+    append: str | None = Field(None, description="Add the value at the end of a list, or after an effect's "
+                                                 "statements.")
+    prepend: str | None = Field(None, description="Add the value at the start of a list, or before an effect's "
+                                                  "statements.")
+    patch: str | None = Field(None, description="Set some fields of a mapping (a row, a rule): the value's keys.")
     value: Any = None
     why: str | None = None
 
     @model_validator(mode="after")
     def _one_op(self) -> "ChangeDecl":
-        ops = [k for k in ("set", "replace", "remove", "add") if getattr(self, k) is not None]
+        ops = [k for k in CHANGE_OPS if getattr(self, k) is not None]
         if len(ops) != 1:
-            raise ValueError("a change needs exactly one of set, replace, remove, add")
+            raise ValueError("a change needs exactly one of " + ", ".join(CHANGE_OPS))
         if ops[0] != "remove" and "value" not in self.model_fields_set:
             raise ValueError(f"'{ops[0]}' needs a value")
         return self

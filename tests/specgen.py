@@ -29,7 +29,9 @@ guarantee by construction, and random contents drawn from a small grammar of con
   destroy, draw, shuffle, say, call, emit, settle, perform, end_turn, end_game) over typed expressions
   (arithmetic, comparisons, and/or/not, count, size, len, empty, sum, min/max, any/all comprehensions,
   list literals and comprehensions, in / not in, conditionals, random_int, shuffled, sorted, reversed,
-  `reachable` walks with a per-edge `cost:`).
+  `reachable` walks with a per-edge `cost:`, `let ... in`, `match` in expressions and as a statement,
+  slices `xs[a:b]`); sometimes `constants` (a number and a record holding a list, read with `.field`,
+  `["field"]` and slices).
 
 Termination is guaranteed by construction: `turns` goes up in every `turn_end` and the end condition
 `timeout` holds once it reaches a small bound; steps repeat at most twice; loops are over literal
@@ -59,7 +61,7 @@ EXCLUDED: dict[str, str] = {}
 LABELS = [f"{c}{r}" for r in (1, 2, 3) for c in "abc"]
 
 # Capabilities of an effect context: which statements may appear in it.
-ALL_CAPS = frozenset({"board", "choose", "settle", "perform", "call", "emit", "require", "end", "armed",
+ALL_CAPS = frozenset({"board", "choose", "commit", "settle", "perform", "call", "emit", "require", "end", "armed",
                       "rng", "end_turn"})
 
 
@@ -92,6 +94,7 @@ class Gen:
         self.used_end_game = False
         self.has_fn = False  # the spec declares the function twice(k)
         self.has_table = False  # the spec declares the table pts
+        self.has_consts = False  # the spec declares the constants base (int) and rec ({a: int, b: [int]})
         self.has_quantity = False  # the spec declares the quantity fee(k)
         self.risky = False  # may draw expressions that fail at run time (not in setup: the game would not start)
         self.saying = False  # drawing a `say`'s text: no random draws there (dsl.md 4.21)
@@ -126,6 +129,8 @@ class Gen:
             opts.append("oint")
         if self.int_atoms_extra:
             opts.append("extra")
+        if self.has_consts:
+            opts.append("const")
         k = self.pick(opts)
         if k == "lit":
             return str(self.num(0, 5))
@@ -135,6 +140,8 @@ class Gen:
             return f"(if {self.pick(sc.get('oint'))} == none then 0 else {self.pick(sc.get('oint'))})"
         if k == "extra":
             return self.pick(self.int_atoms_extra)
+        if k == "const":
+            return self.pick(["base", "rec.a", 'rec["a"]', "len(rec.b)"])
         if k == "score":
             return self.pick(["current.score", "next_player(current).score"])
         return k
@@ -143,7 +150,8 @@ class Gen:
         if d <= 0 or self.chance(0.35):
             return self.int_atom(sc)
         k = self.pick(["add", "sub", "mul", "div", "mod", "count", "size", "len", "sum", "minmax", "cond",
-                       "piece", "neg", "abs", "random", "index", "ncells", "fn", "table", "walk"])
+                       "piece", "neg", "abs", "random", "index", "ncells", "fn", "table", "walk", "let",
+                       "match"])
         a = lambda: self.int_expr(sc, d - 1)  # noqa: E731
         if k == "add":
             return f"({a()} + {a()})"
@@ -197,7 +205,26 @@ class Gen:
         if k == "index":
             xs = self.list_expr(sc, d - 1)
             return f"(if len({xs}) > 0 then {xs}[{self.pick(['0', '-1'])}] else 0)"
+        if k == "let" and self.on("let_in"):
+            x = self.fresh()
+            return f"(let {x} = {a()} in {self.int_expr(sc.add('int', x), d - 1)})"
+        if k == "match" and self.on("match"):
+            return f"(match {a()} {{ {self.match_arms(a)} }})"
         return self.int_atom(sc)
+
+    def match_patterns(self) -> list[str]:
+        """The patterns of a match's arms over small numbers (some with alternatives), ending with `_`."""
+        values = sorted(set(self.draw(st.lists(st.integers(0, 4), min_size=1, max_size=4))))
+        arms, i = [], 0
+        while i < len(values):
+            take = self.num(1, 2)
+            arms.append(" | ".join(map(str, values[i:i + take])))
+            i += take
+        return arms + ["_"]
+
+    def match_arms(self, result: Callable[[], str]) -> str:
+        """A match expression's arms."""
+        return ", ".join(f"{pattern} => {result()}" for pattern in self.match_patterns())
 
     def bool_expr(self, sc: Scope, d: int = 2) -> str:
         if d <= 0 or self.chance(0.2):
@@ -251,7 +278,9 @@ class Gen:
     def list_expr(self, sc: Scope, d: int = 2) -> str:
         opts = ["lit", "range", "log"]
         if d > 0:
-            opts += ["comp", "concat", "sorted", "reversed", "powers", "shuffled", "adjsizes"]
+            opts += ["comp", "concat", "sorted", "reversed", "powers", "shuffled", "adjsizes", "slice"]
+        if self.has_consts:
+            opts.append("const")
         k = self.pick(opts)
         if k == "lit":
             return "[" + ", ".join(self.int_expr(sc, d - 1) for _ in range(self.num(0, 3))) + "]"
@@ -275,6 +304,11 @@ class Gen:
         if k == "adjsizes":
             n = self.fresh()
             return f"[size({n}) for {n} in adjacent({self.cell_expr(sc)})]"
+        if k == "const":
+            return self.pick(["rec.b", 'rec["b"]'])
+        if k == "slice" and self.on("slice"):
+            lo, hi = (self.pick(["", "0", "1", "-1", "-2", "3", self.int_atom(sc)]) for _ in range(2))
+            return f"{self.list_expr(sc, d - 1)}[{lo}:{hi}]"
         m = self.fresh()
         return f"[{m}.power for {m} in pieces({self.pick(['board', 'pile', 'bag'])})]"
 
@@ -328,11 +362,11 @@ class Gen:
         """One statement (maybe several lines) and the scope after it."""
         kinds = ["let", "assign", "assign", "say", "log"]
         if d > 0:
-            kinds += ["if", "for_int", "for_cell", "for_piece", "repeat", "while"]
+            kinds += ["if", "for_int", "for_cell", "for_piece", "repeat", "while", "match"]
             if "choose" in caps:
                 kinds += ["chosen_by"]
         if "choose" in caps:
-            kinds += ["choose", "choose"] + ([] if "no_commit" in caps else ["commit"])
+            kinds += ["choose", "choose"] + (["commit"] if "commit" in caps else [])
         if "board" in caps:
             kinds += ["create", "move", "destroy", "draw"]
         else:
@@ -385,6 +419,11 @@ class Gen:
                 lines[-1] = "} else {"
                 lines += ["  " + x for x in self.block(sc, caps, d - 1)] + ["}"]
             return lines, sc
+        if k == "match":  # arms of statements, one per line
+            lines = [f"match {ie()} {{"]
+            for pattern in self.match_patterns():
+                lines += ["  " + x for x in self.braces(f"{pattern} =>", self.block(sc, caps, d - 1, (1, 2)))]
+            return lines + ["}"], sc
         if k == "for_int":
             x = self.fresh()
             inner = sc.add("int", x)
@@ -591,6 +630,10 @@ def specs(draw) -> str:
     if g.chance(0.5) and g.on("function"):
         spec["functions"] = {"twice": {"params": ["k"], "expr": g.int_expr(Scope().add("int", "k"), 2)}}
         g.has_fn = True
+    if g.chance(0.4) and g.on("constants"):
+        spec["constants"] = {"base": g.num(0, 4),
+                             "rec": {"a": g.num(0, 3), "b": [g.num(0, 5) for _ in range(g.num(0, 3))]}}
+        g.has_consts = True
     if g.chance(0.4) and g.on("table"):
         spec["tables"] = {"pts": {"values": [0, 1, 3, 6], "default": 0}}
         g.has_table = True
@@ -608,7 +651,7 @@ def specs(draw) -> str:
         spec["modifiers"] = mods
         g.has_quantity = True
     # procedures: may choose and emit; no call, perform, settle, end_turn, armed
-    proc_caps = frozenset({"board", "choose", "emit", "require", "rng", "end"})
+    proc_caps = frozenset({"board", "choose", "commit", "emit", "require", "rng", "end"})
     g.int_atoms_extra = ["n"]
     proc_body = g.block(top.add("int", "n"), proc_caps, 2)
     g.int_atoms_extra = []
@@ -729,8 +772,9 @@ def specs(draw) -> str:
     if g.chance(0.2):
         spec["flow"]["round_end"] = effect(["g += 1"])
     if g.window:  # a reaction window, opened by `open w()` in actions (and after `ping` when it is emitted)
-        caps = frozenset({"board", "choose", "require", "rng", "no_commit"})  # (a commit in a window is refused)
-        actions["react"] = {"limit": 1, "effect": effect(g.block(top, caps, 1, (1, 2)))}
+        # (its answer never commits: a commit cannot run inside one player's reaction, dsl.md 4.24)
+        actions["react"] = {"limit": 1, "effect": effect(g.block(top, frozenset({"board", "choose", "require", "rng"}),
+                                                                 1, (1, 2)))}
         window: dict[str, Any] = {"actions": ["react"], "who": g.pick(["players", "[p for p in players where p != current]"]),
                                   "closes": g.pick(["all_passed", "first_taken", "each_once"]),
                                   "ask": g.pick(["when_able", "always"]), "poll": g.pick(["turn_order", "as_listed"])}
@@ -745,7 +789,7 @@ def specs(draw) -> str:
     ev: dict[str, Any] = {"on": "ping"}
     if g.chance():
         ev["when"] = g.bool_expr(top, 1)
-    ev["effect"] = effect(g.block(top, frozenset({"board", "choose", "require", "rng"}), 1, (1, 2)))
+    ev["effect"] = effect(g.block(top, frozenset({"board", "choose", "commit", "require", "rng"}), 1, (1, 2)))
     g.int_atoms_extra = []
     if not g.emits:  # no effect emits ping: listen to the built-in action event instead
         ev["on"] = "action"
@@ -762,7 +806,7 @@ def specs(draw) -> str:
     triggers["on_ping"] = ev
     if g.on("state_trigger"):
         # consumes `armed`: fires `armed` times; may put pieces on the board, choose, require
-        body = g.block(top, frozenset({"board", "choose", "require", "rng"}), 1, (0, 2))
+        body = g.block(top, frozenset({"board", "choose", "commit", "require", "rng"}), 1, (0, 2))
         causal = ["g += len(cause.chain) + cause.origin"] if g.chance(0.3) else []  # causes (dsl.md 6.5)
         triggers["fire"] = {"when": "armed > 0", "effect": effect(["armed -= 1"] + causal + body)}
         if g.chance(0.3):

@@ -33,13 +33,13 @@ def test_nobody_is_shown_another_players_pending_bid(players):
     for seed in SEEDS:
         gs = game.new_initial_state(players=players, seed=seed)
         rng = Rng(seed)
-        start, since, asked, was_sealed = None, 0, [], False
+        start, since, asked = None, 0, []
         while not gs.is_terminal():
             d = gs.decision
             committed = gs.view()["commit"]["committed"] if d.sealed else []
-            if d.sealed and not was_sealed:  # a round's bidding starts asking
+            if d.sealed and (not committed or committed != [seat for seat, _, _ in asked]):  # a new bidding
+                # (it starts with nobody's bid, or with an automatic bid of a player without coins: not checked)
                 start, since, asked = (gs.clone(), len(gs.steps), []) if not committed else (None, 0, [])
-            was_sealed = d.sealed  # (an automatic bid of a player without coins asks nobody: not checked)
             if d.sealed and asked:
                 for viewer in range(players):
                     real = shown_to(gs, viewer, since)

@@ -106,7 +106,10 @@ def _attr_text(name: str, decl: AttrDecl | list | str) -> str:
     if isinstance(decl, str):
         return f"{words(name)} ({decl})"
     values = decl if isinstance(decl, list) else decl.values
-    out = f"{words(name)}: {'/'.join(map(str, values))}" if values else f"{words(name)} ({decl.type})"
+    kind = "" if isinstance(decl, list) else decl.type if decl.type != "any" else (
+        f"a row of {decl.row}" if decl.row else f"record of {', '.join(decl.record)}" if decl.record is not None
+        else "list" if decl.list_ is not None else decl.type)
+    out = f"{words(name)}: {'/'.join(map(str, values))}" if values else f"{words(name)} ({kind})"
     default = None if isinstance(decl, list) else decl.default
     return out if default is None else f"{out}, default {default}"
 
@@ -633,14 +636,14 @@ def _glossary(c: _Ctx, above: str) -> list[str]:
             phrase = c.value("functions", name, "expr", current="the current player") or ""
             text = phrase + "." if len(phrase) <= 140 and phrase.count("`") <= 2 else \
                 f"`{code(c.spec.expr('functions', name, 'expr'))}`"
-        out.append(f"- `{name}({', '.join(f.params)})`: {text}")
+        out.append(f"- `{name}({', '.join(f.param_names)})`: {text}")
     for name, p in m.procedures.items():
         if f"“{words(name)}”" not in above:
             continue
         lines = c.effect("procedures", name, "effect", current="the current player")
         text = _stop(p.description) if p.description else (
             lines[0][2:] if len(lines) == 1 else f"{_plural(len(lines), 'step')} (see the spec).")
-        out.append(f"- “{words(name)}” ({', '.join(p.params)}): {text}")
+        out.append(f"- “{words(name)}” ({', '.join(p.param_names)}): {text}")
     out += quantity_entries(c, above)
     if m.invariants:
         out.append("- Always true (`orrery simulate --check` checks these invariants): "
@@ -732,6 +735,8 @@ def compact_value(value: Any, absent: str = "(none)") -> list[str]:
         return [absent]
     if isinstance(value, str):
         return value.strip().splitlines() or [""]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value) and any("\n" in v for v in value):
+        return [ln for v in value for ln in v.strip().splitlines()]  # an effect in parts (a variant's append)
     one = _dump(value, flow=True)
     if len(one) == 1 and len(one[0]) <= MAX_LINE:
         return one

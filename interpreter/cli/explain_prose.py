@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 from orrery.rulespec.gamespec import GameSpec
+from .explain_forms import code_form, is_match_value, match_lines
 
 _COMPARE = {"==": "is", "!=": "is not", ">=": "is at least", "<=": "is at most", ">": "is more than",
             "<": "is less than", "in": "is in", "not in": "is not in"}
@@ -89,7 +90,7 @@ def code(e: A.Node | None) -> str:
         clauses = " ".join(f"for {c.var} in {code(c.iter)}" + (f" where {code(c.cond)}" if c.cond else "")
                            for c in e.clauses)
         return f"[{code(e.elt)} {clauses}]"
-    return type(e).__name__.lower()
+    return code_form(e, code, _paren) or type(e).__name__.lower()
 
 
 def _literal_code(value: Any) -> str:
@@ -105,7 +106,7 @@ def _literal_code(value: Any) -> str:
 def _paren(e: A.Node, level: int) -> str:
     """Source text of a sub-expression, in brackets when it binds more loosely than its place."""
     own = (_PRECEDENCE.get(e.op, 4) if isinstance(e, A.Binary) else 3 if isinstance(e, A.Unary) and e.op == "not"
-           else 0 if isinstance(e, A.Cond) else 10)
+           else 0 if isinstance(e, (A.Cond, A.LetIn)) else 10)
     text = code(e)
     return f"({text})" if own < level else text
 
@@ -263,9 +264,9 @@ class Phraser:
                 return e
             decl = self.spec.model.functions[e.func]
             body = self.spec.expr("functions", e.func, "expr")
-            if decl.description or body is None or e.kwargs or len(e.args) != len(decl.params):
+            if decl.description or body is None or e.kwargs or len(e.args) != len(decl.param_names):
                 return e
-            e = substitute(body, dict(zip(decl.params, e.args)))
+            e = substitute(body, dict(zip(decl.param_names, e.args)))
         return e
 
     def _inline(self, e: A.Call, as_cond: bool = False) -> str | None:
@@ -277,11 +278,11 @@ class Phraser:
         decl = self.spec.model.functions[e.func]
         body = self.spec.expr("functions", e.func, "expr")
         if decl.description or body is None or self._depth >= MAX_INLINE_DEPTH or e.kwargs \
-                or len(e.args) != len(decl.params):
+                or len(e.args) != len(decl.param_names):
             return None
         self._depth += 1
         try:
-            put = substitute(body, dict(zip(decl.params, e.args)))
+            put = substitute(body, dict(zip(decl.param_names, e.args)))
             text = self.cond(put) if as_cond else self.expr(put)
         finally:
             self._depth -= 1
@@ -623,8 +624,11 @@ class Phraser:
         if block is None:
             return []
         out: list[str] = []
-        for s in block.body:
-            out += self.stmt(s, depth)
+        for i, s in enumerate(block.body):
+            if is_match_value(s) and i + 1 < len(block.body) and getattr(block.body[i + 1], "match", None):
+                out += match_lines(self, s.value, block.body[i + 1], depth)  # the `if` it is parsed into: skipped
+            elif not (isinstance(s, A.If) and s.match is not None and i > 0 and is_match_value(block.body[i - 1])):
+                out += self.stmt(s, depth)
         return out
 
     def stmt(self, s: A.Stmt, depth: int = 0) -> list[str]:

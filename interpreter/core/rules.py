@@ -12,11 +12,13 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Span
+from orrery.rulespec.datacheck import build_types
 from orrery.rulespec.gamespec import GameSpec
-from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
+from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_values
 from orrery.rulespec.zonekeys import edges_of, instance_name, per_keys
 
 from .causes import reads_causes
+from .data import as_value, typed_value
 from .decisions import RuleError
 from .reactions import anytime_actions, owned_events, windows_after, windows_of
 from .fallibility import Fallibility
@@ -221,7 +223,12 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
     for n in m.end:
         names[n] = ("end", n)
     for n, t in m.tables.items():
-        names[n] = ("table", TableRef(n, t))
+        names[n] = ("table", TableRef(n, t, rules.table_values(n), rules.table_default(n)))
+    for n, words in m.names.items():  # a set of words is the list of its words
+        names[n] = ("const", list(words))
+    for n, value in m.constants.items():
+        if not isinstance(value, str):  # (an expression's value: engine/constants.py, before the first game)
+            names[n] = ("const", as_value(value))
     for n, z in m.components.zones.items():
         if n in rules.families:
             names[n] = ("zones", rules.families[n])
@@ -269,6 +276,8 @@ class Rules:
         self.max_players = m.game.players.max
         self.default_players = m.game.players.default or m.game.players.min
         self.seat_names = m.game.seat_names
+        self.types = build_types(m)  # the declared types of the data: YAML values become runtime values by them
+        self._tables: dict[str, Any] = {}
         self.families: dict[str, ZoneFamily] = {}  # `per:` zones: name -> the family of its zones
         self.zones: dict[str, ZoneInfo] = {}
         for n, z in m.components.zones.items():
@@ -285,8 +294,8 @@ class Rules:
         self.tracks = m.components.tracks
         self.variables = m.variables
         self.tables = m.tables
-        self.functions = {n: (f.params, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
-        self.procedures = {n: (p.params, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
+        self.functions = {n: (f.param_names, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
+        self.procedures = {n: (p.param_names, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
         self.procedures.update(templates_of(spec))  # the effect catalogue: a `do:` calls its templates
         self.actions = {n: self._action(n) for n in m.actions}
         self.quantities, self.modifiers_of = quantities_of(spec)  # (read by name like functions: dsl.md 2.10.3)
@@ -337,19 +346,52 @@ class Rules:
         self.player_var_names = {n for n, t in self.tracks.items() if t.per_player} | {
             n for n, v in self.variables.items() if v.per_player}
 
+    # -- data
+    def table_values(self, name: str) -> Any:
+        """A table's entries as runtime values (converted once; rows may name rows of other tables)."""
+        found = self._tables.get(name)
+        if found is None:
+            decl, ts = self.tables[name], self.types.rows.get(name)
+            self._tables[name] = decl.values  # (a row naming its own table reads the YAML: the checker refuses it)
+            if decl.row is None:
+                found = as_value(decl.values)
+            elif isinstance(decl.values, dict):
+                found = {k: self.value(ts, v) for k, v in decl.values.items()}
+            else:
+                found = [self.value(ts, v) for v in decl.values]
+            self._tables[name] = found
+        return found
+
+    def table_default(self, name: str) -> Any:
+        """A table's default as a runtime value."""
+        return as_value(self.tables[name].default)
+
+    def row(self, table: str, key: Any) -> Any:
+        """The row of a table a `{row: T}` value names by its key (none when it names no row)."""
+        values = self.table_values(table)
+        if isinstance(values, dict):
+            return values.get(str(key))
+        return values[key] if isinstance(key, int) and 0 <= key < len(values) else None
+
+    def value(self, ts: Any, v: Any) -> Any:
+        """YAML data of a declared type as a runtime value (core/data.py)."""
+        return typed_value(ts, v, self.row)
+
     # -- builders
     def _zone(self, name: str, decl: ZoneDecl, family: str = "", key: Any = None) -> ZoneInfo:
         info = ZoneInfo(name, decl, family=family, key=key)
-        info.cell_defaults = {k: attr_default(v) for k, v in decl.cell_attributes.items()}
+        types = self.types.cell_attrs.get(family or name, {})  # (a `per:` family's zones share its declaration)
+        info.cell_defaults = {k: self.value(types[k], types[k].default) for k in decl.cell_attributes}
         for label, attrs in decl.cells.items():
             pos = label if decl.type == "graph" else parse_cell_label(label)
-            info.cell_attrs[pos] = dict(attrs)
+            info.cell_attrs[pos] = {k: self.value(types.get(k), v) for k, v in attrs.items()}
         if decl.type == "graph":
             info.graph_adj = {n: [] for n in decl.nodes or []}
-            defaults = {k: attr_default(v) for k, v in decl.edge_attributes.items()}
+            etypes = self.types.edge_attrs.get(family or name, {})
+            defaults = {k: self.value(etypes[k], etypes[k].default) for k in decl.edge_attributes}
             for edge in edges_of(decl):
                 a, b = edge.a, edge.b
-                attrs = {**defaults, **edge.attrs}
+                attrs = {**defaults, **{k: self.value(etypes.get(k), v) for k, v in edge.attrs.items()}}
                 info.graph_adj.setdefault(a, []).append(b)
                 info.edge_attrs[(a, b)] = attrs
                 if not edge.directed:
@@ -358,10 +400,10 @@ class Rules:
         return info
 
     def _kind(self, name: str, decl: PieceKind) -> KindInfo:
+        types = self.types.kind_attrs.get(name, {})  # (attributes and state fields: rulespec/datacheck.py)
         fields = {**decl.attributes, **decl.state}
-        defaults = {k: attr_default(v) for k, v in fields.items()}
-        self.player_attrs[name] = {k for k, v in fields.items()
-                                   if v == "player" or (isinstance(v, AttrDecl) and v.type == "player")}
+        defaults = {k: self.value(types[k], types[k].default) for k in fields}
+        self.player_attrs[name] = {k for k in fields if types[k].kind == "player"}
         for k, v in decl.state.items():  # fields that go back to their default when a turn/phase/round ends
             if isinstance(v, AttrDecl) and getattr(v, "reset", None):
                 self.state_resets.setdefault(v.reset, {}).setdefault(name, {})[k] = defaults[k]
@@ -483,16 +525,18 @@ class Rules:
             if decl.unlimited:
                 continue
             if decl.instances is not None:
+                types = self.types.kind_attrs[name]
                 for inst in decl.instances:
                     attrs = dict(k.defaults)
-                    attrs.update({a: self.coerce_attr(name, a, v) for a, v in inst.items() if a not in ("count", "abilities")})
+                    attrs.update({a: self.value(types.get(a), v) for a, v in inst.items()
+                                  if a not in ("count", "id", "abilities")})
                     out.extend((name, dict(attrs)) for _ in range(int(inst.get("count", decl.count))))
                 continue
             enums = [(a, attr_values(d)) for a, d in decl.attributes.items() if attr_values(d)]
             combos = itertools.product(*[vals for _, vals in enums]) if enums else [()]
             for combo in combos:
                 attrs = dict(k.defaults)
-                attrs.update({a: v for (a, _), v in zip(enums, combo)})
+                attrs.update({a: as_value(v) for (a, _), v in zip(enums, combo)})
                 out.extend((name, dict(attrs)) for _ in range(decl.count))
         return out
 

@@ -52,6 +52,7 @@ class Step:
     prompt: str
     auto: bool = False
     sealed: bool = False  # an answer to a `commit`: hidden from the other players until the reveal
+    value: Any = None  # the answer's value (the table checks whether a chosen piece is hidden from a reader)
 
 
 def after_reveal(failed: RequireFailed) -> RuleError:
@@ -253,7 +254,7 @@ class GameState:
         label = self.pos.it.label
 
         def forced(chooser: int, prompt: str, value: Any) -> None:
-            history.append(Step(chooser, 0, label(value), prompt, auto=True))
+            history.append(Step(chooser, 0, label(value), prompt, True, False, value))
 
         self.pos.on_forced = forced
 
@@ -294,7 +295,7 @@ class GameState:
             self._checkpoint()
         told = self._told
         nh, nn = len(self.steps), 0 if told is None else len(told)
-        self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False, d.sealed))
+        self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False, d.sealed, opt.value))
         self._revealing = False
         try:
             if d.sealed:
@@ -371,7 +372,8 @@ class GameState:
                 raise RequireFailed(f"no option of '{decision.prompt}' can be completed", decision.span)
             if len(viable) == 1 and not decision.must_ask:
                 opt = viable[0]
-                self.steps.append(Step(decision.player, opt.index, opt.label, decision.prompt, True, decision.sealed))
+                self.steps.append(Step(decision.player, opt.index, opt.label, decision.prompt, True, decision.sealed,
+                                       opt.value))
                 if decision.sealed:
                     self._sealed_answer()
                 pos.resume(opt.value)

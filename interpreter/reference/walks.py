@@ -4,7 +4,7 @@ A board's edges are the steps `adjacent` allows: a graph's declared edges (one-w
 grid's neighbours.  An edge reads as a record: `source`, `target` and, on graphs, the edge attributes.
 Walks are Dijkstra searches whose cost per edge is the `cost:` expression, evaluated once per edge looked
 at with `edge` bound (the evaluator passes it here as a function of the edge record); none means the
-edge cannot be taken.  Ties are broken as docs/dsl.md (§3.15) says, so both engines walk alike.
+edge cannot be taken.  Ties are broken as docs/dsl.md (§3.16) says, so both engines walk alike.
 """
 
 from __future__ import annotations
