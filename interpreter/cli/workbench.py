@@ -107,6 +107,49 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ------------------------------------------------------------------ report
+
+
+def command_line(args: argparse.Namespace, name: str, extra: list[str]) -> str:
+    """The command line that plays the same games again."""
+    import shlex
+
+    parts = ["orrery", name, args.game] + [a for v in args.variant or [] for a in ("--variant", v)]
+    if args.players is not None:
+        parts += ["--players", str(args.players)]
+    parts += ["--games", str(args.games), "--bots", args.bots, "--seed", str(args.seed)] + extra
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Play seeded games and write the balance report: an HTML page and its PNG figures."""
+    from pathlib import Path
+
+    from ..workbench.plots import MissingPlotting, pyplot
+    from ..workbench.report import Report, write_report
+
+    try:
+        pyplot()
+    except MissingPlotting as err:
+        raise InputError(str(err)) from None
+    if args.games < 1:
+        raise InputError("report: --games must be at least 1 (a report rests on games)")
+    game = load_side(args, args.variant or [])
+    players = players_of(args, game)
+    bots = bots_of(args, players)
+    trials = play(args, game, players, bots)
+    report = Report(game, trials, command_line(args, "report", ["--out", args.out]), args.variant or [], bots,
+                    args.seed)
+    if args.compare_with:
+        other = load_side(args, (args.variant or []) + side_variants(args.compare_with))
+        players_of(args, other)
+        report.comparison = ("as above", "+ " + args.compare_with,
+                             compare_trials(game, trials, other, play(args, other, players, bots)))
+    page = write_report(report, Path(args.out))
+    print(printable(f"wrote {page} ({len(trials)} games); open it in a browser"))
+    return EXIT_OK
+
+
 # ------------------------------------------------------------------ registration
 
 
@@ -119,3 +162,11 @@ def add_commands(add: Any, game_args: Any) -> None:
                     "against this variant (B); twice: A against B. Commas stack variants on one side")
     add_play_options(sp, 200)
     sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp = add("report", cmd_report, "Play seeded games and write a balance report to --out: an HTML page (no "
+             "network needed) with PNG plots of win rates, game length, score margins, end conditions, branching "
+             "factor and decisiveness, each with the games it rests on.")
+    game_args(sp)
+    add_play_options(sp, 200)
+    sp.add_argument("--out", required=True, metavar="DIR", help="the folder to write index.html and the PNGs to")
+    sp.add_argument("--compare-with", metavar="V[,V2...]", help="also play the same seeds with these variants "
+                    "added and show the comparison")
