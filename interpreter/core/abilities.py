@@ -55,9 +55,11 @@ class KindAbilities:
 class Abilities:
     """Every kind's abilities, each initial piece's, and the events, quantities and zones they concern."""
 
-    def __init__(self, kinds: dict[str, KindAbilities], by_pid: list[tuple[AbilityInfo, ...]]):
+    def __init__(self, kinds: dict[str, KindAbilities], by_pid: list[tuple[AbilityInfo, ...]],
+                 rows: list[tuple[str, int | None]]):
         self.kinds = kinds
         self.by_pid = by_pid  # the pieces made at game start (pid order), then `create`d ones carry `common`
+        self.rows = rows  # each initial piece's (kind, instance row): pieces of one row carry the same abilities
         every = [ab for k in kinds.values() for ab in k.common + tuple(a for row in k.rows for a in row)]
         self.events = {ab.event for ab in every if ab.what == "on"}
         self.modified = {ab.modifier.quantity for ab in every if ab.what == "modify"}
@@ -71,6 +73,11 @@ class Abilities:
         for k in kinds.values():
             zones += [z for z in k.zones if z not in zones]
         self.zones = tuple(zones)  # every active_in zone, in the order abilities resolve (then bottom first)
+
+    def row_key(self, pid: int, kind: str) -> tuple[str, int]:
+        """Which printed abilities a piece carries, as a sortable key (equal keys: the same abilities)."""
+        k, r = self.rows[pid] if pid < len(self.rows) else (kind, None)
+        return k, -1 if r is None else r
 
     def of(self, pid: int, kind: str) -> tuple[AbilityInfo, ...]:
         """The abilities a piece carries (none for a kind without any)."""
@@ -101,7 +108,7 @@ def abilities_of(spec: Any, initial: list[tuple[str, int | None]]) -> Abilities 
     if not kinds:
         return None
     by_pid = [(kinds[k].rows[r] if r is not None else kinds[k].common) if k in kinds else () for k, r in initial]
-    return Abilities(kinds, by_pid)
+    return Abilities(kinds, by_pid, list(initial))
 
 
 def initial_rows(rules: Any) -> list[tuple[str, int | None]]:
@@ -186,7 +193,7 @@ def live(it: Any) -> Iterator[tuple[int, int, AbilityInfo]]:
                 owner = seat if seat is not None else _shared_owner(it, k, pid)
                 if owner is None:
                     continue
-                for a in ab.of(pid, k.kind):
+                for a in ab.of(s.origin(pid), k.kind):  # (a determinised world's faces carry their own)
                     yield owner, pid, a
 
 

@@ -65,7 +65,7 @@ def plays_of(it: Any, piece: Any, span: Any) -> tuple[int, int, list[AbilityInfo
         raise RuleError(f"`use` needs a piece, got {it.describe(piece)}", span)
     pid = piece.id
     ab = it.r.abilities
-    plays = [a for a in ab.of(pid, it.s.kinds[pid]) if a.what == "play"] if ab is not None else []
+    plays = [a for a in ab.of(it.s.origin(pid), it.s.kinds[pid]) if a.what == "play"] if ab is not None else []
     if not plays:
         raise RuleError(f"{it.piece_label(pid)} has nothing to play (no `play:` ability)", span)
     return pid, it.current(), plays
