@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .errors import Diagnostics, Finding, SpecError, Span
-from .models import CHANGE_OPS, Variant
+from .filemodels import CHANGE_OPS, Variant
 from .paths import real_path, relative_to_file
 from .pydantic_errors import findings_from_validation
 from .source import SourceDoc, YamlLimits, load_yaml
@@ -123,7 +123,7 @@ def no_variants(base: SourceDoc) -> Merged:
 
 
 def _validate(doc: SourceDoc) -> list[Finding]:
-    """Located findings for a variant file that does not match models.Variant."""
+    """Located findings for a variant file that does not match filemodels.Variant."""
     try:
         Variant.model_validate(doc.data)
     except ValidationError as exc:

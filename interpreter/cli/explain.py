@@ -19,6 +19,7 @@ from orrery.rulespec import ast as A
 from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
 
+from .explain_format import md_table as _table
 from .explain_prose import Phraser, code, words
 from .explain_windows import windows_section
 from .explain_quantities import quantity_entries
@@ -78,17 +79,6 @@ def _join(items: list[str], last: str = "and") -> str:
     """`a`, `a and b`, `a, b and c`."""
     items = [i for i in items if i]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1] if items else ""
-
-
-def _cell(text: Any) -> str:
-    """Text for a Markdown table cell (one line, pipes escaped)."""
-    return " ".join(str(text).split()).replace("|", "\\|")
-
-
-def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
-    """A Markdown table."""
-    out = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
-    return out + ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
 
 
 def _said(text: str | None) -> str:

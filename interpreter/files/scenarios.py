@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Diagnostics, Finding, InputError, OrreryError, SpecError
 from orrery.rulespec.loader import nesting_finding
-from orrery.rulespec.models import ScenarioDecl, ScenarioFile, ScenarioStep
+from orrery.rulespec.filemodels import ScenarioDecl, ScenarioFile, ScenarioStep
 from orrery.rulespec.parser import parse_block, parse_expr
 from orrery.rulespec.paths import real_path
 from orrery.rulespec.pydantic_errors import findings_from_validation
