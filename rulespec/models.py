@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator, with_config
 from typing_extensions import NotRequired, TypedDict
 
+from .wording import TITLE
+
 def _as_expr_text(v: Any) -> Any:
     """YAML turns `when: true` or `order: 0` into bool/int; they are expressions too."""
     if isinstance(v, bool):
@@ -199,10 +201,6 @@ class ZoneDecl(Model):
         if self.type != "graph" and (self.nodes or self.edges):
             raise ValueError("nodes/edges are only for type: graph")
         return self
-
-
-TITLE = ("How players read this name on the screen and in the narration (default: its words, the underscores read as "
-         "spaces; docs/dsl.md 1.6).")
 
 
 class TrackDecl(Model):
