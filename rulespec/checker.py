@@ -20,6 +20,7 @@ from .commits import check_commit
 from .datacheck import data_findings
 from .errors import Finding, Span, one_line
 from .gamespec import GameSpec
+from .prompt_checks import prompt_findings
 from .reaction_checks import check_open, reaction_findings
 from .limits_check import cost_findings, limit_findings
 from .namecheck import IDENTIFIER, name_findings
@@ -118,6 +119,7 @@ class _Checker:
         flowcheck.flow(self)
         flowcheck.events(self)
         reaction_findings(self)
+        prompt_findings(self)  # (decisions that would ask in an identifier's words)
         self.findings += limit_findings(self.spec, self.span, self.key) + cost_findings(self.spec, self.calls)
         return self.findings
 
@@ -630,6 +632,8 @@ class _Checker:
         self._want_iterable(s.iter, t)
         if s.chooser is not None:
             self.expr(s.chooser, sc)
+        if s.prompt is not None:
+            self.expr(s.prompt, sc)  # asked before each item: the loop's variable is not bound yet
         inner = sc.child()
         self._define(inner, s.var, self._elem(s.iter, t), self._word(s.span, "for", s.var))
         if s.cond is not None:

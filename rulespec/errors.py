@@ -47,7 +47,8 @@ class Finding:
 
     def headline(self) -> str:
         """The ``FILE:LINE:COL: severity: message`` line."""
-        where = str(self.span) if self.span else "<input>"
+        # (a problem with no place in a file, such as a command-line value, is the command's own)
+        where = str(self.span) if self.span else "orrery"
         return printable(f"{where}: {self.severity}: {self.message}")
 
     def format(self, text: str | None = None) -> str:

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator, with_config
 from typing_extensions import NotRequired, TypedDict
 
+from .wording import TITLE
+
 def _as_expr_text(v: Any) -> Any:
     """YAML turns `when: true` or `order: 0` into bool/int; they are expressions too."""
     if isinstance(v, bool):
@@ -234,6 +236,7 @@ class ZoneDecl(Model):
 class TrackDecl(Model):
     """A bounded counter (score track, resource track), global or per player."""
 
+    title: str | None = Field(None, description=TITLE)
     per_player: bool = True
     start: ExprText | None = Field(None, description="Starting value (default 0); per-player tracks see `p`.")
     min: int | str | None = Field(None, description="Lowest value: a number, or an expression evaluated at each "
@@ -246,6 +249,7 @@ class TrackDecl(Model):
 class VarDecl(Model):
     """A state variable of any type, global or per player."""
 
+    title: str | None = Field(None, description=TITLE)
     per_player: bool = False
     type: str = Field("any", description="int, bool, str, list, record, player, piece, cell, any, or a `names:` "
                                          "set (the checker checks the values written to it).")
@@ -607,6 +611,7 @@ class PhaseDecl(Model):
     """A phase of a round: players take turns in an order, or an automatic effect runs."""
 
     name: str = Field(pattern=NAME_PATTERN)
+    title: str | None = Field(None, description=TITLE)
     description: str | None = None
     order: TurnOrder = "clockwise"
     order_by: ExprText | None = Field(None, description="With order: by — sort key per player `p` (smallest first).")
@@ -638,6 +643,7 @@ class FlowDecl(Model):
 class EndDecl(Model):
     """A way the game ends."""
 
+    title: str | None = Field(None, description=TITLE)
     description: str | None = None
     when: ExprText | None = Field(None, description="Without it, only `end_game NAME` ends the game this way.")
     check: Literal["immediate", "end_of_turn", "end_of_phase", "end_of_round"] = "immediate"

@@ -459,6 +459,8 @@ class Gen:
                                    ("cell", "cells(board)"), ("int", "range(3)")])
             inner = sc.add(kind, x)
             head = f"for {x} in {dom} where {self.bool_expr(inner, 1)} chosen by {self.player_expr(sc)}"
+            if int(x[1:]) % 2:  # (a question of its own in every other loop; decided without a draw, so the
+                head += ' prompt "which next, of " + text(len(players)) + "?"'  # games drawn before stay)
             return self.braces(head, self.block(inner, caps, d - 1, (1, 2))), sc
         if k == "repeat":
             n = self.pick([str(self.num(0, 3)), f"min({self.int_expr(sc, 1)}, 2)"])

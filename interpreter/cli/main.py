@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from orrery import __version__
 from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, printable
-from orrery.rulespec.wording import spoken
+from orrery.rulespec.wording import titled
 
 # The game-loading helpers live in .loading (cli_perf and play use them too); the old private names stay.
 from .loading import LIMIT_NAMES
@@ -200,7 +200,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(printable(f"replay diverged: {report.divergence}"), file=sys.stderr)
         return EXIT_FAIL
     o = report.final.outcome()
-    status = f"game over ({spoken(o.end)}), winners: {_winner_names(game, o.winners)}" \
+    status = f"game over ({titled(game.spec.model, 'end', o.end)}), winners: {_winner_names(game, o.winners)}" \
         if o else f"game in progress: {report.final.decision.prompt}"
     print(printable(f"replayed {report.steps} step(s) of {args.log}: every state matches; {status}"))
     if report.result_matches is False:

@@ -67,7 +67,7 @@ from orrery.rulespec.paths import real_path, refuse_overwrite, same_file
 from ..bots.factory import BOTS, PARAMETRIC, Bot, apply_choice, bot_error, make_bot
 from ..reference.evaluator import Interp
 from ..engine.game import Game, GameState
-from ..engine.gamefiles import game_ref, resolve_game, resolve_variant
+from ..engine.gamefiles import close_to, game_ref, resolve_game, resolve_variant
 from ..files.log import LogWriter
 from .narrate import Sight, auto_lines, bot_lines, public_view
 from .prompter import EOF, HELP, QUIT, UNDO, LineReader, Table, answer_words, ask
@@ -95,7 +95,8 @@ def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]
         raise InputError(f"{game.name} takes {r.player_count_text()}, not {len(kinds)}")
     for k in kinds:
         if k != HUMAN and k.partition(":")[0] not in BOTS:
-            raise InputError(f"--seats: unknown seat type '{k}' (human, {', '.join(sorted(BOTS))})")
+            raise InputError(f"--seats: unknown seat type '{k}'{close_to(k.partition(':')[0], [HUMAN, *BOTS])} "
+                             f"(human, {', '.join(sorted(BOTS))})")
         why = None if k == HUMAN else bot_error(k)
         if why:
             raise InputError(f"--seats: {why}")

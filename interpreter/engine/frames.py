@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from orrery.rulespec import ast as A
+from orrery.rulespec.wording import choice_prompt, loop_prompt, param_prompt
 
 from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
 from ..core import causes
@@ -152,6 +153,11 @@ class ForFrame:
         return f
 
 
+def loop_question(it: Any, node: A.For, env: dict) -> str:
+    """The question of a `for ... chosen by P [prompt T]` before each item: T now, else the loop's words."""
+    return loop_prompt(node.var) if node.prompt is None else message_text(it, node.prompt, env) or ""
+
+
 class ChosenOrderFrame:
     """`for x in e chosen by P`: P picks the next item each time."""
 
@@ -163,8 +169,8 @@ class ChosenOrderFrame:
             return None
         node = self.node
         pos.it.tick(node.span)
-        done, got = ask_value(pos, node.var, self.remaining, int(self.chooser), f"which {node.var} next?", False,
-                              node.span, None, None, id(node))
+        done, got = ask_value(pos, node.var, self.remaining, int(self.chooser), loop_question(pos.it, node, self.env),
+                              False, node.span, None, None, id(node))
         if not done:
             return got
         self.resume(pos, got)
@@ -287,7 +293,7 @@ def _start_choose(pos: "Position", node: A.Choose, env: dict) -> Decision | None
     domain = it.iterate(it.ev(node.domain, env), node.domain.span)
     values, rejected = _filter(it, node.var, domain, node.cond, env, node.reason)
     chooser = seat_of(it, it.ev(node.chooser, env), node.chooser.span) if node.chooser is not None else it.current()
-    prompt = f"choose {node.var}" if node.prompt is None else message_text(it, node.prompt, env)
+    prompt = choice_prompt(node.var) if node.prompt is None else message_text(it, node.prompt, env)
     # with nothing to choose from there is no value to explain: only a fixed message can be used
     empty_why = node.reason.value if isinstance(node.reason, A.Literal) and not domain else None
     done, got = ask_value(pos, node.var, values, int(chooser), prompt, node.optional, node.span,
@@ -613,7 +619,7 @@ class ActionFrame:
             values, rejected = _filter(it, p.name, domain, p.where, env, why)
             if self.count_limit and self.action.limit is not None and self.action.limit.each == p.name:
                 values, rejected, why = spent_values(it, self.action, values, rejected, why)
-        done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or f"{self.action.label}: choose {p.name}",
+        done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or param_prompt(self.action.label, p.name),
                               p.optional, p.span, why, rejected, (self.action.name, self.k))
         if not done:
             if self.k == self.action.cost_site:  # each option's price, shown with it

@@ -45,8 +45,8 @@ def resolve_game(game: str) -> Path:
     bundled = games_root() / game / "rules.yaml"
     if "/" not in game and bundled.is_file():
         return bundled
-    known = ", ".join(bundled_games())
-    raise InputError(f"{game}: no such game or file (bundled games: {known})")
+    known = bundled_games()
+    raise InputError(f"{game}: no such game or file{close_to(game, known)} (bundled games: {', '.join(known)})")
 
 
 def _written_path(written: str) -> bool:
@@ -85,7 +85,14 @@ def resolve_variant(game_path: Path, variant: str, by_name_only: bool = False) -
         return local
     known = sorted(q.stem for q in (game_path.parent / "variants").glob("*.yaml"))
     hint = f" (this game's variants: {', '.join(known)})" if known else " (this game has no bundled variants)"
-    raise InputError(f"{variant}: no such variant file{hint}")
+    raise InputError(f"{variant}: no such variant file{close_to(variant, known)}{hint}")
+
+
+def close_to(word: str, known: list[str]) -> str:
+    """' (did you mean 'x'?)' for the known name closest to a mistyped one (`tictactoe`, `misre`), or ''."""
+    from orrery.rulespec.suggest import did_you_mean  # (only when a name was mistyped)
+
+    return did_you_mean(word, known) or did_you_mean(word.lower().replace("_", "-"), known)
 
 
 def game_ref(path: Path) -> str:
