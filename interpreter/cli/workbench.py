@@ -140,7 +140,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     game = load_side(args, args.variant or [])
     players = players_of(args, game)
     trials = play(args, game, players, bots_of(args, players))
-    uses = coverage(game, trials)
+    uses = coverage(game, trials, args.jobs)
     if args.json:
         print(json.dumps({"game": game.name, "games": args.games, "seed": args.seed, "players": players,
                           "rules": [u.as_dict() for u in uses]}, sort_keys=True))
@@ -192,7 +192,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         from ..workbench.coverage import coverage
         from ..workbench.report import coverage_html
 
-        report.coverage_html = coverage_html(coverage(game, trials), len(trials))
+        report.coverage_html = coverage_html(coverage(game, trials, args.jobs), len(trials))
     page = write_report(report, Path(args.out))
     print(printable(f"wrote {page} ({len(trials)} games); open it in a browser"))
     return EXIT_OK
