@@ -30,6 +30,8 @@ from ..reference import evaluator
 from .trials import Trial
 
 KINDS = ("action", "trigger", "procedure", "branch", "table row", "card", "end")
+PLURAL = {"action": "actions", "trigger": "triggers", "procedure": "procedures", "branch": "effect branches",
+          "table row": "table rows", "card": "cards", "end": "end conditions"}
 
 
 @dataclass
