@@ -93,7 +93,8 @@ FUNCTIONS: dict[str, Sig] = {
     "random_int": _s(2, 2, "int", "A random number from a to b inclusive (seeded).", "random_int(1, 6)"),
     "shuffled": _s(1, 1, "list", "A list in random (seeded) order.", "shuffled(players)"),
     # use limits
-    "uses": _s(1, 2, "int", "Times a player (default: the acting player) used a limit's key in its scope now.",
+    "uses": _s(1, 3, "int", "Times a player (default: the acting player) used a limit's key in its scope now (a "
+                            "limit counted per value: with that value).",
                "uses(rest) == 0"),
 }
 
@@ -113,6 +114,6 @@ SPECIAL_NAMES: dict[str, tuple[str, str]] = {
 
 KEYWORDS = frozenset(
     "let if elif else for in where order by desc chosen while repeat choose commit from prompt optional require move to at "
-    "create as destroy draw shuffle swap with emit end_game settle pass end_turn say call perform open then "
+    "create as destroy draw shuffle swap with emit end_game settle pass end_turn say call perform open use then "
     "and or not true false none match".split()
 )

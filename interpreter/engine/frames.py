@@ -23,8 +23,8 @@ from orrery.rulespec import ast as A
 from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
 from ..reference.costs import late_notes, pay
 from ..reference.effects import (EXEC, _filter, call_args, cascade_scan, check_action, enter_call, fires, for_items,
-                                 message_text)
-from ..core.uses import count_use
+                                 message_text, spent_values)
+from ..core.uses import count_use, use_of
 from ..core.values import Player, Record
 from ..reference import triggerorder
 from . import windows as W
@@ -357,7 +357,8 @@ def emit(pos: "Position", event: str, data: Record | None = None, span: Any = No
     when a frame was pushed for them."""
     it = pos.it
     triggers = it.r.event_triggers.get(event)
-    if not triggers and event not in it.r.windows_after:
+    pieces = it.r.abilities is not None and event in it.r.abilities.events  # (abilities run after triggers)
+    if not triggers and not pieces and event not in it.r.windows_after:
         return False
     if not pos.sus.event(event):  # (never an event a window follows: windows ask)
         from ..reference.effects import emit as emit_now
@@ -367,11 +368,15 @@ def emit(pos: "Position", event: str, data: Record | None = None, span: Any = No
     record = Record(data or {})
     record.setdefault("name", event)
     record.setdefault("player", it.current())
+    pushed = False
     if it.r.windows_after:
         for win in reversed(it.r.windows_after.get(event, ())):  # under the triggers: they open after them
             pos.stack.append(WindowFrame(win, record))
-        if not triggers:
-            return True
+            pushed = True
+    if pieces:  # above the windows, under the triggers (engine/abilityframes.py)
+        pushed = HOOKS["abilities"](pos, record) or pushed
+    if not triggers:
+        return pushed
     it.emit_depth += 1
     if it.emit_depth > it.limits.emit_depth:
         raise RunawayError(f"events nested more than {it.limits.emit_depth} deep while emitting '{event}' "
@@ -546,7 +551,7 @@ class ActionFrame:
                 ta = it.s.cursor.turn_actions
                 ta[action.name] = ta.get(action.name, 0) + 1
                 if action.limit is not None:
-                    count_use(it.s, action.limit, self.me)
+                    count_use(it.s, use_of(action.limit, self.env), self.me)
             self.phase = 2
             if run_block(pos, action.effect, self.env):
                 return None
@@ -561,13 +566,16 @@ class ActionFrame:
 
     def _ask(self, pos: "Position", p: Any) -> Decision | None:
         it, env = pos.it, self.env
+        why = p.why
         if self.k == 0 and self.first is not None:
             values, rejected = self.first
         else:
             domain = it.iterate(it.ev(p.domain, env), p.domain.span)
-            values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
+            values, rejected = _filter(it, p.name, domain, p.where, env, why)
+            if self.count_limit and self.action.limit is not None and self.action.limit.each == p.name:
+                values, rejected, why = spent_values(it, self.action, values, rejected, why)
         done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or f"{self.action.label}: choose {p.name}",
-                              p.optional, p.span, p.why, rejected, (self.action.name, self.k))
+                              p.optional, p.span, why, rejected, (self.action.name, self.k))
         if not done:
             if self.k == self.action.cost_site:  # each option's price, shown with it
                 late_notes(it, self.action, env, p.name, got)
@@ -701,6 +709,9 @@ def _start_open(pos: "Position", node: A.Open, env: dict) -> None:
     pos.stack.append(WindowFrame(win, W.open_record(it, node.window, data)))
     return None
 
+
+# engine/abilityframes.py puts its pusher of pieces' `on:` abilities here (it imports this module)
+HOOKS: dict[str, Any] = {}
 
 START: dict[type, Any] = {
     A.If: _start_if,
