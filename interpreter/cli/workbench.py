@@ -243,8 +243,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     comment = T.metrics_comment(tuned_game, trials, args.objective, T.objective_value(weights, trials), command)
     if variants:
         comment += "\nApply it after: " + " ".join(f"--variant {v}" for v in args.variant)
-    out.write_text(T.variant_yaml(Path(os.path.relpath(path, out.resolve().parent)), values, comment),
-                   encoding="utf-8")
+    base = os.path.relpath(path.resolve(), out.resolve().parent)  # near the rules: a path that moves with them
+    out.write_text(T.variant_yaml(Path(base if not base.startswith(os.pardir + os.sep + os.pardir) else path.resolve()),
+                                  values, comment), encoding="utf-8")
     load_side(args, [str(v) for v in variants] + [str(out)])  # the file written is a variant that loads and checks
     print(printable(f"best of {len(study.trials)} trials: " + ", ".join(f"{k}={v}" for k, v in values.items())
                     + f" ({args.objective} {best.value:.4f}); wrote {out} (a checked variant)"))
