@@ -17,6 +17,8 @@ from .callgraph import CallGraph
 from .commits import REVEALED, check_commit
 from .errors import Finding, Span
 from .gamespec import GameSpec
+from .limits_check import cost_findings, limit_findings
+from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
@@ -105,6 +107,7 @@ class _Checker:
         self._rule_text()
         self._flow()
         self._events()
+        self.findings += limit_findings(self.spec, self.span, self.key) + cost_findings(self.spec, self.calls)
         return self.findings
 
     # ====================================================== declared names
@@ -200,6 +203,8 @@ class _Checker:
             self._action(name, top)
         for name in m.triggers:
             self._trigger(name, top)
+        check_quantities(self)
+        check_bounds(self)
         self._expr(("scoring", "score"), top.child({"p": "player"}))
         self._effect(("scoring", "final"), top)
         for name in m.end:
@@ -281,12 +286,6 @@ class _Checker:
     def _action(self, name: str, top: Scope) -> None:
         decl, a = self.m.actions[name], ("actions", name)
         self._expr(a + ("condition",), top, cond=True)
-        for var in decl.cost:
-            if var not in self.ix.player_vars:
-                self.error(self.key(*a, "cost", var), f"cost '{var}' is not a per-player track or variable"
-                           + did_you_mean(var, self.ix.player_vars))
-            t = self._expr(a + ("cost", var), top)
-            self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
         scope = top.child()
         for pname, pdecl in decl.params.items():
             pp = a + ("params", pname)
@@ -300,7 +299,18 @@ class _Checker:
             if self._usable_name(pname, self.key(*pp), f"parameter '{pname}'", local=True):
                 self._no_shadow(pname, self.key(*pp))
             scope = here
+        self._costs(name, scope)  # (a cost may read the parameters: it is paid once they are chosen)
         self._effect(a + ("effect",), scope)
+
+    def _costs(self, name: str, scope: Scope) -> None:
+        """An action's costs: amounts of per-player tracks or variables (random draws: limits_check)."""
+        a = ("actions", name)
+        for var in self.m.actions[name].cost:
+            if var not in self.ix.player_vars:
+                self.error(self.key(*a, "cost", var), f"cost '{var}' is not a per-player track or variable"
+                           + did_you_mean(var, self.ix.player_vars))
+            t = self._expr(a + ("cost", var), scope)
+            self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
 
     def _trigger(self, name: str, top: Scope) -> None:
         decl, tp = self.m.triggers[name], ("triggers", name)
@@ -377,6 +387,9 @@ class _Checker:
             self._arity(e, f"function '{e.func}'", self.m.functions[e.func].params, e.args, e.kwargs)
             return self._function(e.func)
         sig = FUNCTIONS.get(e.func)
+        if sig is None and e.func in self.m.quantities:  # (a quantity reads as a whole number)
+            self._arity(e, f"quantity '{e.func}'", self.m.quantities[e.func].params, e.args, e.kwargs)
+            return "int"
         if sig is None:
             self.error(e.span, f"unknown function '{e.func}'" + did_you_mean(e.func, set(FUNCTIONS) | set(self.m.functions)))
             return "any"

@@ -140,6 +140,9 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("components", "pieces", "*", "style"), "expr"),
     (("components", "pieces", "*", "start"), "expr"),
     (("components", "tracks", "*", "start"), "expr"),
+    (("components", "tracks", "*", "min"), "bound"),
+    (("components", "tracks", "*", "max"), "bound"),
+    (("components", "zones", "*", "capacity"), "bound"),
     (("variables", "*", "start"), "expr"),
     (("functions", "*", "expr"), "expr"),
     (("procedures", "*", "effect"), "effect"),
@@ -165,6 +168,12 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("triggers", "*", "when"), "expr"),
     (("triggers", "*", "order"), "expr"),
     (("triggers", "*", "effect"), "effect"),
+    (("quantities", "*", "base"), "expr"),
+    (("quantities", "*", "min"), "expr"),
+    (("quantities", "*", "max"), "expr"),
+    (("modifiers", "*", "when"), "expr"),
+    (("modifiers", "*", "set"), "expr"),
+    (("modifiers", "*", "add"), "expr"),
     (("scoring", "score"), "expr"),
     (("scoring", "final"), "effect"),
     (("end", "*", "when"), "expr"),
@@ -186,6 +195,10 @@ def rule_texts(data: Any) -> Iterator[tuple[tuple, Any, str]]:
             if kind == "invariant":
                 if isinstance(value, dict):
                     continue  # long form: its holds/never_decreases entries are listed separately
+                kind_here = "expr"
+            elif kind == "bound":
+                if not isinstance(value, str):
+                    continue  # a number is a number: only a bound written as text is rule text
                 kind_here = "expr"
             elif kind == "binder":
                 kind_here = "expr"

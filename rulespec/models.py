@@ -7,9 +7,10 @@ Schema that `orrery schema` prints is exported from these models.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator, with_config
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator, with_config
 from typing_extensions import NotRequired, TypedDict
 
 def _as_expr_text(v: Any) -> Any:
@@ -152,7 +153,9 @@ class ZoneDecl(Model):
     nodes: list[str] | None = None
     edges: list[list[str]] | None = None
     directed: bool = False
-    capacity: int | None = Field(None, ge=0, description="Most pieces a zone (or grid cell) may hold.")
+    capacity: Annotated[int, Field(ge=0)] | str | None = Field(
+        None, description="Most pieces a zone (or grid cell) may hold: a number, or an expression evaluated at each "
+                          "move into it (`p`: the owner of a per-player zone).")
     label: str | None = None
 
     @model_validator(mode="after")
@@ -173,8 +176,10 @@ class TrackDecl(Model):
 
     per_player: bool = True
     start: ExprText | None = Field(None, description="Starting value (default 0); per-player tracks see `p`.")
-    min: int | None = None
-    max: int | None = None
+    min: int | str | None = Field(None, description="Lowest value: a number, or an expression evaluated at each "
+                                  "assignment (`p`: the owner of a per-player track).")
+    max: int | str | None = Field(None, description="Highest value: a number, or an expression evaluated at each "
+                                  "assignment (`p`: the owner of a per-player track).")
     description: str | None = None
 
 
@@ -242,6 +247,37 @@ class ParamDecl(Model):
     optional: bool = False
 
 
+Scope = Literal["turn", "phase", "round", "game"]
+
+
+class LimitDecl(Model):
+    """How often something may be done: `times` per instance of a scope, counted per player and key."""
+
+    times: int = Field(description="Most uses (or firings) in one instance of the scope, at least 1.",
+                       json_schema_extra={"minimum": 1})
+    per: Scope = Field("turn", description="The scope: each turn, each entry into a phase, each round, or the game.")
+    key: str | None = Field(None, pattern=NAME_PATTERN, description="The counter's name (default: the action's or "
+                            "trigger's own); sources with one key share one count, read by `uses(key)`.")
+
+    @field_validator("times")
+    @classmethod
+    def _at_least_once(cls, v: int) -> int:
+        if v < 1:
+            raise ValueError(f"times must be at least 1, got {v}: a limit of {v} would forbid it for ever "
+                             f"(leave it out of the steps, or give it a `condition`, instead)")
+        return v
+
+
+def _limit_form(v: Any) -> Any:
+    """`limit: N` is short for `{times: N, per: turn}`."""
+    return {"times": v} if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+Limit = Annotated[LimitDecl, BeforeValidator(_limit_form, json_schema_input_type=Union[Annotated[int, Field(ge=1)],
+                                                                                      LimitDecl])]
+"""A limit: `N` (N times per turn) or `{times: N, per: turn | phase | round | game, key: NAME}`."""
+
+
 class ActionDecl(Model):
     """Something a player can do at a step of a turn."""
 
@@ -253,7 +289,8 @@ class ActionDecl(Model):
     params: dict[str, ParamDecl] = {}
     cost: dict[str, ExprText] = Field({}, description="Track or variable of the acting player -> amount paid first.")
     effect: EffectText = ""
-    limit: int | None = Field(None, ge=1, description="Most times per turn.")
+    limit: Limit | None = Field(None, description="Most uses per scope: N (per turn) or {times, per, key}; "
+                                "a `perform` neither checks nor counts it.")
 
 
 class TriggerDecl(Model):
@@ -266,6 +303,74 @@ class TriggerDecl(Model):
     order: ExprText | None = Field(None, description="Sort key choosing which match fires first (smallest first).")
     effect: EffectText
     rule: str | None = None
+    max_fires: Limit | None = Field(None, description="Most firings per scope: N (per turn) or {times, per, key}; "
+                                    "past it the trigger does not fire (as if its `when` were false).")
+
+
+# ------------------------------------------------------------ quantities
+
+_FRACTION = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+)\s*)?$")
+
+
+def _fraction_text(v: Any) -> Any:
+    """`scale: 1/2` reads as the text "1/2"; a whole number is a fraction too; anything else is refused."""
+    if isinstance(v, bool):
+        raise ValueError(f"scale must be a fraction N/D or a whole number, got {str(v).lower()}")
+    if isinstance(v, int):
+        v = str(v)
+    if isinstance(v, float):
+        raise ValueError(f"scale must be an exact fraction N/D (1/2, 3/2), not the decimal {v}")
+    if isinstance(v, str):
+        m = _FRACTION.match(v)
+        if m is None:
+            raise ValueError(f"scale must be a fraction N/D (1/2, 3/2) or a whole number, 0 or more, got {v!r}")
+        if m.group(2) is not None and int(m.group(2)) == 0:
+            raise ValueError(f"scale {v!r} divides by zero")
+    return v
+
+
+Layer = Literal["set", "add", "scale"]
+
+
+class QuantityDecl(Model):
+    """A named number computed from its parameters, which modifiers change in a fixed order (docs/dsl.md 2.10.3)."""
+
+    params: list[str] = []
+    base: ExprText = Field(description="The value before modifiers (the parameters are bound).")
+    round: Literal["down", "up", "nearest"] = Field("down", description="The one rounding, after every layer "
+                                                    "(nearest: halves go up).")
+    min: ExprText | None = Field(None, description="Applied last, after the rounding.")
+    max: ExprText | None = Field(None, description="Applied last, after the rounding.")
+    layers: list[Layer] = Field(["set", "add", "scale"], description="The order the modifiers apply in: "
+                                "each of set, add and scale once.")
+    description: str | None = None
+
+    @field_validator("layers")
+    @classmethod
+    def _each_once(cls, v: list[str]) -> list[str]:
+        if sorted(v) != ["add", "scale", "set"]:
+            raise ValueError(f"layers must list set, add and scale once each, in the order they apply; got {v}")
+        return v
+
+
+class ModifierDecl(Model):
+    """A change of a quantity while `when` holds: exactly one of set, add, scale."""
+
+    modify: str = Field(description="The quantity it changes.")
+    when: ExprText | None = Field(None, description="Sees the quantity's parameters; default: always.")
+    set: ExprText | None = Field(None, description="The value instead of the base (the last one collected wins).")
+    add: ExprText | None = Field(None, description="Added (every add is summed); may be negative.")
+    scale: Annotated[str, BeforeValidator(_fraction_text, json_schema_input_type=Union[str, int])] | None = Field(
+        None, description="Multiplied, as an exact fraction: 1/2, 3/2, 2 (every scale is multiplied).")
+    description: str | None = None
+    rule: str | None = None
+
+    @model_validator(mode="after")
+    def _one_change(self) -> "ModifierDecl":
+        given = [k for k in ("set", "add", "scale") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"a modifier needs exactly one of set, add, scale (got {', '.join(given) or 'none'})")
+        return self
 
 
 # ------------------------------------------------------------------ flow
@@ -407,6 +512,8 @@ class Spec(Model):
     flow: FlowDecl
     actions: dict[str, ActionDecl] = {}
     triggers: dict[str, TriggerDecl] = {}
+    quantities: dict[str, QuantityDecl] = Field({}, description="Named numbers (costs, fees) that `modifiers` change.")
+    modifiers: dict[str, ModifierDecl] = Field({}, description="Changes of quantities while a condition holds.")
     scoring: ScoringDecl = ScoringDecl.model_construct()  # (no validator built at import: see Model)
     end: dict[str, EndDecl] = Field(min_length=1)
     ranking: RankingDecl = RankingDecl.model_construct()  # (no validator built at import: see Model)

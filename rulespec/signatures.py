@@ -92,6 +92,9 @@ FUNCTIONS: dict[str, Sig] = {
     "players_from": _s(1, 1, "list", "All players clockwise starting with the given one.", "players_from(current)"),
     "random_int": _s(2, 2, "int", "A random number from a to b inclusive (seeded).", "random_int(1, 6)"),
     "shuffled": _s(1, 1, "list", "A list in random (seeded) order.", "shuffled(players)"),
+    # use limits
+    "uses": _s(1, 2, "int", "Times a player (default: the acting player) used a limit's key in its scope now.",
+               "uses(rest) == 0"),
 }
 
 # Names with a fixed meaning everywhere; spec names may not reuse them.

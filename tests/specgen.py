@@ -10,11 +10,13 @@ guarantee by construction, and random contents drawn from a small grammar of con
   ints), `armed` (the counter a state trigger consumes), `score` (per player).
 - a phase with 1-2 steps (some optional, some repeating with a max, some with a `when`), 1-3 actions
   `act0..` with 0-2 params (`from` a list literal, `range(n)` or `cells(board)` with a `where`; some
-  optional, some with a prompt), sometimes a `condition`, a `cost` or a `limit`; often a `rest` action;
+  optional, some with a prompt), sometimes a `condition`, a `cost` (a number, a parameter's price, the
+  quantity `fee(g)`) or a `limit` (per turn, phase, round or game, maybe a shared key read by `uses()` in
+  the condition); often a `rest` action;
   sometimes a free action, a second phase (`until_pass` with a `pass` action, `order: by`, `when`,
   `players`, `on_start`), round hooks, a rotating first player, a spec function `twice(k)`, a table
-  `pts`, `scoring` and `ranking`.
-- a procedure `proc(n)`, an event trigger on `ping`, a state trigger that consumes `armed`, a state
+  `pts`, a quantity `fee(k)` with modifiers, `scoring` and `ranking`.
+- a procedure `proc(n)`, an event trigger on `ping` (sometimes with `max_fires`), a state trigger that consumes `armed`, a state
   trigger `for c in cells(board)` that clears crowded cells (with a random `order`).
 - effects from a grammar of statements (let, assignments, if/elif/else, for .. where .. order by,
   for .. chosen by, repeat, bounded while, choose (optional, by, prompt, else), commit (every player's
@@ -82,6 +84,7 @@ class Gen:
         self.used_end_game = False
         self.has_fn = False  # the spec declares the function twice(k)
         self.has_table = False  # the spec declares the table pts
+        self.has_quantity = False  # the spec declares the quantity fee(k)
         self.risky = False  # may draw expressions that fail at run time (not in setup: the game would not start)
         self.saying = False  # drawing a `say`'s text: no random draws there (dsl.md 4.21)
 
@@ -537,8 +540,8 @@ def specs(draw) -> str:
     max_players = g.num(1, 3)
     board: dict[str, Any] = {"type": "grid", "width": 3, "height": 3,
                              "adjacency": g.pick(["orthogonal", "king", "diagonal", "hex"])}
-    if g.chance(0.3):
-        board["capacity"] = g.num(2, 3)
+    if g.chance(0.3):  # (sometimes a bound written as an expression, read at each move: dsl.md 2.3.3)
+        board["capacity"] = "2 + g % 2" if g.on("bound_expr") and g.chance(0.3) else g.num(2, 3)
     spec: dict[str, Any] = {
         "orrery": 1,
         "game": {"name": "generated", "players": {"min": 1, "max": max_players}},
@@ -568,6 +571,19 @@ def specs(draw) -> str:
     if g.chance(0.4) and g.on("table"):
         spec["tables"] = {"pts": {"values": [0, 1, 3, 6], "default": 0}}
         g.has_table = True
+    if g.chance(0.3) and g.on("quantity"):  # a quantity and its modifiers (dsl.md 2.10.3)
+        spec["quantities"] = {"fee": {"params": ["k"], "base": "k % 4 + 1", "min": 0,
+                                      "round": g.pick(["down", "up", "nearest"])}}
+        if g.chance(0.3):
+            spec["quantities"]["fee"]["layers"] = ["set", "scale", "add"]
+        mods = {}
+        for i in range(g.num(1, 3)):
+            kind = g.pick(["set", "add", "scale"])
+            value = g.pick(["1/2", "3/2", "2"]) if kind == "scale" else str(g.num(-2, 3))
+            mods[f"m{i}"] = {"modify": "fee", "when": g.pick(["g > 2", "k % 2 == 0", "turns > 3", "true"]),
+                             kind: value}
+        spec["modifiers"] = mods
+        g.has_quantity = True
     # procedures: may choose and emit; no call, perform, settle, end_turn, armed
     proc_caps = frozenset({"board", "choose", "emit", "require", "rng", "end"})
     g.int_atoms_extra = ["n"]
@@ -619,9 +635,20 @@ def specs(draw) -> str:
             if g.chance():
                 act["why"] = "not allowed now"
         if g.chance(0.2):
-            act["cost"] = {"score": g.num(0, 2)}
+            ints = [n for n, p in params.items() if not p.get("optional") and not p["from"].startswith("cells")]
+            if ints and g.on("late_cost") and g.chance():  # a price read from a parameter: paid once they are chosen
+                act["cost"] = {"score": f"{ints[-1]} % 3"}
+            elif g.has_quantity and g.chance():
+                act["cost"] = {"score": "fee(g)"}
+            else:
+                act["cost"] = {"score": g.num(0, 2)}
         if g.chance(0.2):
             act["limit"] = g.num(1, 2)
+            if g.on("limit_scope") and g.chance(0.6):  # per turn, phase, round or game; maybe a shared counter
+                act["limit"] = ({"times": 2, "per": "round", "key": "shared"} if g.chance(0.3) else
+                                {"times": g.num(1, 2), "per": g.pick(["turn", "phase", "round", "game"])})
+                if "condition" not in act and g.chance(0.4):
+                    act["condition"] = f"uses({act['limit'].get('key', f'act{i}')!r}) < 2 or g > 5"
         if g.chance(0.3):
             act["rule"] = f"Rule of act{i}."
         act["effect"] = effect(g.block(sc, action_caps, 2, (1, 4)))
@@ -687,6 +714,8 @@ def specs(draw) -> str:
         ev["on"] = "action"
         ev.pop("when", None)
         ev["effect"] = effect(["say \"after \" + event.action"])
+    if g.on("max_fires") and g.chance(0.3):  # fires at most once per scope instance
+        ev["max_fires"] = {"times": 1, "per": g.pick(["turn", "phase", "round", "game"])}
     triggers["on_ping"] = ev
     if g.on("state_trigger"):
         # consumes `armed`: fires `armed` times; may put pieces on the board, choose, require

@@ -20,6 +20,7 @@ from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
 
 from .explain_prose import Phraser, code, words
+from .explain_quantities import quantity_entries
 
 INDENT = "    "
 MAX_LINE = 100  # a value longer than this on one line is shown as a block (never cut: --diff is complete)
@@ -63,6 +64,12 @@ def _get(data: Any, *path: Any) -> Any:
 def _plural(n: int, word: str) -> str:
     """`1 piece`, `3 pieces`."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _limit_text(limit: Any, lead: str) -> str:
+    """`At most 2 times per round, counted together as “plays”` (a `limit:` or `max_fires:`)."""
+    shared = f", counted together as “{words(limit.key)}”" if limit.key else ""
+    return f"{lead} {_plural(limit.times, 'time')} per {limit.per}{shared}"
 
 
 def _join(items: list[str], last: str = "and") -> str:
@@ -457,7 +464,7 @@ def _actions(c: _Ctx) -> list[str]:
             extra = [x for x in extra if x]
             items.append(line.rstrip(".") + (f" ({'; '.join(extra)})" if extra else "") + ".")
         if a.limit:
-            items.append(f"- At most {_plural(a.limit, 'time')} per turn.")
+            items.append(f"- {_limit_text(a.limit, 'At most')}.")
         effect = c.budgeted(("actions", name, "effect"), bool(a.rule or a.description))
         items += ["- Nothing else happens."] if effect == [] else effect or []
         out += items
@@ -486,6 +493,8 @@ def _triggers(c: _Ctx) -> list[str]:
         out += ["", f"### {words(name).capitalize()}"]
         out += [_stop(t.description)] if t.description else []  # the author's account, then the passage
         out += [f"> {_said(t.rule)}"] if t.rule else []
+        out += [f"- {_limit_text(t.max_fires, 'It happens at most')} (for each player who is acting)."] \
+            if t.max_fires else []
         effect = c.budgeted(("triggers", name, "effect"), bool(t.rule or t.description), current="the current player")
         if effect is None:
             out.append(f"- {head}, as described above.")
@@ -615,6 +624,7 @@ def _glossary(c: _Ctx, above: str) -> list[str]:
         text = _stop(p.description) if p.description else (
             lines[0][2:] if len(lines) == 1 else f"{_plural(len(lines), 'step')} (see the spec).")
         out.append(f"- “{words(name)}” ({', '.join(p.params)}): {text}")
+    out += quantity_entries(c, above)
     if m.invariants:
         out.append("- Always true (`orrery simulate --check` checks these invariants): "
                    f"{'; '.join(words(n) for n in m.invariants)}.")

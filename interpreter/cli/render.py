@@ -681,7 +681,7 @@ def render_decision(gs: "GameState", first: int = 0, count: int | None = None,
         return Text("The game is over.", style="bold")
     head = Text(f"{gs.game.rules.seat_name(d.player)}, {d.prompt}", style="bold")
     shown = d.options[first:] if count is None else d.options[first:first + count]
-    items = [Text(f"{i}) {opt.label}") for i, opt in enumerate(shown, first + 1)]
+    items = [_option_text(i, opt.label, d.note(opt.index)) for i, opt in enumerate(shown, first + 1)]
     more = []
     if d.sealed:  # a commit: the answer stays hidden from the others until everyone has answered
         head.append(Text(" (sealed: revealed when everyone has answered)", style="dim"))
@@ -691,6 +691,14 @@ def render_decision(gs: "GameState", first: int = 0, count: int | None = None,
     if columns or (columns is None and len(d.options) >= MENU_COLUMNS_FROM):
         return Group(head, Columns(items, padding=(0, 3), column_first=True), *more)
     return Group(head, *items, *more)
+
+
+def _option_text(number: int, label: str, note: str | None) -> Text:
+    """`3) buy a card` and, dimmed, what the decision says of it (`(costs 2 coins)`)."""
+    text = Text(f"{number}) {label}")
+    if note:
+        text.append(f" ({note})", style="dim")
+    return text
 
 
 def print_state(gs: "GameState", viewer: int | None = None, console: Console | None = None,

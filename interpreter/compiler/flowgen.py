@@ -27,7 +27,7 @@ from typing import Any
 # the runtime names the generated source uses, which the engine must link (checked by flowcompiled.py)
 RUNTIME = ("RUN_BLOCK", "EMIT", "SETTLE", "CHECK_ACTION", "PARAMETER_MENUS", "NEXT_TURN",
            "TURN_ORDER", "OPTION", "DECISION", "RECORD", "PLAYER", "REQUIRE_FAILED", "DONE", "FLOW_RUNAWAY",
-           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL")
+           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL", "STEP_NOTE")
 
 
 @dataclass
@@ -245,6 +245,8 @@ class _Gen:
         self.line(1, "options = []")
         self.line(1, "reasons = {}")
         self.line(1, "rejected = []")
+        priced = any(r.actions[a].cost for a in names)
+        self.line(1, "notes = {}" if priced else "notes = None")
         for n, action_name in enumerate(names):
             action = r.actions[action_name]
             opt = f"OPTION({self.k(action.label)}, {self.k(action.name)}, {n})"
@@ -252,12 +254,14 @@ class _Gen:
                 self.line(1, f"options.append({opt})")  # nothing can refuse it here (check_action)
                 continue
             self.line(1, "try:")
-            self.line(2, f"CHECK_ACTION(it, {self.k(action)})", action.span)
+            self.line(2, f"got = CHECK_ACTION(it, {self.k(action)})", action.span)
             self.line(1, "except REQUIRE_FAILED as why:")
             self.line(2, f"reasons[{n}] = why.explain()")
             self.line(2, f"rejected.append(({self.k(action.label)}, reasons[{n}]))")
             self.line(1, "else:")
             self.line(2, f"options.append({opt})")
+            if action.cost:  # its price, shown with it
+                self.line(2, f"notes[{n}] = STEP_NOTE(got)")
         if st.optional or st.repeat:
             more = "c.step_count > 0"
             cond = "True" if st.optional else more
@@ -278,7 +282,7 @@ class _Gen:
         self.line(2, "return None")
         self.line(1, f"fr.sub, fr.menus, fr.prompt = 1, menus, {self.k(where)}")
         self.line(1, f"return DECISION(c.current, {self.k(prompt)}, options, 'action', {self.k(ph.span)}, "
-                     "reasons=reasons, rejected=rejected)")
+                     "reasons=reasons, rejected=rejected, notes=notes or None)")
         return name
 
     def turn_end(self, i: int, ph: Any) -> str:

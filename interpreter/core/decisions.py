@@ -67,6 +67,19 @@ class Decision:
     rejected: list[tuple[Any, str]] = field(default_factory=list)  # domain values filtered out, with why
     site: Any = None  # where it is asked: a choose's AST node id, or (action, parameter index); see engine/fallible
     sealed: bool = False  # a `commit`'s question: the answer stays hidden from the others until the reveal
+    # option index -> a short text shown after its label (an action's price), or a function making it when first
+    # read; None: no option has one (most menus)
+    notes: Any = None
+
+    def note(self, index: int) -> str | None:
+        """The note of the option with this index (its price...), or None."""
+        notes = self.notes
+        if not notes:
+            return None
+        n = notes.get(index)
+        if n is not None and n.__class__ is not str:
+            n = notes[index] = n()
+        return n
 
     def find(self, text: str) -> Option | None:
         """The offered option whose label (case-insensitive) or 1-based number is `text`."""

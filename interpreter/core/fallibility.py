@@ -47,7 +47,9 @@ class Fallibility:
     def action_fails(self, action: Any) -> bool:
         """Can this action, once chosen from a step menu, still be refused (a later parameter, its effect,
         what follows it)?"""
-        return len(action.params) > 1 or self.capped or self.block(action.effect) or self.tail
+        # (a cost that reads a parameter is paid once they are all chosen: it may refuse the move then)
+        return (len(action.params) > 1 or self.capped or bool(action.late_cost) or self.block(action.effect)
+                or self.tail)
 
     def block(self, block: A.Block | None) -> bool:
         """Can running this block refuse the move?"""

@@ -17,6 +17,8 @@ from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, 
 
 from .decisions import RuleError
 from .fallibility import Fallibility
+from .modifiers import quantities_of
+from .uses import Limit, limit_of
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
 from .valueops import TableRef
 
@@ -101,10 +103,12 @@ class ActionInfo:
     condition: A.Expr | None
     why: str | None
     params: list[ParamInfo]
-    cost: list[tuple[str, A.Expr]]
+    cost: list[tuple[str, A.Expr]]  # the entries reading no parameter: checked and paid when the action starts
     effect: A.Block
-    limit: int | None
+    limit: Limit | None  # (a `perform` neither checks nor counts it)
     span: Span
+    late_cost: list[tuple[str, A.Expr]] = field(default_factory=list)  # reading a parameter: paid once all are chosen
+    cost_site: int | None = None  # the last parameter a late cost reads: its menu shows the prices
 
 
 @dataclass
@@ -119,6 +123,7 @@ class TriggerInfo:
     order: A.Expr | None
     effect: A.Block
     span: Span
+    fires: Limit | None = None  # max_fires: past it the trigger does not fire
 
 
 @dataclass
@@ -257,12 +262,17 @@ class Rules:
         self.functions = {n: (f.params, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
         self.procedures = {n: (p.params, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
         self.actions = {n: self._action(n) for n in m.actions}
+        self.quantities, self.modifiers_of = quantities_of(spec)  # (read by name like functions: dsl.md 2.10.3)
         self.triggers = [self._trigger(n) for n in m.triggers]
         self.event_triggers: dict[str, list[TriggerInfo]] = {}
         for t in self.triggers:
             if t.on:
                 self.event_triggers.setdefault(t.on, []).append(t)
         self.state_triggers = [t for t in self.triggers if not t.on]
+        # every use counter's key -> its limit (the checker makes one key mean one times/per): read by uses()
+        self.limit_keys: dict[str, Limit] = {lim.key: lim for lim in [a.limit for a in self.actions.values()]
+                                             + [t.fires for t in self.triggers] if lim is not None}
+        self.fire_limited = any(t.fires is not None for t in self.state_triggers)  # (cascade scans check them)
         self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
         self.ends = {n: self._end(n) for n in m.end}
         self.ends_at: dict[str, tuple] = {}  # timing -> (the ends checked then, whether they read the flow)
@@ -279,7 +289,7 @@ class Rules:
         # actions whose only way to fail is an empty menu for their one parameter: the step menu checks
         # that menu itself instead of a look-ahead replay (see flow._step)
         self.param_gated = {n for n, a in self.actions.items() if not self._may_fail[n] and len(a.params) == 1
-                            and not a.params[0].optional and not a.cost}
+                            and not a.params[0].optional and not a.cost and not a.late_cost}
         self.outside_may_fail = _outside_failure(self)
         self.player_zone_names = {n for n, z in self.zones.items() if z.per_player}
         self.player_var_names = {n for n, t in self.tracks.items() if t.per_player} | {
@@ -319,9 +329,15 @@ class Rules:
             for p, pd in decl.params.items()
         ]
         cost = [(var, s.expr("actions", name, "cost", var)) for var in decl.cost]
+        order = {p.name: k for k, p in enumerate(params)}
+        reads = [max((order[n.id] for n in amount.walk() if isinstance(n, A.Name) and n.id in order), default=None)
+                 for _, amount in cost]
         effect = s.effect("actions", name, "effect") or A.Block(span=s.span("actions", name), body=())
         return ActionInfo(name, decl.label or name.replace("_", " "), decl.rule, s.expr("actions", name, "condition"),
-                          decl.why, params, cost, effect, decl.limit, s.span("actions", name))
+                          decl.why, params, [c for c, k in zip(cost, reads) if k is None], effect,
+                          limit_of(decl.limit, name), s.span("actions", name),
+                          [c for c, k in zip(cost, reads) if k is not None],
+                          max((k for k in reads if k is not None), default=None))
 
     def _trigger(self, name: str) -> TriggerInfo:
         s, decl = self.spec, self.spec.model.triggers[name]
@@ -331,7 +347,7 @@ class Rules:
             var, domain = binder.left.id, binder.right
         return TriggerInfo(name, decl.on, var, domain, s.expr("triggers", name, "when"),
                            s.expr("triggers", name, "order"), s.effect("triggers", name, "effect"),
-                           s.span("triggers", name))
+                           s.span("triggers", name), limit_of(decl.max_fires, name))
 
     def _phase(self, i: int) -> PhaseInfo:
         s, decl = self.spec, self.spec.model.flow.phases[i]

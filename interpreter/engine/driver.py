@@ -217,6 +217,9 @@ class GameState:
                 data["decision"]["sealed"] = True
             if player is None or player == d.player:  # options can name hidden pieces (cards in a hand)
                 data["decision"]["options"] = [{"index": o.index, "label": o.label} for o in d.options]
+                for o, shown in zip(d.options, data["decision"]["options"]):
+                    if (note := d.note(o.index)) is not None:  # (an option's price)
+                        shown["note"] = note
         sealed = commit_view(self.pos, player)
         if sealed is not None:  # who has committed; a player's own sealed answer (all of them for None)
             data["commit"] = sealed

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
+from ..reference.costs import step_note
 from ..reference.effects import check_action, param_values
 from .flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, parameter_menus,
                     step_candidates, turn_order)
@@ -181,16 +182,19 @@ class FlowFrame:
             next_step(c)
             return None
         names = step_candidates(it, ph, st)
-        options, reasons, rejected = [], {}, []
+        options, reasons, rejected, notes = [], {}, [], None
         for i, name in enumerate(names):
             action = it.r.actions[name]
             try:
-                check_action(it, action)
+                got = check_action(it, action)
             except RequireFailed as why:
                 reasons[i] = why.explain()
                 rejected.append((action.label, reasons[i]))
                 continue
             options.append(Option(action.label, name, i))
+            if got:  # its price, shown with it
+                notes = notes or {}
+                notes[i] = step_note(got)
         if st.optional or (st.repeat and c.step_count > 0):
             options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
         menus = parameter_menus(it, options, reasons, rejected)
@@ -201,7 +205,8 @@ class FlowFrame:
             next_step(c)
             return None
         self.sub, self.menus, self.prompt = 1, menus, where
-        return Decision(c.current, prompt, options, "action", ph.span, reasons=reasons, rejected=rejected)
+        return Decision(c.current, prompt, options, "action", ph.span, reasons=reasons, rejected=rejected,
+                        notes=notes)
 
     def resume(self, pos: "Position", choice: Any) -> None:
         """The answer to the step menu: the action to perform (DONE: the step is over)."""

@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any
 from orrery.rulespec import ast as A
 
 from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
-from ..reference.effects import (EXEC, _clamp, _filter, call_args, cascade_scan, check_action, enter_call, for_items,
-                       message_text)
+from ..reference.costs import late_notes, pay
+from ..reference.effects import (EXEC, _filter, call_args, cascade_scan, check_action, enter_call, fires, for_items,
+                                 message_text)
+from ..core.uses import count_use
 from ..core.values import Player, Record
 
 if TYPE_CHECKING:
@@ -334,7 +336,7 @@ class EmitFrame:
             trig = self.triggers[self.i]
             self.i += 1
             env = {"event": self.record}
-            if it.truth(trig.when, env):
+            if it.truth(trig.when, env) if trig.fires is None else fires(it, trig, env):
                 if run_block(pos, trig.effect, env):
                     return None
         it.emit_depth -= 1
@@ -460,12 +462,10 @@ class ActionFrame:
     def step(self, pos: "Position") -> Decision | None:
         it, action = pos.it, self.action
         if self.phase == 0:
-            check_action(it, action, self.count_limit)
-            env = self.env
+            check_action(it, action, self.count_limit, False)
             me = self.me = it.current()
-            for var, amount_expr in action.cost:
-                it.s.pvars[me][var] = _clamp(it, var, (it.s.pvars[me].get(var, 0) or 0) - it.ev(amount_expr, env))
-                it.s.version += 1
+            if action.cost:  # the costs reading no parameter: computed once, checked, paid (costs.py)
+                pay(it, action, action.cost, self.env, me)
             self.phase = 1
         if self.phase == 1:
             params = action.params
@@ -473,9 +473,13 @@ class ActionFrame:
                 d = self._ask(pos, params[self.k])
                 if d is not None:
                     return d
-            if self.count_limit:
+            if action.late_cost:  # the costs reading a parameter, now that every one is chosen
+                pay(it, action, action.late_cost, self.env, self.me)
+            if self.count_limit:  # chosen from a menu: a use (a perform is none)
                 ta = it.s.cursor.turn_actions
                 ta[action.name] = ta.get(action.name, 0) + 1
+                if action.limit is not None:
+                    count_use(it.s, action.limit, self.me)
             self.phase = 2
             if run_block(pos, action.effect, self.env):
                 return None
@@ -498,6 +502,8 @@ class ActionFrame:
         done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or f"{self.action.label}: choose {p.name}",
                               p.optional, p.span, p.why, rejected, (self.action.name, self.k))
         if not done:
+            if self.k == self.action.cost_site:  # each option's price, shown with it
+                late_notes(it, self.action, env, p.name, got)
             return got
         self.resume(pos, got)
         return None

@@ -16,6 +16,7 @@ from ..core.decisions import Decision, GameEnded, Option, RequireFailed, RuleErr
 from ..core.state import State
 from ..core.values import PIECE_REFS, Cell, PieceRef, Player, Record, ZoneRef
 from .builtins import REGISTRY
+from .quantities import read_quantity
 from ..core.valueops import Limits, TableRef, _arith, check_nested, list_contains, values_equal
 
 
@@ -236,6 +237,9 @@ class Interp:
                 self.call_depth -= 1
         spec = self.builtins.get(node.func)
         if spec is None:
+            if node.func in self.r.quantities:  # a declared quantity, read with its live modifiers
+                return read_quantity(self, node.func, node.span, tuple(self.ev(a, env) for a in node.args),
+                                     tuple((k, self.ev(v, env)) for k, v in node.kwargs))
             raise RuleError(f"unknown function '{node.func}'", node.span)
         if node.func in _LAZY and len(node.args) == 1 and not node.kwargs and isinstance(node.args[0],
                                                                                           A.Comprehension):
