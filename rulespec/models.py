@@ -82,15 +82,32 @@ class Assumption(Model):
 # ----------------------------------------------------------------- components
 
 
-AttrType = Literal["int", "str", "bool", "player", "dir", "list", "any"]
+AttrType = str
+"""A type: int, str, bool, player, dir, list, record, any, or the name of a `names:` set (checked by the checker)."""
 
 
 class AttrDecl(Model):
-    """A piece or cell attribute: a type, or a list of allowed values."""
+    """A type declaration in long form: a type or allowed values (with a default), or a record, list or row type."""
 
     type: AttrType = "any"
     values: list[Any] | None = None
     default: Any = None
+    record: dict[str, "TypeDecl"] | None = Field(None, description="A record with these fields, each with its type.")
+    list_: "TypeDecl | None" = Field(None, alias="list", description="A list whose items all have this type.")
+    row: str | None = Field(None, description="A row of this table (which declares `row:`), written as its key.")
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> "AttrDecl":
+        shapes = [k for k in ("record", "list_", "row") if getattr(self, k) is not None]
+        if len(shapes) > 1 or shapes and (self.type != "any" or self.values is not None):
+            raise ValueError("a type is one of: a type name (with values), a record, a list or a row")
+        return self
+
+
+TypeDecl = Union[AttrDecl, list[Any], str]
+"""A type declaration: a type name (int, str, bool, player, dir, list, record, any, a `names:` set), a list of
+allowed values, or the long form (AttrDecl): `{type, values, default}`, `{record: {...}}`, `{list: T}`, `{row: T}`."""
+AttrDecl.model_rebuild()
 
 
 def attr_default(decl: "AttrDecl | list | str") -> Any:
@@ -112,24 +129,36 @@ class Instance(TypedDict):
     """One explicit piece: its attribute values (any keys) and an optional number of copies."""
 
     count: NotRequired[Annotated[int, Field(ge=0, le=100_000, description="Copies of this piece (default: the "
-                                                                          "kind's count).")]]
+                                                                          "kind's count).")] | str]
+    id: NotRequired[Annotated[str, Field(description="The row's key: unique in its kind, named by variant paths "
+                                                     "(`instances[ID]`).")]]
+    abilities: NotRequired[Annotated[list["AbilityDecl"], Field(description="What this piece carries: triggers, "
+                                                                           "modifiers, plays (docs/dsl.md 2.23).")]]
 
 
 class PieceKind(Model):
     """A kind of piece (token, card, tile, coin...) and how many exist."""
 
     description: str | None = None
-    attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
-    count: int = Field(1, ge=0, le=100_000, description="Copies of each combination of listed attribute values, or of each instance.")
+    attributes: dict[str, TypeDecl] = {}
+    count: Annotated[int, Field(ge=0, le=100_000)] | str = Field(
+        1, description="Copies of each combination of listed attribute values, or of each instance (a number, or "
+                       "the name of a whole-number constant).")
     instances: list[Instance] | None = Field(None, description="Explicit pieces: attribute values, optional 'count'.")
     start: str | None = Field(None, description="Zone the pieces start in (an expression, e.g. 'bag'); default: the box.")
     unlimited: bool = Field(False, description="Pieces are made on demand with `create` instead of counted.")
     label: ExprText | None = Field(None, description="Expression naming a piece in menus, with `it` bound to the piece.")
     symbol: ExprText | None = Field(None, description="Expression for the 1-3 character board symbol of a piece (`it`).")
     style: ExprText | None = Field(None, description="Expression giving a colour name for the symbol (`it`).")
+    active_in: list[str] | None = Field(None, description="The zones where the pieces' abilities are live (a "
+                                        "per-player zone: the zone's player owns them); default: nowhere.")
+    owner: ExprText | None = Field(None, description="Who owns a piece in a shared `active_in` zone (`self` bound).")
+    abilities: list["AbilityDecl"] = Field([], description="Abilities every piece of the kind carries (docs/dsl.md 2.23).")
 
 
 ZoneType = Literal["bag", "deck", "pile", "hand", "grid", "graph"]
+Size = Union[Annotated[int, Field(ge=1, le=1000)], str]
+"""A grid's width or height: a number, or the name of a whole-number constant (rulespec/constants.py)."""
 
 
 class ZoneDecl(Model):
@@ -142,12 +171,12 @@ class ZoneDecl(Model):
         None, description="Who sees the pieces: public, owner (only the owning player), hidden (counts only). "
                           "Default by type: bag and deck hidden, hand owner, others public.")
     # grids
-    width: int | None = Field(None, ge=1, le=1000)
-    height: int | None = Field(None, ge=1, le=1000)
+    width: Size | None = Field(None, description="Columns of a bounded grid: a number, or a constant's name.")
+    height: Size | None = Field(None, description="Rows of a bounded grid: a number, or a constant's name.")
     unbounded: bool = Field(False, description="Grid without edges: any integer coordinates are cells.")
     adjacency: Literal["orthogonal", "diagonal", "king", "hex"] = "orthogonal"
     wrap: bool = Field(False, description="Grid edges wrap around (torus).")
-    cell_attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
+    cell_attributes: dict[str, TypeDecl] = {}
     cells: dict[str, dict[str, Any]] = Field({}, description="Per-cell attribute values, by label (e.g. 'c3').")
     # graphs
     nodes: list[str] | None = None
@@ -155,7 +184,8 @@ class ZoneDecl(Model):
     directed: bool = False
     capacity: Annotated[int, Field(ge=0)] | str | None = Field(
         None, description="Most pieces a zone (or grid cell) may hold: a number, or an expression evaluated at each "
-                          "move into it (`p`: the owner of a per-player zone).")
+                          "move into it (`p`: the owner of a per-player zone); a constant's name is read when the spec "
+                          "loads.")
     label: str | None = None
 
     @model_validator(mode="after")
@@ -187,7 +217,8 @@ class VarDecl(Model):
     """A state variable of any type, global or per player."""
 
     per_player: bool = False
-    type: Literal["int", "bool", "str", "list", "player", "piece", "cell", "any"] = "any"
+    type: str = Field("any", description="int, bool, str, list, record, player, piece, cell, any, or a `names:` "
+                                         "set (the checker checks the values written to it).")
     start: ExprText | None = None
     description: str | None = None
     visibility: Literal["public", "owner", "hidden"] = "public"
@@ -210,6 +241,8 @@ class Components(Model):
 class TableDecl(Model):
     """A lookup table, e.g. points by chain length."""
 
+    row: dict[str, TypeDecl] | None = Field(None, description="The fields of every entry, each with its type: "
+                                                              "every entry is a checked record.")
     values: dict[str, Any] | list[Any]
     default: Any = None
     above: Literal["error", "last", "default"] = Field(
@@ -218,18 +251,36 @@ class TableDecl(Model):
     description: str | None = None
 
 
-class FunctionDecl(Model):
+Param = Union[str, dict[str, TypeDecl]]
+"""A parameter: its name, or `{name: TYPE}` to type it (arguments are checked against the type)."""
+
+
+class _Params(Model):
+    """Parameters, each a name or `{name: TYPE}`."""
+
+    params: list[Param] = []
+
+    @property
+    def param_names(self) -> list[str]:
+        """The parameters' names, in order."""
+        return [p if isinstance(p, str) else next(iter(p), "") for p in self.params]
+
+    @property
+    def param_types(self) -> dict[str, "TypeDecl"]:
+        """The declared types of the typed parameters."""
+        return {k: v for p in self.params if isinstance(p, dict) for k, v in p.items()}
+
+
+class FunctionDecl(_Params):
     """A named expression with parameters, callable from any expression."""
 
-    params: list[str] = []
     expr: ExprText
     description: str | None = None
 
 
-class ProcedureDecl(Model):
+class ProcedureDecl(_Params):
     """A named effect with parameters, run with `call name(args)`."""
 
-    params: list[str] = []
     effect: EffectText
     description: str | None = None
 
@@ -288,9 +339,16 @@ class ActionDecl(Model):
     why: str | None = Field(None, description="Shown when `condition` is false.")
     params: dict[str, ParamDecl] = {}
     cost: dict[str, ExprText] = Field({}, description="Track or variable of the acting player -> amount paid first.")
+    applies_when: ExprText | None = Field(None, description="The action exists only while this holds (a house rule's "
+                                                            "switch, added to `condition`).")
     effect: EffectText = ""
     limit: Limit | None = Field(None, description="Most uses per scope: N (per turn) or {times, per, key}; "
                                 "a `perform` neither checks nor counts it.")
+    anytime: Literal["own_turn", "always"] | None = Field(
+        None, description="A free action offered at every step menu of its player's turn, in every phase, and in "
+                          "the windows of that turn (own_turn), or in other players' windows too (always).")
+    then: EffectText | None = Field(None, description="Run after the effect, the parameters bound: what becomes of "
+                                                      "what was used (a one-shot card discarded).")
 
 
 class TriggerDecl(Model):
@@ -301,6 +359,10 @@ class TriggerDecl(Model):
     for_: ExprText | None = Field(None, alias="for", description="Binder 'x in collection' for state triggers.")
     when: ExprText | None = None
     order: ExprText | None = Field(None, description="Sort key choosing which match fires first (smallest first).")
+    applies_when: ExprText | None = Field(None, description="The trigger exists only while this holds (a house "
+                                                            "rule's switch, added to `when`).")
+    owner: ExprText | None = Field(None, description="Event triggers: the player it belongs to (`event` bound); "
+                                                     "owned triggers resolve grouped by owner (docs/dsl.md 2.11).")
     effect: EffectText
     rule: str | None = None
     max_fires: Limit | None = Field(None, description="Most firings per scope: N (per turn) or {times, per, key}; "
@@ -370,6 +432,118 @@ class ModifierDecl(Model):
         given = [k for k in ("set", "add", "scale") if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError(f"a modifier needs exactly one of set, add, scale (got {', '.join(given) or 'none'})")
+        return self
+
+
+class EventDecl(Model):
+    """How the triggers of one event resolve when several fire at once."""
+
+    order: Literal["declared", "owner_chooses"] = Field(
+        "declared", description="Within one owner's triggers: declaration order, or the owner picks the next "
+                                "(asked only when two or more are pending).")
+    prompt: str | None = Field(None, min_length=1, description="The owner's question (owner_chooses).")
+    description: str | None = None
+
+
+class WindowDecl(Model):
+    """A reaction window: players other than the acting one may respond, one at a time, or pass."""
+
+    description: str | None = None
+    rule: str | None = Field(None, description="The rulebook passage this window encodes.")
+    after: str | None = Field(None, description="Opens right after this event's triggers have run; without it, "
+                                                "only `open NAME(...)` opens the window.")
+    when: ExprText | None = Field(None, description="The window opens only if this holds (`event` bound).")
+    who: ExprText | None = Field(None, description="The players who may respond, evaluated when it opens (`event` "
+                                                   "bound); default: everyone but the player who opened it.")
+    actions: list[str] = Field([], description="The actions a responding player may take (besides `pass`).")
+    poll: Literal["turn_order", "as_listed"] = Field(
+        "turn_order", description="Who is asked first: clockwise from the player after the opener, or `who`'s order.")
+    closes: Literal["all_passed", "first_taken", "each_once"] = Field(
+        "all_passed", description="all_passed: once everyone has passed since the last action taken in it; "
+                                  "first_taken: after one action; each_once: after one answer each.")
+    ask: Literal["when_able", "always"] = Field(
+        "when_able", description="when_able: a player who could only pass is not asked; always: everyone is "
+                                 "asked, so being asked tells nothing of what a player holds.")
+    prompt: str | None = Field(None, min_length=1, description="The question (default: the window's name).")
+
+
+# ------------------------------------------------- effects carried by pieces
+
+CallsText = Union[str, list[str]]
+"""Calls of effect templates, `NAME(args)`: one string, or a list of them run in order."""
+
+
+class EffectDecl(Model):
+    """An effect template of the catalogue: typed parameters and an effect that sees only them."""
+
+    params: dict[str, Any] = Field({}, description="Parameter name -> type (int, str, bool, player, piece, list, "
+                                                   "any, a `names:` set, {row: TABLE}), in call order.")
+    effect: EffectText
+    description: str | None = None
+
+
+class ActivateDecl(Model):
+    """What an `activate:` ability offers its owner as an action."""
+
+    label: str | None = Field(None, description="Menu text (default: the piece's label).")
+    rule: str | None = None
+    condition: ExprText | None = Field(None, description="Offered only while it holds (`self`, `owner` bound).")
+    why: str | None = None
+    params: dict[str, ParamDecl] = {}
+    cost: dict[str, ExprText] = {}
+
+
+class EmpoweredDecl(Model):
+    """The optional part of a `play:` the owner may choose when `if` holds."""
+
+    if_: ExprText | None = Field(None, alias="if", description="Offered only when it holds (default: always).")
+    do: CallsText
+    prompt: str | None = Field(None, min_length=1, description="The owner's question (default: 'use the empowered "
+                                                                "effect?').")
+
+
+class AbilityDecl(Model):
+    """One ability carried by a piece: exactly one of on, modify, activate, play."""
+
+    on: str | None = Field(None, description="A trigger: runs `do` when this event is emitted while the piece is live.")
+    modify: str | None = Field(None, description="A static modifier of this quantity while the piece is live.")
+    activate: ActivateDecl | None = Field(None, description="An action the piece's owner may take while it is live.")
+    play: CallsText | None = Field(None, description="Run by `use PIECE.play` (template calls, in order).")
+    when: ExprText | None = Field(None, description="on/modify: it applies only when this holds.")
+    do: CallsText | None = Field(None, description="on/activate: the template calls it runs, in order.")
+    set: ExprText | None = None
+    add: ExprText | None = None
+    scale: Annotated[str, BeforeValidator(_fraction_text, json_schema_input_type=Union[str, int])] | None = None
+    max_fires: Limit | None = Field(None, description="on: most firings per scope, counted for this piece's ability.")
+    limit: Limit | None = Field(None, description="activate: most uses per scope, counted for this piece's ability.")
+    during: list[str] | None = Field(None, description="activate: only at the step menus of these phases.")
+    anytime: Literal["own_turn", "always"] | None = None
+    then: EffectText | None = Field(None, description="activate: run after `do` (`self` bound): a one-shot card "
+                                                      "discarded, destroyed or moved.")
+    empowered: EmpoweredDecl | None = None
+    text: str | None = Field(None, description="The card's words (shown by explain and `why`).")
+    description: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "AbilityDecl":
+        kinds = [k for k in ("on", "modify", "activate", "play") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError(f"an ability is exactly one of on, modify, activate, play (got {', '.join(kinds) or 'none'})")
+        kind, wrong = kinds[0], []
+        changes = [k for k in ("set", "add", "scale") if getattr(self, k) is not None]
+        if kind == "modify" and len(changes) != 1:
+            raise ValueError(f"a `modify:` ability needs exactly one of set, add, scale (got {', '.join(changes) or 'none'})")
+        allowed = {"on": {"when", "do", "max_fires"}, "modify": {"when", "set", "add", "scale"},
+                   "activate": {"do", "limit", "during", "anytime", "then"}, "play": {"empowered"}}[kind]
+        for k in ("when", "do", "set", "add", "scale", "max_fires", "limit", "during", "anytime", "then", "empowered"):
+            if getattr(self, k) is not None and k not in allowed:
+                wrong.append(k)
+        a = "an" if kind in ("on", "activate") else "a"
+        if wrong:
+            raise ValueError(f"`{wrong[0]}` does not belong to {a} `{kind}:` ability (it takes "
+                             f"{', '.join(sorted(allowed))})")
+        if kind in ("on", "activate") and self.do is None:
+            raise ValueError(f"{a} `{kind}:` ability needs `do:` (the template calls it runs)")
         return self
 
 
@@ -490,6 +664,8 @@ class BotsDecl(Model):
                                                     "clamped to 0..heuristic_max.")
     playout: int | None = Field(None, ge=0, le=100_000, description="Random decisions a search bot plays before it "
                                                                      "scores a playout (default: the bot's own).")
+    windows: Literal["pass"] | None = Field(None, description="A search bot's random playouts answer every reaction "
+                                                              "window with `pass` (fewer branches; not a rule).")
     iterations: int | None = Field(None, ge=1, le=1_000_000,
                                    description="The search budget of a search bot given none (`mcts` plays as "
                                                "`mcts:N`); a budget written on the bot (`mcts:64`, `mcts:2s`) wins.")
@@ -503,6 +679,12 @@ class Spec(Model):
 
     orrery: Literal[1] = Field(1, description="Spec format version.")
     game: GameMeta
+    names: dict[str, list[str]] = Field({}, description="Closed sets of words: a type for attributes, fields, "
+                                                        "variables and parameters; the set's name is the list of its "
+                                                        "words.")
+    constants: dict[str, Any] = Field({}, description="Named values that never change: a YAML value, or a quoted "
+                                                      "expression evaluated once (zones, cells, tables, constants "
+                                                      "above).")
     components: Components = Components.model_construct()  # (no validator built at import: see Model)
     variables: dict[str, VarDecl] = {}
     tables: dict[str, TableDecl] = {}
@@ -512,8 +694,12 @@ class Spec(Model):
     flow: FlowDecl
     actions: dict[str, ActionDecl] = {}
     triggers: dict[str, TriggerDecl] = {}
+    windows: dict[str, WindowDecl] = Field({}, description="Reaction windows (docs/dsl.md 2.19).")
+    events: dict[str, EventDecl] = Field({}, description="How an event's owned triggers resolve (docs/dsl.md 2.11).")
     quantities: dict[str, QuantityDecl] = Field({}, description="Named numbers (costs, fees) that `modifiers` change.")
     modifiers: dict[str, ModifierDecl] = Field({}, description="Changes of quantities while a condition holds.")
+    effects: dict[str, EffectDecl] = Field({}, description="The effect catalogue: templates with typed parameters "
+                                                           "that pieces' abilities call.")
     scoring: ScoringDecl = ScoringDecl.model_construct()  # (no validator built at import: see Model)
     end: dict[str, EndDecl] = Field(min_length=1)
     ranking: RankingDecl = RankingDecl.model_construct()  # (no validator built at import: see Model)
@@ -528,21 +714,29 @@ class Spec(Model):
 # ------------------------------------------------------------- variants
 
 
+CHANGE_OPS = ("set", "replace", "remove", "add", "append", "prepend", "patch")
+
+
 class ChangeDecl(Model):
-    """One change a variant makes: exactly one of set/replace/remove/add, at a dotted path."""
+    """One change a variant makes: exactly one of set/replace/remove/add/append/prepend/patch, at a dotted path."""
 
     set: str | None = None
     replace: str | None = None
     remove: str | None = None
     add: str | None = None
+    append: str | None = Field(None, description="Add the value at the end of a list, or after an effect's "
+                                                 "statements.")
+    prepend: str | None = Field(None, description="Add the value at the start of a list, or before an effect's "
+                                                  "statements.")
+    patch: str | None = Field(None, description="Set some fields of a mapping (a row, a rule): the value's keys.")
     value: Any = None
     why: str | None = None
 
     @model_validator(mode="after")
     def _one_op(self) -> "ChangeDecl":
-        ops = [k for k in ("set", "replace", "remove", "add") if getattr(self, k) is not None]
+        ops = [k for k in CHANGE_OPS if getattr(self, k) is not None]
         if len(ops) != 1:
-            raise ValueError("a change needs exactly one of set, replace, remove, add")
+            raise ValueError("a change needs exactly one of " + ", ".join(CHANGE_OPS))
         if ops[0] != "remove" and "value" not in self.model_fields_set:
             raise ValueError(f"'{ops[0]}' needs a value")
         return self

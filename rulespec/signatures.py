@@ -99,7 +99,9 @@ FUNCTIONS: dict[str, Sig] = {
 
 # Names with a fixed meaning everywhere; spec names may not reuse them.
 SPECIAL_NAMES: dict[str, tuple[str, str]] = {
-    "current": ("player", "The player whose turn (or action) it is."),
+    "current": ("player", "The acting player: whose action this is (the turn's player, or the one a window or "
+                          "`perform ... by` acts for)."),
+    "turn_player": ("player", "The player whose turn it is."),
     "players": ("list", "Every player, in seat order."),
     "num_players": ("int", "How many players are in the game."),
     "round": ("int", "The round number, from 1."),
@@ -111,6 +113,6 @@ SPECIAL_NAMES: dict[str, tuple[str, str]] = {
 
 KEYWORDS = frozenset(
     "let if elif else for in where order by desc chosen while repeat choose commit from prompt optional require move to at "
-    "create as destroy draw shuffle swap with emit end_game settle pass end_turn say call perform then "
-    "and or not true false none".split()
+    "create as destroy draw shuffle swap with emit end_game settle pass end_turn say call perform open use then "
+    "and or not true false none match".split()
 )

@@ -36,11 +36,16 @@ BASE: dict[str, list[str]] = {
     "compile": ["compile", "tic-tac-toe"],
     "replay": None,  # type: ignore[dict-item]  # needs a log: made by the fixture below
     "test": ["test", "tic-tac-toe"],
+    "compare": ["compare", "tic-tac-toe", "--variant", "misere", "--games", "1"],
+    "report": ["report", "tic-tac-toe", "--games", "1", "--out", tempfile.mkdtemp(prefix="orrery-report-")],
+    "coverage": ["coverage", "tic-tac-toe", "--games", "1"],
+    "tune": ["tune", str(ROOT / "tests" / "workbench" / "duel.yaml"), "--param", "edge=4..5", "--trials", "1",
+             "--games", "1", "--out", str(Path(tempfile.mkdtemp(prefix="orrery-tune-")) / "t.yaml")],
     "new": ["new", "probe", "--dir", tempfile.mkdtemp(prefix="orrery-options-")],  # (a second run: 'exists', exit 2)
 }
 
 
-RUNS = {"play", "simulate", "replay", "test", "bench"}
+RUNS = {"play", "simulate", "replay", "test", "bench", "compare"}
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:

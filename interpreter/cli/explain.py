@@ -20,6 +20,7 @@ from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
 
 from .explain_prose import Phraser, code, words
+from .explain_windows import windows_section
 from .explain_quantities import quantity_entries
 
 INDENT = "    "
@@ -105,7 +106,10 @@ def _attr_text(name: str, decl: AttrDecl | list | str) -> str:
     if isinstance(decl, str):
         return f"{words(name)} ({decl})"
     values = decl if isinstance(decl, list) else decl.values
-    out = f"{words(name)}: {'/'.join(map(str, values))}" if values else f"{words(name)} ({decl.type})"
+    kind = "" if isinstance(decl, list) else decl.type if decl.type != "any" else (
+        f"a row of {decl.row}" if decl.row else f"record of {', '.join(decl.record)}" if decl.record is not None
+        else "list" if decl.list_ is not None else decl.type)
+    out = f"{words(name)}: {'/'.join(map(str, values))}" if values else f"{words(name)} ({kind})"
     default = None if isinstance(decl, list) else decl.default
     return out if default is None else f"{out}, default {default}"
 
@@ -223,7 +227,7 @@ def _instances(name: str, k: PieceKind) -> list[str]:
     insts = k.instances or []
     longs = {key for i in insts for key, v in i.items() if isinstance(v, str) and len(v) > INSTANCE_TABLE}
     if longs:
-        keys = [key for key in dict.fromkeys(key for i in insts for key in i) if key not in ("count", *longs)]
+        keys = [key for key in dict.fromkeys(key for i in insts for key in i) if key not in ("count", "abilities", *longs)]
         rows = [[_value_text(i.get(key, "")) for key in keys] + [" ".join(str(i.get(key, "")) for key in longs)]
                 for i in insts]
         return ["", f"### The {words(name)} pieces"] + _table([words(key) for key in keys] + ["text"], rows)
@@ -236,7 +240,7 @@ def _instances(name: str, k: PieceKind) -> list[str]:
 def _instance_text(inst: dict[str, Any], default_count: int) -> str:
     """One explicit piece: its name, or its attribute values; `×n` for copies."""
     n = int(inst.get("count", default_count))
-    fields = {k: v for k, v in inst.items() if k != "count"}
+    fields = {k: v for k, v in inst.items() if k not in ("count", "abilities")}  # (a card's words tell its abilities)
     name = fields.pop("name", None)
     short = [_value_text(v) for v in fields.values()]
     text = str(name) + (f" ({', '.join(short)})" if short else "") if name is not None else " ".join(short)
@@ -481,6 +485,11 @@ def _triggers(c: _Ctx) -> list[str]:
             head = f"When the event “{words(t.on)}” happens"
             when = c.cond("triggers", name, "when", current="the current player")
             head += f" and {when}" if when else ""
+            owner = c.value("triggers", name, "owner", current="the current player")
+            chooses = t.on in c.model.events and c.model.events[t.on].order == "owner_chooses"
+            head += (f" (it belongs to {owner}: after the triggers of nobody, each player's resolve in turn, "
+                     f"the acting player's first, {'in the order their owner chooses' if chooses else 'in this order'})"
+                     if owner else "")
         else:
             binder = c.spec.expr("triggers", name, "for")
             head = "Whenever " + (c.cond("triggers", name, "when", current="the current player") or "true")
@@ -616,14 +625,14 @@ def _glossary(c: _Ctx, above: str) -> list[str]:
             phrase = c.value("functions", name, "expr", current="the current player") or ""
             text = phrase + "." if len(phrase) <= 140 and phrase.count("`") <= 2 else \
                 f"`{code(c.spec.expr('functions', name, 'expr'))}`"
-        out.append(f"- `{name}({', '.join(f.params)})`: {text}")
+        out.append(f"- `{name}({', '.join(f.param_names)})`: {text}")
     for name, p in m.procedures.items():
         if f"“{words(name)}”" not in above:
             continue
         lines = c.effect("procedures", name, "effect", current="the current player")
         text = _stop(p.description) if p.description else (
             lines[0][2:] if len(lines) == 1 else f"{_plural(len(lines), 'step')} (see the spec).")
-        out.append(f"- “{words(name)}” ({', '.join(p.params)}): {text}")
+        out.append(f"- “{words(name)}” ({', '.join(p.param_names)}): {text}")
     out += quantity_entries(c, above)
     if m.invariants:
         out.append("- Always true (`orrery simulate --check` checks these invariants): "
@@ -691,15 +700,15 @@ def _assumptions(c: _Ctx) -> list[str]:
     return out
 
 
-SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Scoring",
-            "End of the game", "Glossary", "Hints for search bots", "Assumptions")
+SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Reaction windows",
+            "Scoring", "End of the game", "Glossary", "Hints for search bots", "Assumptions")
 
 
 def explain_text(spec: GameSpec) -> str:
     """A rules summary of a spec that reads like a rulebook, in a rulebook's order, as Markdown."""
     c = _Ctx(spec)
     sections = [_header(c), _overview(c), _components(c), _setup(c), _flow(c), _actions(c), _triggers(c),
-                _scoring(c), _end(c)]
+                windows_section(c, _said, _stop), _scoring(c), _end(c)]
     above = "\n".join("\n".join(s) for s in sections)
     sections += [_glossary(c, above), _bot_hints(c), _assumptions(c)]
     text = "\n\n".join("\n".join(s) for s in sections if s) + "\n"
@@ -715,6 +724,8 @@ def compact_value(value: Any, absent: str = "(none)") -> list[str]:
         return [absent]
     if isinstance(value, str):
         return value.strip().splitlines() or [""]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value) and any("\n" in v for v in value):
+        return [ln for v in value for ln in v.strip().splitlines()]  # an effect in parts (a variant's append)
     one = _dump(value, flow=True)
     if len(one) == 1 and len(one[0]) <= MAX_LINE:
         return one

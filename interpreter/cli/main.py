@@ -15,11 +15,13 @@ from typing import Any, Callable
 
 from orrery import __version__
 from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, printable
+from orrery.rulespec.wording import spoken
 
 # The game-loading helpers live in .loading (cli_perf and play use them too); the old private names stay.
 from .loading import LIMIT_NAMES
 from .loading import load_game_from_args as _load_game
 from .loading import parse_limits as _limits
+from .progress import progress as _progress
 from ..core.options import DELAY, GAMES, JOBS, PLAYERS, SEED, THINK
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
@@ -139,11 +141,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     with progress as tick:
         seed = new_seed() if args.seed is None else args.seed
         result = simulate(game, args.games, players, seed, bots, max_steps=steps, check=args.check,
-                          variants=variants, progress=tick, jobs=args.jobs)
+                          variants=variants, progress=tick, jobs=args.jobs, backend=args.backend,
+                          address=args.address, batch=args.batch)
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
         _print_summary(result)
+    if result["interrupted"]:  # Ctrl-C: the games played so far were summarised above
+        print(f"interrupted after {len(result['results'])} of {args.games} games", file=sys.stderr)
+        return 130
     if args.check and result["violations"]:
         for v in result["violations"][:20]:
             print(f"{v['where']}: invariant '{v['invariant']}' failed in game seed {v['seed']} at step {v['step']} "
@@ -156,39 +162,6 @@ def _check_players(game: Any, n: int) -> None:
     r = game.rules
     if not r.min_players <= n <= r.max_players:
         raise InputError(f"{game.name} takes {r.player_count_text()}, not {n}")
-
-
-class _NoProgress:
-    def __enter__(self) -> Callable[[int], None] | None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-class _RichProgress:
-    """A progress bar on stderr (rich), only when stderr is a terminal."""
-
-    def __init__(self, total: int):
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        self.progress = Progress("games", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=True)
-        self.task = self.progress.add_task("games", total=total)
-
-    def __enter__(self) -> Callable[[int], None]:
-        self.progress.__enter__()
-        return lambda done: self.progress.update(self.task, completed=done)
-
-    def __exit__(self, *exc: object) -> None:
-        self.progress.__exit__(*exc)
-
-
-def _progress(total: int, quiet: bool) -> Any:
-    if quiet or not sys.stderr.isatty() or os.environ.get("CI"):
-        return _NoProgress()
-    return _RichProgress(total)
 
 
 def _print_summary(result: dict[str, Any]) -> None:
@@ -226,7 +199,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(printable(f"replay diverged: {report.divergence}"), file=sys.stderr)
         return EXIT_FAIL
     o = report.final.outcome()
-    status = f"game over ({o.end}), winners: {_winner_names(game, o.winners)}" \
+    status = f"game over ({spoken(o.end)}), winners: {_winner_names(game, o.winners)}" \
         if o else f"game in progress: {report.final.decision.prompt}"
     print(printable(f"replayed {report.steps} step(s) of {args.log}: every state matches; {status}"))
     if report.result_matches is False:
@@ -354,6 +327,12 @@ def build_parser() -> argparse.ArgumentParser:
                     "results are the same for any number")
     sp.add_argument("--mode", choices=["compiled", "interpreted"], help="engine: the compiled fast path "
                     "(default) or the tree-walking reference interpreter; both give identical games")
+    sp.add_argument("--backend", choices=["local", "ray"], default="local", help="where the games are played: "
+                    "here (with --jobs processes) or as Ray tasks (needs orrery[ray]); the same results either way")
+    sp.add_argument("--address", help="with --backend ray: the Ray cluster to use (default: a new local Ray "
+                    "instance of --jobs workers; 'auto': the cluster this machine belongs to)")
+    sp.add_argument("--batch", type=GAMES, help="with --backend ray: games per Ray task (default: about four tasks "
+                    "per worker)")
     sp = add("replay", cmd_replay, "Replay a game log, verifying the state after every step.")
     sp.add_argument("log", metavar="LOG")
     sp.add_argument("--game", help="the game's spec, if the log's game cannot be found")
@@ -362,8 +341,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("game", metavar="GAME", help="a bundled game's name or a path to its rules.yaml")
     sp.add_argument("scenarios", nargs="*", metavar="SCENARIO")
     from .perf import add_commands
+    from .workbench import add_commands as add_workbench
 
     add_commands(add, _game_args)
+    add_workbench(add, _game_args)
     return p
 
 

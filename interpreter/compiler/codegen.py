@@ -35,6 +35,7 @@ from ..reference.effects import EXEC, assign_attr, assign_global, call_with, com
 from ..reference.quantities import read_quantity
 from .analysis import cheap, counts_no_loops, env_bound_names, memoisable, placebound
 from .effectgen import frame_steps
+from .exprgen import HELPERS as EXPR_HELPERS, ExprForms
 from .inline import InlineCalls
 from .inplace import attr_source, builtin_source, top_attr_source
 from .link import link
@@ -88,7 +89,7 @@ class Module:
         return None
 
 
-class CodeGen(InlineCalls):
+class CodeGen(ExprForms, InlineCalls):
     """Generates Python source for expressions (as Python expressions) and blocks (as statements)."""
 
     def __init__(self, rules: Any, env_names: set[str]):
@@ -333,7 +334,7 @@ class CodeGen(InlineCalls):
             from ..core.values import ZoneRef
 
             return self.const(ZoneRef(node.id))
-        if kind in ("table", "kind", "action", "end"):
+        if kind in ("table", "kind", "action", "end", "const"):
             return self.const(payload, hashable=False)
         return f"UNK({self.const(node.id)}, {self.span(node)})"
 
@@ -772,6 +773,7 @@ def _link(source: str, consts: list[Any], linked: dict[str, Callable[..., Any]] 
                                            "TypeError": TypeError}}
     ns.update(linked or {})
     ns.update(fastlib.HELPERS)
+    ns.update(EXPR_HELPERS)
     ns["CMB"], ns["SETG"], ns["QTY"] = combine, assign_global, read_quantity
     ns["MOVETO"], ns["DESTROY"], ns["ASSIGNA"], ns["CREATE"], ns["CALLW"] = (move_to, destroy, assign_attr, create_with,
                                                                            call_with)

@@ -35,7 +35,7 @@ from typing import Any
 from orrery.rulespec import ast as A
 
 # statements that may ask and start as the reference starts them (engine/frames.py START)
-STARTED = ("Emit", "Settle", "Perform", "Commit")
+STARTED = ("Emit", "Settle", "Perform", "Commit", "Open", "Use")
 
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
 RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_PAY", "FR_EMIT",
@@ -327,7 +327,7 @@ class StepGen:
         self.branch(action.effect, 2)
         g.emit(1, "if self.phase == 2:")
         g.emit(2, "self.phase = 3")
-        if g.rules.event_triggers.get("action"):
+        if "action" in g.rules.listened:
             g.emit(2, f"if FR_EMIT(pos, 'action', FR_RECORD(action={g.const(action.name)})):")
             g.emit(3, "return None")
         g.emit(1, "it.current_action, it.top_action = self.outer")
@@ -388,7 +388,7 @@ def frame_steps(gen: Any, rules: Any, sus: Any) -> tuple[dict[int, str], dict[in
                           else type(node).__name__, sg.loop_step(node)) for node in loops}
     by_action = {name: sg.action_step(rules.actions[name]) for name in sorted(rules.actions)}
     by_event = {event: sg.event_step(event, list(triggers)) for event, triggers in sorted(rules.event_triggers.items())
-                if sus.event(event)}
+                if sus.event(event) and event not in rules.owned_events}  # (those: engine/frames.py OrderedEmitFrame)
     return by_block, by_loop, by_action, by_event, blocks + loops
 
 

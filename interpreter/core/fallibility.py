@@ -35,6 +35,7 @@ class Fallibility:
         self.procs: dict[str, bool] = {name: False for name in rules.procedures}
         self.events: dict[str, bool] = {}
         self.cascade = False
+        self.use = False  # can a `use` statement refuse the move (what a play runs)?
         self._draws: dict[str, bool] = {}
         solve_calls(self, rules, self.block)
         hooks = [getattr(ph, k) for ph in rules.phases for k in ("on_start", "on_end", "turn_start", "turn_end")]
@@ -47,9 +48,10 @@ class Fallibility:
     def action_fails(self, action: Any) -> bool:
         """Can this action, once chosen from a step menu, still be refused (a later parameter, its effect,
         what follows it)?"""
-        # (a cost that reads a parameter is paid once they are all chosen: it may refuse the move then)
+        # (a cost that reads a parameter is paid once they are all chosen: it may refuse the move then; a priced
+        # action's one parameter is not checked by the menu, rules.param_gated, so its menu may come up empty)
         return (len(action.params) > 1 or self.capped or bool(action.late_cost) or self.block(action.effect)
-                or self.tail)
+                or self.tail or bool(action.cost) and len(action.params) == 1 and not action.params[0].optional)
 
     def block(self, block: A.Block | None) -> bool:
         """Can running this block refuse the move?"""
@@ -71,6 +73,8 @@ class Fallibility:
             return self.events.get(node.event, False)
         if isinstance(node, A.Settle):
             return self.cascade
+        if isinstance(node, A.Use):
+            return self.use
         if isinstance(node, (A.Move, A.Create, A.Draw)):
             return self.capped
         return False

@@ -16,20 +16,40 @@ _ENGINE_EVENTS = ("action", "cascade_end", "game_start", "round_start", "round_e
                   "turn_start", "turn_end")
 
 
-def solve_calls(owner: Any, rules: Any, block: Callable[[A.Block | None], bool]) -> None:
-    """Set `owner.procs` (per procedure), `owner.events` (per event) and `owner.cascade` to `block` of their
-    bodies, growing them until nothing changes: a call, an emit or a settle reads the others (through `owner`,
-    as `block` does while they grow)."""
+def solve_calls(owner: Any, rules: Any, block: Callable[[A.Block | None], bool], windows: bool = False) -> None:
+    """Set `owner.procs` (per procedure), `owner.events` (per event), `owner.cascade` and `owner.use` (a `use`
+    statement) to `block` of their bodies, growing them until nothing changes: a call, an emit or a settle
+    reads the others (through `owner`, as `block` does while they grow).  `windows`: the question is "may it
+    ask?", so an event a reaction window follows counts as true (it asks its players), and so do an event
+    whose owners choose the order of their triggers or of their pieces' abilities and a `use` that may offer
+    an empowered part."""
+    ab = rules.abilities
+    chosen = {e for e in ab.on_blocks if _owner_chooses(rules, e)} if ab is not None and windows else set()
     while True:
-        before = (dict(owner.procs), dict(owner.events), owner.cascade)
+        before = (dict(owner.procs), dict(owner.events), owner.cascade, owner.use)
         for name, (_, body) in rules.procedures.items():
             owner.procs[name] = block(body)
         for event, triggers in rules.event_triggers.items():
             owner.events[event] = any(block(t.effect) for t in triggers)
+        if windows:  # a window asks its players; an owner may be asked which trigger resolves next
+            for event in rules.windows_after:
+                owner.events[event] = True
+            for event, order in rules.owned_events.items():
+                owned = sum(t.owner is not None for t in rules.event_triggers[event])
+                owner.events[event] = owner.events[event] or (order == "owner_chooses" and owned > 1)
+        if ab is not None:  # pieces' abilities run after the triggers (core/abilities.py)
+            for event, bodies in ab.on_blocks.items():
+                owner.events[event] = owner.events.get(event, False) or event in chosen or any(map(block, bodies))
+            owner.use = (windows and ab.empowered) or any(map(block, ab.play_blocks))
         owner.cascade = (any(block(t.effect) for t in rules.state_triggers)
                          or owner.events.get("cascade_end", False))
-        if (owner.procs, owner.events, owner.cascade) == before:
+        if (owner.procs, owner.events, owner.cascade, owner.use) == before:
             return
+
+
+def _owner_chooses(rules: Any, event: str) -> bool:
+    decl = rules.spec.model.events.get(event)
+    return decl is not None and decl.order == "owner_chooses"
 
 
 class Suspends:
@@ -40,6 +60,7 @@ class Suspends:
         self.procs: dict[str, bool] = {name: False for name in rules.procedures}
         self.events: dict[str, bool] = {}
         self.cascade = False
+        self.use = False  # may a `use` statement ask (an empowered part, or a play that asks)?
         self.ids: set[int] = set()
         self.no: set[int] = set()  # blocks found not to suspend (outside the roots)
         self._solve()
@@ -47,7 +68,7 @@ class Suspends:
     def _solve(self) -> None:
         """Grow the sets until nothing changes (calls, events and cascades refer to each other)."""
         r = self.rules
-        solve_calls(self, r, self._block)
+        solve_calls(self, r, self._block, windows=True)
         self.ids = set()
         roots = [body for _, body in r.procedures.values()] + [t.effect for t in r.triggers]
         roots += [a.effect for a in r.actions.values()]
@@ -58,7 +79,7 @@ class Suspends:
         return block is not None and any(self._stmt(s) for s in block.body)
 
     def _stmt(self, node: A.Stmt) -> bool:
-        if isinstance(node, (A.Choose, A.Commit, A.Perform)):
+        if isinstance(node, (A.Choose, A.Commit, A.Perform, A.Open)):
             return True
         if isinstance(node, A.For):
             return node.chooser is not None or self._block(node.body)
@@ -72,6 +93,8 @@ class Suspends:
             return self.events.get(node.event, False)
         if isinstance(node, A.Settle):
             return self.cascade
+        if isinstance(node, A.Use):
+            return self.use
         return False
 
     def _mark(self, block: A.Block | None) -> bool:

@@ -20,6 +20,7 @@ from ..core.decisions import Decision, Option, RequireFailed, RuleError, Runaway
 from ..reference.evaluator import Interp
 from .flow import NOTHING_VIABLE
 from ..core.state import State
+from . import abilityframes  # noqa: F401 (imported for its starters: frames.START and HOOKS get them)
 from .commit import commit_view, pending
 from .fallible import fallible_of
 from .position import Position
@@ -50,6 +51,7 @@ class Step:
     prompt: str
     auto: bool = False
     sealed: bool = False  # an answer to a `commit`: hidden from the other players until the reveal
+    value: Any = None  # the answer's value (the table checks whether a chosen piece is hidden from a reader)
 
 
 def after_reveal(failed: RequireFailed) -> RuleError:
@@ -58,6 +60,12 @@ def after_reveal(failed: RequireFailed) -> RuleError:
     return RuleError(f"a rule refused the move after a commit's answers were revealed: {failed.message}; answers "
                      f"to a commit are final, so the rules must settle what follows the reveal (dsl.md 4.24)",
                      failed.span)
+
+
+def _starts(d: Decision, scope: str | None) -> bool:
+    """Whether an answer to `d` that names an action starts an action of its own: at a step menu, or at a
+    window opened outside any action (inside one, the window's answers are part of that action's move)."""
+    return d.kind == "action" or (d.kind == "window" and scope is None)
 
 
 class _Spent(Exception):
@@ -244,7 +252,7 @@ class GameState:
         label = self.pos.it.label
 
         def forced(chooser: int, prompt: str, value: Any) -> None:
-            history.append(Step(chooser, 0, label(value), prompt, auto=True))
+            history.append(Step(chooser, 0, label(value), prompt, True, False, value))
 
         self.pos.on_forced = forced
 
@@ -281,7 +289,7 @@ class GameState:
             self._checkpoint()
         told = self._told
         nh, nn = len(self.steps), 0 if told is None else len(told)
-        self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False, d.sealed))
+        self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False, d.sealed, opt.value))
         self._revealing = False
         try:
             if d.sealed:
@@ -356,9 +364,10 @@ class GameState:
                     pos.resume(NOTHING_VIABLE)
                     continue
                 raise RequireFailed(f"no option of '{decision.prompt}' can be completed", decision.span)
-            if len(viable) == 1:
+            if len(viable) == 1 and not decision.must_ask:
                 opt = viable[0]
-                self.steps.append(Step(decision.player, opt.index, opt.label, decision.prompt, True, decision.sealed))
+                self.steps.append(Step(decision.player, opt.index, opt.label, decision.prompt, True, decision.sealed,
+                                       opt.value))
                 if decision.sealed:
                     self._sealed_answer()
                 pos.resume(opt.value)
@@ -441,6 +450,8 @@ class GameState:
         whose copy is thrown away.  The top keeps `pos` intact (a step menu with no completable action is
         skipped from it).  Past the `lookahead` budget, branches are taken without looking further."""
         options = list(d.options)
+        if d.kind == "window" and self.game.rules.spec.model.bots.windows == "pass":  # (a playout hint)
+            options = [o for o in options if o.value is None]
         check = self._needs_lookahead(d)
         actions = self.game.rules.actions
         while options:
@@ -459,7 +470,9 @@ class GameState:
                 if q is pos:
                     return None
                 continue
-            inner = opt.value if d.kind == "action" and opt.value in actions else scope
+            # (an answer that starts an action of its own: at a step menu, or at a window outside any action)
+            inner = (opt.value if (d.kind == "action" or d.kind == "window" and scope is None) and opt.value in actions
+                     else scope)
             if (nxt is None or nxt.kind == "action" or inner is None or nxt.action != inner or not check
                     or self.lookahead_used > self.game.limits.lookahead):
                 return q, opt
@@ -480,6 +493,10 @@ class GameState:
             if not rules.some_may_fail:  # (most abstract games: no action can fail once chosen)
                 return False
             return any(rules.may_fail(o.value) for o in decision.options if o.value in rules.actions)
+        if decision.kind == "window":  # its actions, or the move it is part of (answered with `pass`)
+            return (rules.some_may_fail or rules.outside_may_fail) and (
+                any(rules.may_fail(o.value) for o in decision.options if o.value in rules.actions)
+                or (rules.may_fail(decision.action) if decision.action is not None else rules.outside_may_fail))
         if decision.action is None:
             return rules.outside_may_fail
         known = fallible_of(rules).needs_lookahead(decision.site, decision.action)
@@ -494,7 +511,7 @@ class GameState:
         actions = self.game.rules.actions
         out = []
         for opt in decision.options:
-            if decision.kind == "action":
+            if _starts(decision, decision.action):
                 scope = opt.value if opt.value in actions else None
             else:
                 scope = decision.action
@@ -532,7 +549,9 @@ class GameState:
         if nxt is None or nxt.kind == "action" or scope is None or nxt.action != scope:
             return None
         options = nxt.options
-        if len(options) > 1 and options[-1].value is None:
+        if nxt.kind == "window":  # others' reactions are not explored: `pass` witnesses that the move completes
+            options = [o for o in options if o.value is None]
+        elif len(options) > 1 and options[-1].value is None:
             # an optional choice's `skip` first: it usually ends the choosing (a loop of optional steps),
             # so a completion is found in one run instead of going as deep as the other options allow.
             # Only the order of the search changes: the answer is the same, and when every option fails

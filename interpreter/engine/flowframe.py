@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
-from ..reference.costs import step_note
-from ..reference.effects import check_action, param_values
-from .flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, parameter_menus,
-                    step_candidates, turn_order)
+from ..reference.effects import param_values
+from .flow import (DONE, NOTHING_VIABLE, action_options, check_ends, eligible, init_var, next_step, only_anytime,
+                   parameter_menus, step_candidates, turn_order)
 from ..core.values import BOX
 from ..core.values import Player, Record
 from .frames import emit, perform, run_block, settle
@@ -66,7 +65,7 @@ class FlowFrame:
                 return True
         if self.sub == 2:
             self.sub = 3
-            if event in pos.it.r.event_triggers and emit(pos, event, record()):
+            if event in pos.it.r.listened and emit(pos, event, record()):
                 return True
         return False
 
@@ -105,7 +104,7 @@ class FlowFrame:
                 c.first_player = int(first)
             elif it.r.spec.model.flow.rotate_first_player:
                 c.first_player = (c.first_player + 1) % s.n
-            c.current = c.first_player
+            c.current = c.turn_player = c.first_player
             c.phase = 0
         if self._hooks(pos, it.r.spec.effect("flow", "round_start"), "round_start", lambda: Record(round=c.round)):
             return None
@@ -138,7 +137,7 @@ class FlowFrame:
                 self._goto(pos, "phase_end")
                 return None
             self.sub = 1
-            c.current = c.order[c.pos]
+            c.current = c.turn_player = c.order[c.pos]
             c.turn += 1
             c.step = 0
             c.step_count = 0
@@ -182,21 +181,11 @@ class FlowFrame:
             next_step(c)
             return None
         names = step_candidates(it, ph, st)
-        options, reasons, rejected, notes = [], {}, [], None
-        for i, name in enumerate(names):
-            action = it.r.actions[name]
-            try:
-                got = check_action(it, action)
-            except RequireFailed as why:
-                reasons[i] = why.explain()
-                rejected.append((action.label, reasons[i]))
-                continue
-            options.append(Option(action.label, name, i))
-            if got:  # its price, shown with it
-                notes = notes or {}
-                notes[i] = step_note(got)
+        options, reasons, rejected, notes = action_options(it, names)
         if st.optional or (st.repeat and c.step_count > 0):
             options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
+        elif it.r.anytime and only_anytime(it.r, options):
+            options.append(Option("skip", DONE, len(names)))
         menus = parameter_menus(it, options, reasons, rejected)
         prompt = st.prompt or (f"{ph.name}: {st.name}" if len(ph.steps) > 1 else ph.name)
         where = f"'{prompt}'" if st.prompt else prompt  # where narration says a player could do nothing
