@@ -21,6 +21,7 @@ from orrery.rulespec.wording import titled
 from .loading import LIMIT_NAMES
 from .safeout import escaped_output
 from .loading import load_game_from_args as _load_game
+from .loading import parse_bots
 from .loading import parse_limits as _limits
 from .progress import progress as _progress
 from ..core.options import DELAY, GAMES, JOBS, PLAYERS, SEED, THINK
@@ -129,15 +130,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise InputError(f"--jobs {args.jobs}: at least one process must play the games")
     players = game.rules.default_players if args.players is None else args.players
     _check_players(game, players)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    from ..bots.factory import bot_error
-
-    for b in bots:
-        why = bot_error(b)
-        if why:
-            raise InputError(f"--bots: {why}")
-    if len(bots) not in (1, players):
-        raise InputError(f"--bots: give one bot for everyone or one per seat ({players}), not {len(bots)}")
+    bots = parse_bots(args.bots, players)
     progress = _progress(args.games, quiet=args.json and not sys.stderr.isatty())
     with progress as tick:
         seed = new_seed() if args.seed is None else args.seed
