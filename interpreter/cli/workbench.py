@@ -289,7 +289,7 @@ def _may_write(out: Any) -> None:
 
 def add_commands(add: Any, game_args: Any) -> None:
     """Register the workbench's commands on the CLI's subcommand parser."""
-    sp = add("compare", cmd_compare, "Compare two variants on paired seeds: every metric's difference with a 95% "
+    sp = add("compare", cmd_compare, "Compare two variants on paired seeds: every metric's difference with a 95%% "
              "interval and whether it is significant (paired t-test, Holm-corrected).")
     sp.add_argument("game", metavar="GAME", help="a bundled game's name (see orrery list) or a path to rules.yaml")
     sp.add_argument("--variant", action="append", metavar="V[,V2...]", help="once: the game as written (A) "
