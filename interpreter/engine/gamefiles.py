@@ -89,7 +89,7 @@ def resolve_variant(game_path: Path, variant: str, by_name_only: bool = False) -
 
 
 def close_to(word: str, known: list[str]) -> str:
-    """' (did you mean 'x'?)' for the known name closest to a mistyped one (`tictactoe`, `misre`), or ''."""
+    """' (did you mean 'x'?)' for the known name closest to a mistyped one (a name one letter off), or ''."""
     from orrery.rulespec.suggest import did_you_mean  # (only when a name was mistyped)
 
     return did_you_mean(word, known) or did_you_mean(word.lower().replace("_", "-"), known)
