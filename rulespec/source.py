@@ -173,7 +173,10 @@ def load_yaml(source: str | Path, *, text: str | None = None, limits: YamlLimits
         raise LimitError(_too_big(name, limits))
     text = text.removeprefix("\ufeff")  # the reader skips a BOM without counting it as a column
     remember_text(name, text)
-    loader = _Composer(text, name, limits.max_depth)
+    try:
+        loader = _Composer(text, name, limits.max_depth)  # (the reader checks every character here)
+    except YAMLError as exc:
+        raise SpecError(_syntax_finding(name, text, exc)) from exc
     try:
         return _load(loader, name, text, limits)
     finally:

@@ -148,12 +148,13 @@ components:
   tracks:
     position: {start: 0, min: 0}
   pieces:
-    card: {attributes: {rank: int}}
+    card: {attributes: {rank: int}, unlimited: true}
   zones:
-    deck: {type: stack, visibility: public}
+    deck: {type: deck, visibility: public}
 setup: |
-  for r in range(1, 5):
+  for r in range(1, 5) {
     create card {rank: r} in deck
+  }
   shuffle deck
 flow:
   first_player: 0
@@ -161,12 +162,16 @@ flow:
     - name: race
       order: clockwise
       steps:
-        - actions: [roll]
+        - actions: [roll, rest]
 actions:
   roll:
     rule: "Roll a die and move that many spaces."
     effect: |
       current.position += random_int(1, 6)
+  rest:
+    rule: "Stay where you are."
+    effect: |
+      current.position += 0
 end:
   arrived:
     rule: "The first to reach 10 wins."
@@ -182,7 +187,12 @@ def die_race(tmp_path):
     return adapter.load_game(str(path))
 
 
+def _positions(state) -> list[int]:
+    return [p["position"] for p in state.gs.view()["players"]]
+
+
 def test_every_draw_is_a_chance_node_of_its_outcomes(die_race):
+    assert die_race.get_type().information.name == "PERFECT_INFORMATION"  # every draw is seen when made
     state = die_race.new_initial_state()
     sizes = []
     while state.is_chance_node():  # the setup's shuffle of 4 cards: a Fisher-Yates draw per card
@@ -191,11 +201,12 @@ def test_every_draw_is_a_chance_node_of_its_outcomes(die_race):
         assert sum(p for _, p in outcomes) == pytest.approx(1.0) and len({p for _, p in outcomes}) == 1
         state.apply_action(0)
     assert sizes == [4, 3, 2] and state.current_player() == 0
+    assert [c["rank"] for c in state.gs.view()["zones"]["deck"]["pieces"]] == [2, 3, 4, 1]
     state.apply_action(state.legal_actions()[0])  # roll
     assert state.is_chance_node() and [a for a, _ in state.chance_outcomes()] == list(range(6))
-    assert "position" in str(state) and state.gs.view()["tracks"]["position"] == [0, 0]
+    assert _positions(state) == [0, 0]  # the position the roll was made from, until the die shows
     state.apply_action(3)  # the die shows 4
-    assert state.current_player() == 1 and state.gs.view()["tracks"]["position"] == [4, 0]
+    assert state.current_player() == 1 and _positions(state) == [4, 0]
 
 
 def test_chance_states_clone_and_serialize_with_their_outcomes(die_race):
@@ -204,8 +215,8 @@ def test_chance_states_clone_and_serialize_with_their_outcomes(die_race):
     a, b = state.clone(), state.clone()
     a.apply_action(0)
     b.apply_action(5)
-    assert [a.gs.view()["tracks"]["position"], b.gs.view()["tracks"]["position"]] == [[1, 0], [6, 0]]
+    assert [_positions(a), _positions(b)] == [[1, 0], [6, 0]]
     again = die_race.deserialize_state(b.serialize())
-    assert again.history() == b.history() and again.gs.view() == b.gs.view()
+    assert again.history() == b.history() and str(again) == str(b)
     pending = die_race.deserialize_state(state.serialize())
     assert pending.is_chance_node() and len(pending.chance_outcomes()) == 6
