@@ -36,11 +36,13 @@ BASE: dict[str, list[str]] = {
     "compile": ["compile", "tic-tac-toe"],
     "replay": None,  # type: ignore[dict-item]  # needs a log: made by the fixture below
     "test": ["test", "tic-tac-toe"],
+    "compare": ["compare", "tic-tac-toe", "--variant", "misere", "--games", "1"],
+    "report": ["report", "tic-tac-toe", "--games", "1", "--out", tempfile.mkdtemp(prefix="orrery-report-")],
     "new": ["new", "probe", "--dir", tempfile.mkdtemp(prefix="orrery-options-")],  # (a second run: 'exists', exit 2)
 }
 
 
-RUNS = {"play", "simulate", "replay", "test", "bench"}
+RUNS = {"play", "simulate", "replay", "test", "bench", "compare"}
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:

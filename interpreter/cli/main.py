@@ -21,6 +21,7 @@ from orrery.rulespec.wording import spoken
 from .loading import LIMIT_NAMES
 from .loading import load_game_from_args as _load_game
 from .loading import parse_limits as _limits
+from .progress import progress as _progress
 from ..core.options import DELAY, GAMES, JOBS, PLAYERS, SEED, THINK
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
@@ -161,39 +162,6 @@ def _check_players(game: Any, n: int) -> None:
     r = game.rules
     if not r.min_players <= n <= r.max_players:
         raise InputError(f"{game.name} takes {r.player_count_text()}, not {n}")
-
-
-class _NoProgress:
-    def __enter__(self) -> Callable[[int], None] | None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-class _RichProgress:
-    """A progress bar on stderr (rich), only when stderr is a terminal."""
-
-    def __init__(self, total: int):
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        self.progress = Progress("games", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=True)
-        self.task = self.progress.add_task("games", total=total)
-
-    def __enter__(self) -> Callable[[int], None]:
-        self.progress.__enter__()
-        return lambda done: self.progress.update(self.task, completed=done)
-
-    def __exit__(self, *exc: object) -> None:
-        self.progress.__exit__(*exc)
-
-
-def _progress(total: int, quiet: bool) -> Any:
-    if quiet or not sys.stderr.isatty() or os.environ.get("CI"):
-        return _NoProgress()
-    return _RichProgress(total)
 
 
 def _print_summary(result: dict[str, Any]) -> None:
@@ -373,8 +341,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("game", metavar="GAME", help="a bundled game's name or a path to its rules.yaml")
     sp.add_argument("scenarios", nargs="*", metavar="SCENARIO")
     from .perf import add_commands
+    from .workbench import add_commands as add_workbench
 
     add_commands(add, _game_args)
+    add_workbench(add, _game_args)
     return p
 
 

@@ -1,0 +1,172 @@
+"""The designer's workbench on the command line: `orrery compare`, `report`, `coverage` and `tune` (docs/workbench.md).
+
+Every command plays seeded games exactly as `orrery simulate --seed SEED` does (game i: seed SEED+i), so the
+command line reproduces its figures; its default seed is 1, not a drawn one, for that reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from orrery.rulespec.errors import InputError, printable
+
+from ..core.options import GAMES, JOBS, PLAYERS, SEED
+from ..workbench.compare import TEST_NAME, compare_trials, format_table
+from ..workbench.trials import Trial, run_trials
+from .loading import load_game_from_args, parse_limits
+from .progress import progress
+
+EXIT_OK = 0
+
+
+# ------------------------------------------------------------------ shared
+
+
+def load_side(args: argparse.Namespace, variants: list[str]) -> Any:
+    """The game of GAME with these variants (stacked in order), the engine and limits of the command."""
+    ns = argparse.Namespace(game=args.game, variant=variants, limit=args.limit, mode=getattr(args, "mode", None))
+    game, _, _ = load_game_from_args(ns)
+    return game
+
+
+def bots_of(args: argparse.Namespace, players: int) -> list[str]:
+    """The --bots option as one bot name per seat; a bot that cannot be made is bad input."""
+    from ..bots.factory import bot_error
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    for b in bots:
+        why = bot_error(b)
+        if why:
+            raise InputError(f"--bots: {why}")
+    if len(bots) not in (1, players):
+        raise InputError(f"--bots: give one bot for everyone or one per seat ({players}), not {len(bots)}")
+    return bots * players if len(bots) == 1 else bots
+
+
+def players_of(args: argparse.Namespace, game: Any) -> int:
+    """--players, or the game's default; a count the game does not take is bad input."""
+    n = game.rules.default_players if args.players is None else args.players
+    r = game.rules
+    if not r.min_players <= n <= r.max_players:
+        raise InputError(f"{game.name} takes {r.player_count_text()}, not {n}")
+    return n
+
+
+def play(args: argparse.Namespace, game: Any, players: int, bots: list[str], label: str = "") -> list[Trial]:
+    """The command's seeded games with a progress bar (when stderr is a terminal)."""
+    _, _, steps = parse_limits(args)
+    with progress(args.games, quiet=getattr(args, "json", False)) as tick:
+        return run_trials(game, args.games, players, args.seed, bots, max_steps=steps, jobs=args.jobs, progress=tick)
+
+
+def add_play_options(sp: argparse.ArgumentParser, games: int) -> None:
+    """--games, --players, --bots, --seed, --jobs and --mode, as `simulate` reads them."""
+    sp.add_argument("--games", type=GAMES, default=games, help=f"how many games (default {games})")
+    sp.add_argument("--players", type=PLAYERS, help="number of players (default: the game's default)")
+    sp.add_argument("--bots", default="random", help="bot for every seat, or one per seat (comma-separated): "
+                    "random, first, mcts or mcts:BUDGET (default random)")
+    sp.add_argument("--seed", type=SEED, default=1, help="seed of the first game (game i uses seed+i; default 1)")
+    sp.add_argument("--jobs", type=JOBS, default=1, help="processes playing games side by side (default 1); the "
+                    "results are the same for any number")
+    sp.add_argument("--mode", choices=["compiled", "interpreted"], help="engine (default compiled); both give "
+                    "identical games")
+
+
+# ------------------------------------------------------------------ compare
+
+
+def side_variants(text: str | None) -> list[str]:
+    """One side of a comparison: variants stacked with commas (none: the game as written)."""
+    return [v.strip() for v in (text or "").split(",") if v.strip()]
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Variant A/B on paired seeds: each metric's difference with its interval and significance."""
+    sides = args.variant or []
+    if not 1 <= len(sides) <= 2:
+        raise InputError("compare: give --variant B (the game as written against B) or --variant A --variant B")
+    a, b = ([], side_variants(sides[0])) if len(sides) == 1 else (side_variants(sides[0]), side_variants(sides[1]))
+    game_a, game_b = load_side(args, a), load_side(args, b)
+    players = players_of(args, game_a)
+    players_of(args, game_b)
+    bots = bots_of(args, players)
+    trials_a = play(args, game_a, players, bots)
+    trials_b = play(args, game_b, players, bots)
+    diffs = compare_trials(game_a, trials_a, game_b, trials_b)
+    label_a, label_b = "+".join(a) or "as written", "+".join(b) or "as written"
+    if args.json:
+        print(json.dumps({"game": game_a.name, "a": a, "b": b, "players": players, "bots": bots, "seed": args.seed,
+                          "games": args.games, "test": TEST_NAME, "metrics": [d.as_dict() for d in diffs]},
+                         sort_keys=True))
+        return EXIT_OK
+    print(printable(f"{game_a.name}: A = {label_a}, B = {label_b}; {args.games} paired games, {players} players, "
+                    f"seed {args.seed}, bots {','.join(bots)}"))
+    print(printable(format_table(diffs, "A", "B")))
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ report
+
+
+def command_line(args: argparse.Namespace, name: str, extra: list[str]) -> str:
+    """The command line that plays the same games again."""
+    import shlex
+
+    parts = ["orrery", name, args.game] + [a for v in args.variant or [] for a in ("--variant", v)]
+    if args.players is not None:
+        parts += ["--players", str(args.players)]
+    parts += ["--games", str(args.games), "--bots", args.bots, "--seed", str(args.seed)] + extra
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Play seeded games and write the balance report: an HTML page and its PNG figures."""
+    from pathlib import Path
+
+    from ..workbench.plots import MissingPlotting, pyplot
+    from ..workbench.report import Report, write_report
+
+    try:
+        pyplot()
+    except MissingPlotting as err:
+        raise InputError(str(err)) from None
+    if args.games < 1:
+        raise InputError("report: --games must be at least 1 (a report rests on games)")
+    game = load_side(args, args.variant or [])
+    players = players_of(args, game)
+    bots = bots_of(args, players)
+    trials = play(args, game, players, bots)
+    report = Report(game, trials, command_line(args, "report", ["--out", args.out]), args.variant or [], bots,
+                    args.seed)
+    if args.compare_with:
+        other = load_side(args, (args.variant or []) + side_variants(args.compare_with))
+        players_of(args, other)
+        report.comparison = ("as above", "+ " + args.compare_with,
+                             compare_trials(game, trials, other, play(args, other, players, bots)))
+    page = write_report(report, Path(args.out))
+    print(printable(f"wrote {page} ({len(trials)} games); open it in a browser"))
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ registration
+
+
+def add_commands(add: Any, game_args: Any) -> None:
+    """Register the workbench's commands on the CLI's subcommand parser."""
+    sp = add("compare", cmd_compare, "Compare two variants on paired seeds: every metric's difference with a 95% "
+             "interval and whether it is significant (paired t-test, Holm-corrected).")
+    sp.add_argument("game", metavar="GAME", help="a bundled game's name (see orrery list) or a path to rules.yaml")
+    sp.add_argument("--variant", action="append", metavar="V[,V2...]", help="once: the game as written (A) "
+                    "against this variant (B); twice: A against B. Commas stack variants on one side")
+    add_play_options(sp, 200)
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp = add("report", cmd_report, "Play seeded games and write a balance report to --out: an HTML page (no "
+             "network needed) with PNG plots of win rates, game length, score margins, end conditions, branching "
+             "factor and decisiveness, each with the games it rests on.")
+    game_args(sp)
+    add_play_options(sp, 200)
+    sp.add_argument("--out", required=True, metavar="DIR", help="the folder to write index.html and the PNGs to")
+    sp.add_argument("--compare-with", metavar="V[,V2...]", help="also play the same seeds with these variants "
+                    "added and show the comparison")
