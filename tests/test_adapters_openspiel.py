@@ -134,7 +134,7 @@ def _mcts(game, seat: int, seed: int):
 @pytest.mark.parametrize(("name", "players"), [("tic-tac-toe", 2), ("bubblee-pop", 2), ("burbuja", 1)])
 def test_mcts_and_evaluate_bots_play_through_the_adapter(name, players):
     # perfect information; chance and hidden pieces in a two-player game; chance in a solitaire
-    game = adapter.load_game(name, max_game_length=30)
+    game = adapter.load_game(name, max_game_length=15)
     bots = [_mcts(game, 0, 1)] + [uniform_random.UniformRandomBot(p, np.random.RandomState(p))
                                   for p in range(1, players)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(7))
