@@ -413,6 +413,14 @@ class CallProc(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class Use(Stmt):
+    """`use PIECE.play`: run what the piece's `play:` abilities do (then maybe their empowered part)."""
+
+    piece: Expr
+    part: str  # the attribute written after the piece: `play` (the checker refuses any other)
+
+
+@dataclass(frozen=True, slots=True)
 class Perform(Stmt):
     """`perform action [by player]`: run another action (choosing its parameters) as part of this one, for
     the acting player or the one `by` names."""

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import ast as A
 from . import checknames, flowcheck
+from .abilities_check import ability_events, check_pieces, check_proc_call, check_use
 from .callgraph import CallGraph
 from .commits import check_commit
 from .datacheck import data_findings
@@ -110,6 +111,7 @@ class _Checker:
         self.findings += data_findings(self.m, self.ix.dt, self.span, self.key)
         checknames.check_constants(self)
         self._rule_text()
+        check_pieces(self)  # the effect catalogue and pieces' abilities
         flowcheck.flow(self)
         flowcheck.events(self)
         reaction_findings(self)
@@ -375,6 +377,8 @@ class _Checker:
             hint = f"'{e.id}' belongs to each player: write current.{e.id} or p.{e.id}"
         elif e.id in self.m.functions or e.id in FUNCTIONS:
             hint = f"'{e.id}' is a function: call it as {e.id}(...)"
+        elif e.id in ("self", "owner"):
+            hint = f"`{e.id}` is bound only in a piece's abilities (pass it to a template as an argument)"
         self.error(e.span, f"unknown name '{e.id}'" + did_you_mean(e.id, sc.all() | set(self.ix.globals)), hint)
         return "any"
 
@@ -729,14 +733,9 @@ class _Checker:
         types = [self.expr(a, sc) for a in s.args]
         for _, v in s.kwargs:
             self.expr(v, sc)
-        proc = self.m.procedures.get(s.name)
-        if proc is None:
-            self.error(self._word(s.span, "call", s.name), f"unknown procedure '{s.name}'"
-                       + did_you_mean(s.name, self.m.procedures))
-        else:
-            self._arity(s, f"procedure '{s.name}'", proc.param_names, s.args, s.kwargs)
-            checknames.typed_args(self, "procedures", s.name, s.args, s.kwargs, types)
+        check_proc_call(self, s, sc, types)  # (a procedure, or a template of the effect catalogue)
 
+    _s_Use = check_use
     _s_Open = check_open
 
     def _s_Perform(self, s: A.Perform, sc: Scope) -> None:

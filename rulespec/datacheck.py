@@ -182,7 +182,7 @@ def data_findings(m: Spec, dt: DataTypes, span: Callable[..., Span], key: Callab
         for i, inst in enumerate(kind.instances or []):
             p = ("components", "pieces", kname, "instances", i)
             for attr, value in inst.items():
-                if attr in ("count", "id"):
+                if attr in ("count", "id", "abilities"):  # (abilities: abilities_check.py)
                     continue
                 if attr not in attrs:
                     from .records import did_you_mean

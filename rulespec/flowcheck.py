@@ -11,6 +11,7 @@ from typing import Any
 from . import ast as A
 from .commits import REVEALED
 from .errors import Span
+from .abilities_check import ability_events
 from .reaction_checks import reacting_actions, window_events
 from .typing_rules import BUILTIN_EVENTS, did_you_mean
 
@@ -90,7 +91,7 @@ def idle(c: Any, p: tuple, ph: Any) -> bool:
 
 def events(c: Any) -> None:
     """Events emitted that no trigger listens to, and triggers listening to events nothing emits (warnings)."""
-    listened = {t.on for t in c.m.triggers.values() if t.on} | window_events(c.m)
+    listened = {t.on for t in c.m.triggers.values() if t.on} | window_events(c.m) | ability_events(c.m)
     for event, spans in c.emitted.items():
         if event not in listened:
             for sp in spans:

@@ -128,9 +128,12 @@ def attr_values(decl: "AttrDecl | list | str") -> list | None:
 class Instance(TypedDict):
     """One explicit piece: its attribute values (any keys) and an optional number of copies."""
 
-    count: NotRequired[Annotated[int, Field(ge=0, le=100_000)] | str]
+    count: NotRequired[Annotated[int, Field(ge=0, le=100_000, description="Copies of this piece (default: the "
+                                                                          "kind's count).")] | str]
     id: NotRequired[Annotated[str, Field(description="The row's key: unique in its kind, named by variant paths "
                                                      "(`instances[ID]`).")]]
+    abilities: NotRequired[Annotated[list["AbilityDecl"], Field(description="What this piece carries: triggers, "
+                                                                           "modifiers, plays (docs/dsl.md 2.23).")]]
 
 
 class PieceKind(Model):
@@ -147,6 +150,10 @@ class PieceKind(Model):
     label: ExprText | None = Field(None, description="Expression naming a piece in menus, with `it` bound to the piece.")
     symbol: ExprText | None = Field(None, description="Expression for the 1-3 character board symbol of a piece (`it`).")
     style: ExprText | None = Field(None, description="Expression giving a colour name for the symbol (`it`).")
+    active_in: list[str] | None = Field(None, description="The zones where the pieces' abilities are live (a "
+                                        "per-player zone: the zone's player owns them); default: nowhere.")
+    owner: ExprText | None = Field(None, description="Who owns a piece in a shared `active_in` zone (`self` bound).")
+    abilities: list["AbilityDecl"] = Field([], description="Abilities every piece of the kind carries (docs/dsl.md 2.23).")
 
 
 ZoneType = Literal["bag", "deck", "pile", "hand", "grid", "graph"]
@@ -460,6 +467,86 @@ class WindowDecl(Model):
     prompt: str | None = Field(None, min_length=1, description="The question (default: the window's name).")
 
 
+# ------------------------------------------------- effects carried by pieces
+
+CallsText = Union[str, list[str]]
+"""Calls of effect templates, `NAME(args)`: one string, or a list of them run in order."""
+
+
+class EffectDecl(Model):
+    """An effect template of the catalogue: typed parameters and an effect that sees only them."""
+
+    params: dict[str, Any] = Field({}, description="Parameter name -> type (int, str, bool, player, piece, list, "
+                                                   "any, a `names:` set, {row: TABLE}), in call order.")
+    effect: EffectText
+    description: str | None = None
+
+
+class ActivateDecl(Model):
+    """What an `activate:` ability offers its owner as an action."""
+
+    label: str | None = Field(None, description="Menu text (default: the piece's label).")
+    rule: str | None = None
+    condition: ExprText | None = Field(None, description="Offered only while it holds (`self`, `owner` bound).")
+    why: str | None = None
+    params: dict[str, ParamDecl] = {}
+    cost: dict[str, ExprText] = {}
+
+
+class EmpoweredDecl(Model):
+    """The optional part of a `play:` the owner may choose when `if` holds."""
+
+    if_: ExprText | None = Field(None, alias="if", description="Offered only when it holds (default: always).")
+    do: CallsText
+    prompt: str | None = Field(None, min_length=1, description="The owner's question (default: 'use the empowered "
+                                                                "effect?').")
+
+
+class AbilityDecl(Model):
+    """One ability carried by a piece: exactly one of on, modify, activate, play."""
+
+    on: str | None = Field(None, description="A trigger: runs `do` when this event is emitted while the piece is live.")
+    modify: str | None = Field(None, description="A static modifier of this quantity while the piece is live.")
+    activate: ActivateDecl | None = Field(None, description="An action the piece's owner may take while it is live.")
+    play: CallsText | None = Field(None, description="Run by `use PIECE.play` (template calls, in order).")
+    when: ExprText | None = Field(None, description="on/modify: it applies only when this holds.")
+    do: CallsText | None = Field(None, description="on/activate: the template calls it runs, in order.")
+    set: ExprText | None = None
+    add: ExprText | None = None
+    scale: Annotated[str, BeforeValidator(_fraction_text, json_schema_input_type=Union[str, int])] | None = None
+    max_fires: Limit | None = Field(None, description="on: most firings per scope, counted for this piece's ability.")
+    limit: Limit | None = Field(None, description="activate: most uses per scope, counted for this piece's ability.")
+    during: list[str] | None = Field(None, description="activate: only at the step menus of these phases.")
+    anytime: Literal["own_turn", "always"] | None = None
+    then: EffectText | None = Field(None, description="activate: run after `do` (`self` bound): a one-shot card "
+                                                      "discarded, destroyed or moved.")
+    empowered: EmpoweredDecl | None = None
+    text: str | None = Field(None, description="The card's words (shown by explain and `why`).")
+    description: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "AbilityDecl":
+        kinds = [k for k in ("on", "modify", "activate", "play") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError(f"an ability is exactly one of on, modify, activate, play (got {', '.join(kinds) or 'none'})")
+        kind, wrong = kinds[0], []
+        changes = [k for k in ("set", "add", "scale") if getattr(self, k) is not None]
+        if kind == "modify" and len(changes) != 1:
+            raise ValueError(f"a `modify:` ability needs exactly one of set, add, scale (got {', '.join(changes) or 'none'})")
+        allowed = {"on": {"when", "do", "max_fires"}, "modify": {"when", "set", "add", "scale"},
+                   "activate": {"do", "limit", "during", "anytime", "then"}, "play": {"empowered"}}[kind]
+        for k in ("when", "do", "set", "add", "scale", "max_fires", "limit", "during", "anytime", "then", "empowered"):
+            if getattr(self, k) is not None and k not in allowed:
+                wrong.append(k)
+        a = "an" if kind in ("on", "activate") else "a"
+        if wrong:
+            raise ValueError(f"`{wrong[0]}` does not belong to {a} `{kind}:` ability (it takes "
+                             f"{', '.join(sorted(allowed))})")
+        if kind in ("on", "activate") and self.do is None:
+            raise ValueError(f"{a} `{kind}:` ability needs `do:` (the template calls it runs)")
+        return self
+
+
 # ------------------------------------------------------------------ flow
 
 
@@ -611,6 +698,8 @@ class Spec(Model):
     events: dict[str, EventDecl] = Field({}, description="How an event's owned triggers resolve (docs/dsl.md 2.11).")
     quantities: dict[str, QuantityDecl] = Field({}, description="Named numbers (costs, fees) that `modifiers` change.")
     modifiers: dict[str, ModifierDecl] = Field({}, description="Changes of quantities while a condition holds.")
+    effects: dict[str, EffectDecl] = Field({}, description="The effect catalogue: templates with typed parameters "
+                                                           "that pieces' abilities call.")
     scoring: ScoringDecl = ScoringDecl.model_construct()  # (no validator built at import: see Model)
     end: dict[str, EndDecl] = Field(min_length=1)
     ranking: RankingDecl = RankingDecl.model_construct()  # (no validator built at import: see Model)

@@ -348,6 +348,13 @@ class _Builder(MatchBuilder, Transformer):
         return A.Open(span=self._span(meta), window=str(c[0]), args=args, kwargs=kwargs)
 
     @v_args(meta=True)
+    def use_stmt(self, meta, c):
+        node = c[0]
+        if isinstance(node, A.Attr):
+            return A.Use(span=self._span(meta), piece=node.obj, part=node.name)
+        return A.Use(span=self._span(meta), piece=node, part="")
+
+    @v_args(meta=True)
     def perform_stmt(self, meta, c):
         return A.Perform(span=self._span(meta), action=str(c[0]), actor=c[1])
 

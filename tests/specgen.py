@@ -51,6 +51,8 @@ from typing import Any, Callable
 import yaml
 from hypothesis import strategies as st
 
+from specgen_pieces import add_abilities
+
 # Constructs left out of generated specs, each with the reason (see tests/GENERATED_FINDINGS.md).
 EXCLUDED: dict[str, str] = {}
 
@@ -812,6 +814,7 @@ def specs(draw) -> str:
         crowd["effect"] = effect([first] + body)
         triggers["crowd"] = crowd
     spec["triggers"] = triggers
+    add_abilities(g, spec)  # pieces' abilities (tests/specgen_pieces.py)
     # end
     limit = g.num(4, 10)
     end: dict[str, Any] = {"timeout": {"when": f"turns >= {limit}"}}

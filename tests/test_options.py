@@ -38,6 +38,9 @@ BASE: dict[str, list[str]] = {
     "test": ["test", "tic-tac-toe"],
     "compare": ["compare", "tic-tac-toe", "--variant", "misere", "--games", "1"],
     "report": ["report", "tic-tac-toe", "--games", "1", "--out", tempfile.mkdtemp(prefix="orrery-report-")],
+    "coverage": ["coverage", "tic-tac-toe", "--games", "1"],
+    "tune": ["tune", str(ROOT / "tests" / "workbench" / "duel.yaml"), "--param", "edge=4..5", "--trials", "1",
+             "--games", "1", "--out", str(Path(tempfile.mkdtemp(prefix="orrery-tune-")) / "t.yaml")],
     "new": ["new", "probe", "--dir", tempfile.mkdtemp(prefix="orrery-options-")],  # (a second run: 'exists', exit 2)
 }
 

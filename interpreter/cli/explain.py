@@ -227,7 +227,7 @@ def _instances(name: str, k: PieceKind) -> list[str]:
     insts = k.instances or []
     longs = {key for i in insts for key, v in i.items() if isinstance(v, str) and len(v) > INSTANCE_TABLE}
     if longs:
-        keys = [key for key in dict.fromkeys(key for i in insts for key in i) if key not in ("count", *longs)]
+        keys = [key for key in dict.fromkeys(key for i in insts for key in i) if key not in ("count", "abilities", *longs)]
         rows = [[_value_text(i.get(key, "")) for key in keys] + [" ".join(str(i.get(key, "")) for key in longs)]
                 for i in insts]
         return ["", f"### The {words(name)} pieces"] + _table([words(key) for key in keys] + ["text"], rows)
@@ -240,7 +240,7 @@ def _instances(name: str, k: PieceKind) -> list[str]:
 def _instance_text(inst: dict[str, Any], default_count: int) -> str:
     """One explicit piece: its name, or its attribute values; `×n` for copies."""
     n = int(inst.get("count", default_count))
-    fields = {k: v for k, v in inst.items() if k != "count"}
+    fields = {k: v for k, v in inst.items() if k not in ("count", "abilities")}  # (a card's words tell its abilities)
     name = fields.pop("name", None)
     short = [_value_text(v) for v in fields.values()]
     text = str(name) + (f" ({', '.join(short)})" if short else "") if name is not None else " ".join(short)

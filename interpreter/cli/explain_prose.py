@@ -773,6 +773,9 @@ class Phraser:
         who = "" if s.actor is None else f" (done by {self.expr(s.actor)})"
         return f"perform the action “{self.actions.get(s.action, words(s.action))}”{who}"
 
+    def _s_Use(self, s: A.Use) -> str:
+        return f"play {self.expr(s.piece)}: do what it says"
+
     def if_lines(self, s: A.If, depth: int) -> list[str]:
         """An `if` with `elif`/`else` branches: one item per branch."""
         pad = "  " * depth

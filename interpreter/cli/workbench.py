@@ -107,6 +107,49 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ------------------------------------------------------------------ coverage
+
+
+def coverage_text(uses: list[Any], games: int, show_all: bool) -> str:
+    """The coverage as text: per kind how many rules fired, then every rule never fired / never legal."""
+    from ..workbench.coverage import KINDS, never_fired, never_legal
+
+    lines = [f"rule coverage in {games} games (fired: performed, run or read at least once)"]
+    for kind in KINDS:
+        of = [u for u in uses if u.kind == kind]
+        if of:
+            lines.append(f"  {kind + 's':12} {sum(1 for u in of if u.fired):4} of {len(of):4} fired")
+    dead = never_fired(uses)
+    lines.append(f"never fired ({len(dead)}):" if dead else "every rule fired at least once")
+    lines += [f"  {u.where}: {u.kind} {u.name}" for u in dead]
+    unreachable = never_legal(uses)
+    if unreachable:
+        lines.append(f"never legal ({len(unreachable)}): no step menu offered these actions")
+        lines += [f"  {u.where}: action {u.name}" for u in unreachable]
+    if show_all:
+        lines.append("every rule (fired / legal):")
+        lines += [f"  {u.where}: {u.kind} {u.name}: {u.fired}" + ("" if u.legal is None else f" / {u.legal}")
+                  for u in uses]
+    return "\n".join(lines)
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    """Which rules fired in seeded games, which never did and which actions were never legal, with FILE:LINE."""
+    from ..workbench.coverage import coverage
+
+    game = load_side(args, args.variant or [])
+    players = players_of(args, game)
+    trials = play(args, game, players, bots_of(args, players))
+    uses = coverage(game, trials)
+    if args.json:
+        print(json.dumps({"game": game.name, "games": args.games, "seed": args.seed, "players": players,
+                          "rules": [u.as_dict() for u in uses]}, sort_keys=True))
+    else:
+        print(printable(f"{game.name}: {args.games} games, {players} players, seed {args.seed}, bots {args.bots}"))
+        print(printable(coverage_text(uses, args.games, args.all)))
+    return EXIT_OK
+
+
 # ------------------------------------------------------------------ report
 
 
@@ -145,9 +188,107 @@ def cmd_report(args: argparse.Namespace) -> int:
         players_of(args, other)
         report.comparison = ("as above", "+ " + args.compare_with,
                              compare_trials(game, trials, other, play(args, other, players, bots)))
+    if not args.no_coverage:
+        from ..workbench.coverage import coverage
+        from ..workbench.report import coverage_html
+
+        report.coverage_html = coverage_html(coverage(game, trials), len(trials))
     page = write_report(report, Path(args.out))
     print(printable(f"wrote {page} ({len(trials)} games); open it in a browser"))
     return EXIT_OK
+
+
+# ------------------------------------------------------------------ tune
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    """Search the spec's constants for the variant that best meets the objective; write it as a variant file."""
+    import os
+    from pathlib import Path
+
+    from ..engine.gamefiles import resolve_game, resolve_variant
+    from ..workbench import tune as T
+
+    try:
+        T.optuna_module()
+    except T.MissingOptuna as err:
+        raise InputError(str(err)) from None
+    game = load_side(args, args.variant or [])
+    players = players_of(args, game)
+    bots = bots_of(args, players)
+    params = [T.parse_param(p, game) for p in args.param]
+    if len({p.name for p in params}) != len(params):
+        raise InputError("--param: each constant once")
+    weights = T.parse_objective(args.objective)
+    if args.games < 1 or args.trials < 1:
+        raise InputError("tune: --games and --trials must be at least 1")
+    out = Path(args.out or f"tuned-{game.name}.yaml")
+    _may_write(out)
+    path = resolve_game(args.game)
+    variants = [resolve_variant(path, v) for v in args.variant or []]
+    _, _, steps = parse_limits(args)
+    search = T.Search(path, variants, lambda vs: load_side(args, [str(v) for v in vs]), params, weights,
+                      args.games, players, args.seed, bots, steps, args.jobs)
+    _check_bounds(search, args.param)
+
+    def show(c: T.Candidate) -> None:
+        values = ", ".join(f"{k}={v}" for k, v in c.values.items())
+        print(printable(f"  trial {c.number}: {values}: {args.objective} {c.value:.4f} after {c.games} games"
+                        + (" (pruned)" if c.pruned else "")), flush=True)
+
+    try:
+        study = T.run_search(search, args.trials, args.sampler, args.storage, args.study, progress=show)
+    except T.StorageError as err:
+        raise InputError(f"--storage {args.storage}: {err}") from None
+    best = study.best_trial
+    values = {p.name: best.params[p.name] for p in params}
+    kept = [c for c in search.candidates if c.values == values and not c.pruned]
+    trials = kept[0].trials if kept else run_trials(search.load(variants + [_write_candidate(search, values)]),
+                                                    args.games, players, args.seed, bots, steps, args.jobs)
+    command = command_line(args, "tune", [a for p in args.param for a in ("--param", p)] +
+                           ["--objective", args.objective, "--trials", str(args.trials)])
+    tuned_game = search.load(variants + [_write_candidate(search, values)])
+    comment = T.metrics_comment(tuned_game, trials, args.objective, T.objective_value(weights, trials), command)
+    if variants:
+        comment += "\nApply it after: " + " ".join(f"--variant {v}" for v in args.variant)
+    out.write_text(T.variant_yaml(Path(os.path.relpath(path, out.resolve().parent)), values, comment),
+                   encoding="utf-8")
+    load_side(args, [str(v) for v in variants] + [str(out)])  # the file written is a variant that loads and checks
+    print(printable(f"best of {len(study.trials)} trials: " + ", ".join(f"{k}={v}" for k, v in values.items())
+                    + f" ({args.objective} {best.value:.4f}); wrote {out} (a checked variant)"))
+    return EXIT_OK
+
+
+def _check_bounds(search: Any, given: list[str]) -> None:
+    """Both ends of every range must make rules the spec accepts (a size of 0, a type the constant refuses...)."""
+    from orrery.rulespec.errors import OrreryError
+
+    for p, text in zip(search.params, given):
+        for v in (p.low, p.high):
+            try:
+                search.load(search.variants + [_write_candidate(search, {p.name: v})])
+            except OrreryError as err:
+                first = err.findings[0].message if err.findings else str(err)
+                raise InputError(f"--param {text}: {p.name} = {v} is refused by the rules: {first}") from None
+
+
+def _write_candidate(search: Any, values: dict[str, Any]) -> Any:
+    path = search.workdir / "best.yaml"
+    from ..workbench.tune import variant_yaml
+
+    path.write_text(variant_yaml(search.game_path, values), encoding="utf-8")
+    return path
+
+
+def _may_write(out: Any) -> None:
+    """Refuse to overwrite a file that `orrery tune` did not write."""
+    if out.exists():
+        try:
+            first = out.read_text(encoding="utf-8", errors="replace").splitlines()[:1]
+        except OSError:
+            first = []
+        if not out.is_file() or not first or not first[0].startswith("# Written by: orrery tune"):
+            raise InputError(f"--out {out}: the file exists and was not written by orrery tune; choose another")
 
 
 # ------------------------------------------------------------------ registration
@@ -162,6 +303,28 @@ def add_commands(add: Any, game_args: Any) -> None:
                     "against this variant (B); twice: A against B. Commas stack variants on one side")
     add_play_options(sp, 200)
     sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp = add("coverage", cmd_coverage, "Play seeded games and list, for every action, trigger, procedure, effect "
+             "branch, table row, card and end condition, how often it fired (and each action how often it was "
+             "legal); the rules never fired and the actions never legal are listed with FILE:LINE.")
+    game_args(sp)
+    add_play_options(sp, 200)
+    sp.add_argument("--all", action="store_true", help="list every rule with its counts, not only the unused")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp = add("tune", cmd_tune, "Search the spec's constants (optuna) for the variant that best meets an objective "
+             "and write it as a variant file with its measured metrics.")
+    game_args(sp)
+    sp.add_argument("--param", action="append", required=True, metavar="NAME=LO..HI", help="a constant to search "
+                    "and its range (repeatable), e.g. --param goal=5..12")
+    sp.add_argument("--objective", default="fairness", help="what to minimise: fairness (seats' win rates equal), "
+                    "length (mean decisions), decisiveness (decided late), or weights: fairness=1,length=0.01")
+    sp.add_argument("--trials", type=GAMES, default=20, help="candidates to try (default 20)")
+    add_play_options(sp, 100)
+    sp.add_argument("--sampler", choices=["auto", "grid", "tpe", "random"], default="auto", help="optuna's "
+                    "sampler (auto: every value when the space fits in --trials, else TPE)")
+    sp.add_argument("--storage", metavar="URL", help="optuna storage to keep and resume the search, e.g. "
+                    "sqlite:///tune.db")
+    sp.add_argument("--study", metavar="NAME", help="the study's name in --storage (default orrery-tune-GAME)")
+    sp.add_argument("--out", metavar="FILE", help="the variant file to write (default tuned-GAME.yaml)")
     sp = add("report", cmd_report, "Play seeded games and write a balance report to --out: an HTML page (no "
              "network needed) with PNG plots of win rates, game length, score margins, end conditions, branching "
              "factor and decisiveness, each with the games it rests on.")
@@ -170,3 +333,5 @@ def add_commands(add: Any, game_args: Any) -> None:
     sp.add_argument("--out", required=True, metavar="DIR", help="the folder to write index.html and the PNGs to")
     sp.add_argument("--compare-with", metavar="V[,V2...]", help="also play the same seeds with these variants "
                     "added and show the comparison")
+    sp.add_argument("--no-coverage", action="store_true", help="leave out the rule coverage (it replays every "
+                    "game on the reference interpreter)")

@@ -12,6 +12,8 @@ from orrery.rulespec.callgraph import RANDOM
 def env_bound_names(rules: Any) -> set[str]:
     """Every name that some env may bind at run time (locals, parameters, engine-supplied names)."""
     names = {"event", "matched_at", "p", "it", "__rule__", "winners", "ended"}
+    if rules.abilities is not None or rules.spec.model.effects:
+        names |= {"self", "owner"}  # (bound for pieces' abilities: core/abilities.py env_of)
     spec = rules.spec
     for root in list(spec.exprs.values()) + list(spec.effects.values()):
         for n in root.walk():

@@ -20,6 +20,7 @@ from .data import as_value, typed_value
 from .decisions import RuleError
 from .reactions import anytime_actions, owned_events, windows_after, windows_of
 from .fallibility import Fallibility
+from .abilities import abilities_of, initial_rows, templates_of
 from .modifiers import quantities_of
 from .uses import Limit, limit_of
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
@@ -273,6 +274,7 @@ class Rules:
         self.tables = m.tables
         self.functions = {n: (f.param_names, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
         self.procedures = {n: (p.param_names, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
+        self.procedures.update(templates_of(spec))  # the effect catalogue: a `do:` calls its templates
         self.actions = {n: self._action(n) for n in m.actions}
         self.quantities, self.modifiers_of = quantities_of(spec)  # (read by name like functions: dsl.md 2.10.3)
         self.triggers = [self._trigger(n) for n in m.triggers]
@@ -289,6 +291,9 @@ class Rules:
         self.owned_events = owned_events(spec, self.event_triggers)
         # free actions offered at any time: (in the player's own turn, also in others' windows)
         self.anytime, self.anytime_always = anytime_actions(spec)
+        self.abilities = abilities_of(spec, initial_rows(self))  # pieces' abilities (None: no kind has any)
+        if self.abilities is not None:
+            self.listened |= self.abilities.events  # (a piece's `on:` ability hears them too)
         # every use counter's key -> its limit (the checker makes one key mean one times/per): read by uses()
         self.limit_keys: dict[str, Limit] = {lim.key: lim for lim in [a.limit for a in self.actions.values()]
                                              + [t.fires for t in self.triggers] if lim is not None}
@@ -485,7 +490,8 @@ class Rules:
                 types = self.types.kind_attrs[name]
                 for inst in decl.instances:
                     attrs = dict(k.defaults)
-                    attrs.update({a: self.value(types.get(a), v) for a, v in inst.items() if a not in ("count", "id")})
+                    attrs.update({a: self.value(types.get(a), v) for a, v in inst.items()
+                                  if a not in ("count", "id", "abilities")})
                     out.extend((name, dict(attrs)) for _ in range(int(inst.get("count", decl.count))))
                 continue
             enums = [(a, attr_values(d)) for a, d in decl.attributes.items() if attr_values(d)]

@@ -20,6 +20,7 @@ from ..core.decisions import Decision, Option, RequireFailed, RuleError, Runaway
 from ..reference.evaluator import Interp
 from .flow import NOTHING_VIABLE
 from ..core.state import State
+from . import abilityframes  # noqa: F401 (imported for its starters: frames.START and HOOKS get them)
 from .commit import commit_view, pending
 from .fallible import fallible_of
 from .position import Position

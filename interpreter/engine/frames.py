@@ -357,7 +357,8 @@ def emit(pos: "Position", event: str, data: Record | None = None, span: Any = No
     when a frame was pushed for them."""
     it = pos.it
     triggers = it.r.event_triggers.get(event)
-    if not triggers and event not in it.r.windows_after:
+    pieces = it.r.abilities is not None and event in it.r.abilities.events  # (abilities run after triggers)
+    if not triggers and not pieces and event not in it.r.windows_after:
         return False
     if not pos.sus.event(event):  # (never an event a window follows: windows ask)
         from ..reference.effects import emit as emit_now
@@ -367,11 +368,15 @@ def emit(pos: "Position", event: str, data: Record | None = None, span: Any = No
     record = Record(data or {})
     record.setdefault("name", event)
     record.setdefault("player", it.current())
+    pushed = False
     if it.r.windows_after:
         for win in reversed(it.r.windows_after.get(event, ())):  # under the triggers: they open after them
             pos.stack.append(WindowFrame(win, record))
-        if not triggers:
-            return True
+            pushed = True
+    if pieces:  # above the windows, under the triggers (engine/abilityframes.py)
+        pushed = HOOKS["abilities"](pos, record) or pushed
+    if not triggers:
+        return pushed
     it.emit_depth += 1
     if it.emit_depth > it.limits.emit_depth:
         raise RunawayError(f"events nested more than {it.limits.emit_depth} deep while emitting '{event}' "
@@ -701,6 +706,9 @@ def _start_open(pos: "Position", node: A.Open, env: dict) -> None:
     pos.stack.append(WindowFrame(win, W.open_record(it, node.window, data)))
     return None
 
+
+# engine/abilityframes.py puts its pusher of pieces' `on:` abilities here (it imports this module)
+HOOKS: dict[str, Any] = {}
 
 START: dict[type, Any] = {
     A.If: _start_if,

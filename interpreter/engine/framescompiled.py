@@ -19,6 +19,7 @@ from ..core.uses import count_use
 from ..core.values import Record
 from ..reference.costs import late_notes, pay
 from ..reference.effects import _filter, check_action, enter_call, fires, for_items
+from .abilityframes import UseFrame  # noqa: F401 (imported for its starter: START gets FR_START_Use from it)
 from .commit import CommitFrame  # noqa: F401 (imported for its starter: START gets FR_START_Commit from it)
 from .frames import (_CALL, START, ActionFrame, BlockFrame, ChooseFrame, ChosenOrderFrame, EmitFrame, ForFrame,
                      RepeatFrame, WhileFrame, ask_value, emit, repeat_count, run_block, seat_of)

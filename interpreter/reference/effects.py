@@ -13,6 +13,7 @@ from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
 from ..core.valueops import list_contains as contains
 from ..core.uses import count_use, used
+from .abilityrun import pending, run_all, use_now
 from .bounds import bound_value, track_bounds
 from .costs import amounts, check_amounts
 
@@ -345,7 +346,8 @@ def _emit(it: "Interp", node: A.Emit, env: dict) -> None:
 def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None) -> None:
     """Run every trigger listening to `event`, in declaration order."""
     triggers = it.r.event_triggers.get(event)
-    if not triggers:
+    pieces = it.r.abilities is not None and event in it.r.abilities.events  # (abilities run after triggers)
+    if not triggers and not pieces:
         return
     it.emit_depth += 1
     if it.emit_depth > it.limits.emit_depth:
@@ -355,15 +357,18 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
         record = Record(data or {})
         record.setdefault("name", event)
         record.setdefault("player", it.current())
+        snapshot = pending(it, event) if pieces else None  # (live when emitted; re-checked before each runs)
         if event in it.r.owned_events:  # some belong to players: grouped by owner (reference/triggerorder.py)
             triggers = in_order(it, triggers, record)
-        for trig in triggers:
+        for trig in triggers or ():
             env = {"event": record}
             if trig.fires is None:
                 if it.truth(trig.when, env):
                     it.run(trig.effect, env)
             elif fires(it, trig, env):
                 it.run(trig.effect, env)
+        if snapshot:
+            run_all(it, record, snapshot)
     finally:
         it.emit_depth -= 1
 
@@ -615,6 +620,7 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.CallProc: _call_proc,
     A.Perform: cannot_ask,
     A.Open: cannot_ask,
+    A.Use: use_now,
 }
 
 __all__ = ["EXEC", "emit", "fires", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]

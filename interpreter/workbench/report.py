@@ -117,3 +117,28 @@ def comparison_html(label_a: str, label_b: str, diffs: Sequence[MetricDiff]) -> 
             f"{e(TEST_NAME)}; bold rows differ significantly at {ALPHA:g}.</p>"
             "<table><tr><th>metric</th><th>A</th><th>B</th><th>B - A</th><th>95 % interval</th><th>p (Holm)</th>"
             f"<th>pairs</th></tr>{rows}</table>")
+
+
+def coverage_html(uses: Sequence[Any], games: int) -> str:
+    """The rule coverage section: per kind how many fired, the unused rules with FILE:LINE, then every count."""
+    from .coverage import KINDS, never_fired, never_legal
+
+    e = html.escape
+    summary_rows = "".join(
+        f"<tr><td>{k}s</td><td>{sum(1 for u in uses if u.kind == k and u.fired)}</td>"
+        f"<td>{sum(1 for u in uses if u.kind == k)}</td></tr>" for k in KINDS if any(u.kind == k for u in uses))
+    dead = never_fired(uses)
+    unreachable = never_legal(uses)
+    listing = "".join(f"<li class=dead><code>{e(u.where)}</code> {e(u.kind)} {e(u.name)}</li>" for u in dead)
+    legal = "".join(f"<li class=dead><code>{e(u.where)}</code> {e(u.name)}</li>" for u in unreachable)
+    rows = "".join(f"<tr><td>{e(u.kind)}</td><td>{e(u.name)}</td><td>{u.fired}</td>"
+                   f"<td>{'' if u.legal is None else u.legal}</td><td><code>{e(u.where)}</code></td></tr>"
+                   for u in uses)
+    return (f"<h2>Rule coverage</h2><p class='meta'>Counted over the same {games} games, replayed on the reference "
+            "interpreter: an action fired when performed and was legal when a step menu offered it; a trigger, "
+            "procedure or effect branch when its block ran; a table row when looked up; a card when chosen.</p>"
+            f"<table><tr><th>kind</th><th>fired</th><th>of</th></tr>{summary_rows}</table>"
+            + (f"<h3>Never fired ({len(dead)})</h3><ul>{listing}</ul>" if dead else "<p>Every rule fired.</p>")
+            + (f"<h3>Never legal ({len(unreachable)})</h3><ul>{legal}</ul>" if unreachable else "")
+            + "<details><summary>Every rule with its counts</summary><table><tr><th>kind</th><th>rule</th>"
+            f"<th>fired</th><th>legal</th><th>where</th></tr>{rows}</table></details>")

@@ -32,6 +32,7 @@ class Trial:
     first: int  # the seat that answered the first decision
     branching: list[int] = field(default_factory=list)  # the menu's size at each bot decision
     leaders: list[tuple[int, ...]] = field(default_factory=list)  # the seats ranked first after each decision
+    history: list[int] = field(default_factory=list)  # the indices applied (GameState.history): replays the game
 
     @property
     def runaway(self) -> bool:
@@ -74,7 +75,7 @@ def play_trial(game: Game, players: int, seed: int, bot_names: Sequence[str], ma
         if len(branching) >= max_steps:
             scores = [gs.state.pvars[p].get("score") for p in range(players)]
             return Trial(seed, players, [], scores, STEP_LIMIT_END, len(branching), gs.state.cursor.round,
-                         max(first, 0), branching, lead)
+                         max(first, 0), branching, lead, gs.history())
         seat = gs.current_player()
         first = seat if first < 0 else first
         branching.append(len(gs.legal_actions()))
@@ -83,7 +84,7 @@ def play_trial(game: Game, players: int, seed: int, bot_names: Sequence[str], ma
             lead.append(leaders(game, gs))
     o = gs.outcome()
     return Trial(seed, players, list(o.winners), list(o.scores), o.end, len(branching), gs.state.cursor.round,
-                 max(first, 0), branching, lead)
+                 max(first, 0), branching, lead, gs.history())
 
 
 @dataclass
