@@ -309,6 +309,8 @@ class LimitDecl(Model):
     per: Scope = Field("turn", description="The scope: each turn, each entry into a phase, each round, or the game.")
     key: str | None = Field(None, pattern=NAME_PATTERN, description="The counter's name (default: the action's or "
                             "trigger's own); sources with one key share one count, read by `uses(key)`.")
+    each: str | None = Field(None, pattern=NAME_PATTERN, description="An action's parameter: each of its values is "
+                             "counted apart ('once per round for each card'), read by `uses(key, player, value)`.")
 
     @field_validator("times")
     @classmethod
@@ -326,7 +328,7 @@ def _limit_form(v: Any) -> Any:
 
 Limit = Annotated[LimitDecl, BeforeValidator(_limit_form, json_schema_input_type=Union[Annotated[int, Field(ge=1)],
                                                                                       LimitDecl])]
-"""A limit: `N` (N times per turn) or `{times: N, per: turn | phase | round | game, key: NAME}`."""
+"""A limit: `N` (N times per turn) or `{times: N, per: turn | phase | round | game, key: NAME, each: PARAM}`."""
 
 
 class ActionDecl(Model):

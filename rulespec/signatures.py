@@ -93,7 +93,8 @@ FUNCTIONS: dict[str, Sig] = {
     "random_int": _s(2, 2, "int", "A random number from a to b inclusive (seeded).", "random_int(1, 6)"),
     "shuffled": _s(1, 1, "list", "A list in random (seeded) order.", "shuffled(players)"),
     # use limits
-    "uses": _s(1, 2, "int", "Times a player (default: the acting player) used a limit's key in its scope now.",
+    "uses": _s(1, 3, "int", "Times a player (default: the acting player) used a limit's key in its scope now (a "
+                            "limit counted per value: with that value).",
                "uses(rest) == 0"),
 }
 

@@ -70,7 +70,8 @@ def _plural(n: int, word: str) -> str:
 def _limit_text(limit: Any, lead: str) -> str:
     """`At most 2 times per round, counted together as “plays”` (a `limit:` or `max_fires:`)."""
     shared = f", counted together as “{words(limit.key)}”" if limit.key else ""
-    return f"{lead} {_plural(limit.times, 'time')} per {limit.per}{shared}"
+    each = f" for each {words(limit.each)}" if getattr(limit, "each", None) else ""
+    return f"{lead} {_plural(limit.times, 'time')} per {limit.per}{each}{shared}"
 
 
 def _join(items: list[str], last: str = "and") -> str:

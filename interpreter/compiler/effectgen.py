@@ -40,7 +40,7 @@ STARTED = ("Emit", "Settle", "Perform", "Commit", "Open", "Use")
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
 RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_PAY", "FR_EMIT",
            "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT", "FR_COUNT", "FR_FOR_ITEMS", "FR_USE",
-           "FR_FIRES", "FR_NOTES")
+           "FR_FIRES", "FR_NOTES", "FR_USE_OF", "FR_SPENT")
 RUNTIME += tuple(f"FR_START_{name}" for name in STARTED)
 
 
@@ -321,8 +321,10 @@ class StepGen:
         g.emit(2, "if self.count_limit:  # chosen from a menu: a use (a perform is none)")
         g.emit(3, "ta_ = it.s.cursor.turn_actions")
         g.emit(3, f"ta_[{g.const(action.name)}] = ta_.get({g.const(action.name)}, 0) + 1")
-        if action.limit is not None:
+        if action.limit is not None and action.limit.each is None:
             g.emit(3, f"FR_USE(it.s, {g.const(action.limit, hashable=False)}, self.me)")
+        elif action.limit is not None:  # counted for the chosen value (core/uses.py)
+            g.emit(3, f"FR_USE(it.s, FR_USE_OF({g.const(action.limit, hashable=False)}, env), self.me)")
         g.emit(2, "self.phase = 2")
         self.branch(action.effect, 2)
         g.emit(1, "if self.phase == 2:")
@@ -340,6 +342,10 @@ class StepGen:
         name = g.const(p.name)
         g.emit(indent, f"if self.k == {k}:")
         inner = indent + 1
+        why = g.const(p.why) if p.why is not None else "None"
+        counted = action.limit is not None and action.limit.each == p.name  # its values' own counts
+        if counted:
+            g.emit(inner, f"why_ = {why}")
         if k == 0:
             g.emit(inner, "if self.first is not None:")
             g.emit(inner + 1, "vals_, rej_ = self.first")
@@ -349,10 +355,12 @@ class StepGen:
         if p.where is None:
             g.emit(inner, "vals_, rej_ = list(dom_), []")
         else:
-            why = g.const(p.why) if p.why is not None else "None"
             g.emit(inner, f"vals_, rej_ = FR_FILTER(it, {name}, dom_, {g.node_const(p.where)}, env, {why})")
+        if counted:  # (ActionFrame._ask)
+            g.emit(inner, "if self.count_limit:")
+            g.emit(inner + 1, f"vals_, rej_, why_ = FR_SPENT(it, {g.const(action, hashable=False)}, vals_, rej_, why_)")
+            why = "why_"
         prompt = g.const(p.prompt or f"{action.label}: choose {p.name}")
-        why = g.const(p.why) if p.why is not None else "None"
         g.emit(indent + 1, f"done_, got_ = FR_ASK(pos, {name}, vals_, FR_INT(self.me), {prompt}, {bool(p.optional)}, "
                            f"{g.const(p.span, hashable=False)}, {why}, rej_, {g.const((action.name, k))})")
         g.emit(indent + 1, "if not done_:")

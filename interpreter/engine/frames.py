@@ -23,8 +23,8 @@ from orrery.rulespec import ast as A
 from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
 from ..reference.costs import late_notes, pay
 from ..reference.effects import (EXEC, _filter, call_args, cascade_scan, check_action, enter_call, fires, for_items,
-                                 message_text)
-from ..core.uses import count_use
+                                 message_text, spent_values)
+from ..core.uses import count_use, use_of
 from ..core.values import Player, Record
 from ..reference import triggerorder
 from . import windows as W
@@ -551,7 +551,7 @@ class ActionFrame:
                 ta = it.s.cursor.turn_actions
                 ta[action.name] = ta.get(action.name, 0) + 1
                 if action.limit is not None:
-                    count_use(it.s, action.limit, self.me)
+                    count_use(it.s, use_of(action.limit, self.env), self.me)
             self.phase = 2
             if run_block(pos, action.effect, self.env):
                 return None
@@ -566,13 +566,16 @@ class ActionFrame:
 
     def _ask(self, pos: "Position", p: Any) -> Decision | None:
         it, env = pos.it, self.env
+        why = p.why
         if self.k == 0 and self.first is not None:
             values, rejected = self.first
         else:
             domain = it.iterate(it.ev(p.domain, env), p.domain.span)
-            values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
+            values, rejected = _filter(it, p.name, domain, p.where, env, why)
+            if self.count_limit and self.action.limit is not None and self.action.limit.each == p.name:
+                values, rejected, why = spent_values(it, self.action, values, rejected, why)
         done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or f"{self.action.label}: choose {p.name}",
-                              p.optional, p.span, p.why, rejected, (self.action.name, self.k))
+                              p.optional, p.span, why, rejected, (self.action.name, self.k))
         if not done:
             if self.k == self.action.cost_site:  # each option's price, shown with it
                 late_notes(it, self.action, env, p.name, got)

@@ -13,7 +13,7 @@ from orrery.rulespec.signatures import FUNCTIONS, Sig
 
 from ..core.valueops import check_size, checked_number, list_contains, spend, values_equal
 from ..core.decisions import RuleError
-from ..core.uses import used
+from ..core.uses import for_value, used
 from ..core.values import (CLOCKWISE, DIRS, HEX_DIRS, PIECE_REFS, Cell, PieceRef, Player, ZoneRef, cell_key,
                            parse_cell_label)
 
@@ -603,9 +603,13 @@ def shuffled(it: "Interp", v: Any) -> list[Any]:
 # ---------------------------------------------------------- use limits
 
 
+_NO_VALUE = object()  # (uses() with no value: a limit counted as one)
+
+
 @builtin("uses")
-def uses(it: "Interp", key: Any, who: Any = None) -> int:
-    """How many times `who` (default: the acting player) used a limit's key in the scope instance in progress."""
+def uses(it: "Interp", key: Any, who: Any = None, value: Any = _NO_VALUE) -> int:
+    """How many times `who` (default: the acting player) used a limit's key in the scope instance in progress;
+    for a limit counted per value (`each`), how many times with `value`."""
     limit = it.r.limit_keys.get(key) if key.__class__ is str else None
     if limit is None:
         known = ", ".join(sorted(it.r.limit_keys)) or "none"
@@ -614,7 +618,12 @@ def uses(it: "Interp", key: Any, who: Any = None) -> int:
         who = it.current()
     elif who.__class__ is not Player and not (who.__class__ is int and 0 <= who < it.s.n):
         raise ValueError(f"the player must be a player, got {it.describe(who)}")
-    return used(it.s, limit, int(who))
+    given = value is not _NO_VALUE
+    if (limit.each is not None) != given:
+        raise ValueError(f"the counter '{key}' is counted for each value of '{limit.each}': name the value, "
+                         f"uses(\"{key}\", PLAYER, VALUE)" if limit.each is not None else
+                         f"the counter '{key}' is one count, not one per value: uses(\"{key}\", PLAYER)")
+    return used(it.s, for_value(limit, value) if given else limit, int(who))
 
 
 missing = set(FUNCTIONS) - set(REGISTRY)

@@ -12,7 +12,7 @@ from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
 from ..core.valueops import list_contains as contains
-from ..core.uses import count_use, used
+from ..core.uses import count_use, for_value, used
 from .abilityrun import pending, run_all, use_now
 from .bounds import bound_value, track_bounds
 from .costs import amounts, check_amounts
@@ -567,8 +567,8 @@ def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True, c
     condition, then (costs) the amounts of its costs that read no parameter, which are returned (a menu shows
     them; the action computes them again when it pays, costs/pay)."""
     env: dict[str, Any] = {}
-    limit = action.limit
-    if count_limit and limit is not None and used(it.s, limit, it.current()) >= limit.times:
+    limit = action.limit  # (one counted per value of a parameter is checked on that parameter's menu: spent_values)
+    if count_limit and limit is not None and limit.each is None and used(it.s, limit, it.current()) >= limit.times:
         shared = f" (counted as '{limit.key}')" if limit.key != action.name else ""
         raise RequireFailed(f"'{action.label}' can be done at most {limit.describe()}{shared}", action.span,
                             action.rule)
@@ -589,10 +589,34 @@ def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
     env: dict[str, Any] = {"__rule__": action.rule}
     domain = it.iterate(it.ev(p.domain, env), p.domain.span)
     values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
+    why = p.why
+    if action.limit is not None and action.limit.each == p.name:
+        values, rejected, why = spent_values(it, action, values, rejected, why)
     if not values:
-        raise RequireFailed(p.why or (rejected[0][1] if rejected else f"there is no legal choice for '{p.name}'"),
+        raise RequireFailed(why or (rejected[0][1] if rejected else f"there is no legal choice for '{p.name}'"),
                             p.span, action.rule)
     return values, rejected
+
+
+def spent_values(it: "Interp", action: "ActionInfo", values: list, rejected: list,
+                 why: str | None) -> tuple[list, list, str | None]:
+    """The values of the parameter an action's limit counts apart (`limit: {each: NAME}`), without those the
+    acting player has used up in the scope instance in progress (each rejected with the limit), and the reason
+    for an empty menu: the limit's when it took the last values, else `why`."""
+    limit, me = action.limit, it.current()
+    keep = []
+    spent = False
+    for v in values:
+        if v is not None and used(it.s, for_value(limit, v), me) >= limit.times:
+            times = f"{limit.times} time{'s' if limit.times != 1 else ''} per {limit.per}"
+            rejected = rejected + [(v, f"'{action.label}' with {it.label(v)} can be done at most {times}")]
+            spent = True
+        else:
+            keep.append(v)
+    if spent and not keep:
+        why = (f"'{action.label}' can be done at most {limit.describe()}: every {limit.each} it could be done "
+               f"with was used")
+    return keep, rejected, why
 
 
 EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
@@ -623,4 +647,5 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.Use: use_now,
 }
 
-__all__ = ["EXEC", "emit", "fires", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]
+__all__ = ["EXEC", "emit", "fires", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask",
+           "spent_values"]
