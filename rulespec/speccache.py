@@ -31,7 +31,7 @@ KIND = "spec"
 _ALLOWED_MODULES = frozenset({
     "orrery.rulespec.ast", "orrery.rulespec.errors", "orrery.rulespec.gamespec", "orrery.rulespec.models",
     "orrery.rulespec.source", "orrery.rulespec.variants",
-    "ruamel.yaml.nodes", "ruamel.yaml.error", "ruamel.yaml.tag",
+    "ruamel.yaml.nodes", "ruamel.yaml.error", "ruamel.yaml.tag", "ruamel.yaml.tokens",  # (comments ride on nodes)
 })
 _ALLOWED_BUILTINS = frozenset({"set", "frozenset", "slice", "complex"})
 
