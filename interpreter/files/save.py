@@ -589,6 +589,8 @@ class SaveLock:
 
     def acquire(self) -> str | None:
         """Take the lock: None when held now, else a note on who holds it (' (pid N)' or '')."""
+        if not self.path.parent.is_dir():
+            return None  # no folder to save in (filelock would make one): the save itself will say so
         lock = FileLock(self.path, timeout=0)
         try:
             lock.acquire()
