@@ -1,5 +1,5 @@
 """Orrery games as OpenSpiel games: `load_game(game)` returns a `pyspiel.Game`; importing this module also
-registers every bundled game, so `pyspiel.load_game("orrery_connect_four")` works (docs/adapters.md).
+registers every bundled game, so `pyspiel.load_game("orrery_<game>")` works (dashes as underscores) (docs/adapters.md).
 
 The game type comes from the spec (adapters/gametraits.py). Every random draw of the engine (a die, each card
 of a shuffle, a piece drawn from a bag) is an explicit chance node of its equally likely outcomes, met where
