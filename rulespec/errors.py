@@ -79,6 +79,12 @@ def printable(text: str) -> str:
                         text)
 
 
+def one_line(text: str) -> str:
+    """`text` on one line and safe to print: newlines and tabs written as `\\n` and `\\t`, controls as
+    printable writes them (for names quoted in a message, where a newline would break the FILE:LINE:COL line)."""
+    return printable(text.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t"))
+
+
 def _snippet(span: Span | None, text: str | None) -> str:
     """The source line of `span` and a caret line, or '' when unavailable."""
     if span is None:

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+# the `title:` key's description in the spec's schema (rulespec/models.py)
+TITLE = ("How players read this name on the screen and in the narration (default: its words, the underscores read as "
+         "spaces; docs/dsl.md 1.6).")
+
 
 def spoken(name: str, label: str | None = None) -> str:
     """The name as players read it: its label, else the identifier's words."""

@@ -346,9 +346,13 @@ def _zone_items(ctx: _Ctx) -> list[tuple[str, list[int | None]]]:
     board can be drawn above a shared one and the other's below)."""
     chosen = ctx.model.display.zones
     items = list(ctx.rules.zones) if chosen is None else chosen
-    out = []
+    out: list[tuple[str, list[int | None]]] = []
     for item in items:
-        name, seat = _split_seat(item)
+        family = ctx.rules.families.get(item)
+        if family is not None:  # a `per:` family: each of its zones
+            out += [(z.name, [None]) for z in family.zones]
+            continue
+        name, seat = (item, None) if item in ctx.rules.zones else _split_seat(item)
         zone = ctx.rules.zones.get(name)
         if zone is None:
             continue

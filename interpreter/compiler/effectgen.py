@@ -41,7 +41,7 @@ STARTED = ("Emit", "Settle", "Perform", "Commit", "Open", "Use")
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
 RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_PAY", "FR_EMIT",
            "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT", "FR_LOOP_Q", "FR_COUNT", "FR_FOR_ITEMS", "FR_USE",
-           "FR_FIRES", "FR_NOTES", "FR_USE_OF", "FR_SPENT")
+           "FR_FIRES", "FR_NOTES", "FR_IN_PHASE", "FR_CAUSE_IN", "FR_CAUSE_OUT", "FR_USE_OF", "FR_SPENT")
 RUNTIME += tuple(f"FR_START_{name}" for name in STARTED)
 
 
@@ -279,22 +279,27 @@ class StepGen:
                triggers[0].effect)
         g.emit(1, "it = pos.it")
         g.emit(1, "i = self.i")
+        track = g.rules.track_causes  # (causes and phase scopes: only for specs that have them)
         for k, trig in enumerate(triggers):
             g.emit(1, f"if i == {k}:")
             g.emit(2, f"self.i = {k + 1}")
             g.emit(2, f"env = {{{g.const('event')}: self.record}}  # {_at(trig.effect)}", trig.effect)
             g.bound = {"event"}
+            tests = [f"FR_IN_PHASE(it, {g.const(trig, hashable=False)})"] if trig.phases is not None else []
             if trig.fires is not None:  # max_fires: effects.fires (the count, then `when`, then counted)
-                g.emit(2, f"if FR_FIRES(it, {g.const(trig, hashable=False)}, env):")
-                self.branch(trig.effect, 3)
-            elif trig.when is None:
-                self.branch(trig.effect, 2)
-                if self.sus.block(trig.effect):
-                    continue  # (pushed: the step has returned)
-            else:
-                g.emit(2, f"if {g.cond(trig.when)}:  # {_at(trig.when)}", trig.when)
-                self.branch(trig.effect, 3)
+                tests.append(f"FR_FIRES(it, {g.const(trig, hashable=False)}, env)")
+            elif trig.when is not None:
+                tests.append(g.cond(trig.when))
+            if tests:
+                g.emit(2, f"if {' and '.join(tests)}:  # {_at(trig.when or trig.effect)}", trig.when)
+            if track:
+                g.emit(3 if tests else 2, f"FR_CAUSE_IN(it, self.record, {g.const(trig, hashable=False)})")
+            self.branch(trig.effect, 3 if tests else 2)
+            if not tests and self.sus.block(trig.effect):
+                continue  # (pushed: the step has returned)
             g.emit(2, f"i = {k + 1}")
+        if track:
+            g.emit(1, "FR_CAUSE_OUT(it, self.record)")
         g.emit(1, "it.emit_depth -= 1")
         self.done(1)
         return self.end(fname)
