@@ -285,7 +285,7 @@ def test_on_a_terminal_the_bot_shows_it_is_thinking_and_for_how_long(capsys, mon
     monkeypatch.setattr(sys, "stdin", io.StringIO("b2\nquit\n"))
     assert main(["play", "tic-tac-toe", "--think", "0.2", "--seed", "3", "--no-save", "--quiet-board"]) == 0
     out = screen.getvalue()
-    assert "O is thinking… (up to 0.2 s)" in out
+    assert "O is thinking… (up to 0.1 s)" in out  # the first decision of a turn: half of the turn's 0.2 s
     assert "O (mcts): Where do you play? -> " in out
 
 
