@@ -22,6 +22,7 @@ from .errors import Finding, Span
 from .gamespec import GameSpec
 from .reaction_checks import check_open, reaction_findings
 from .limits_check import cost_findings, limit_findings
+from .payto_check import check_pay_to
 from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .typing_rules import (NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
@@ -334,6 +335,7 @@ class _Checker:
                            + did_you_mean(var, self.ix.player_vars))
             t = self._expr(a + ("cost", var), scope)
             self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
+        check_pay_to(self, name, scope)
 
     def _trigger(self, name: str, top: Scope) -> None:
         decl, tp = self.m.triggers[name], ("triggers", name)
