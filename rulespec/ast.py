@@ -250,7 +250,7 @@ class If(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class For(Stmt):
-    """`for x in xs where c order by key [desc] {..}` or `... chosen by player {..}`."""
+    """`for x in xs where c order by key [desc] {..}` or `... chosen by player [prompt "..."] {..}`."""
 
     var: str
     iter: Expr
@@ -259,6 +259,7 @@ class For(Stmt):
     descending: bool
     chooser: Expr | None
     body: Block
+    prompt: Expr | None = None  # with `chosen by`: the question before each item (evaluated each time)
 
 
 @dataclass(frozen=True, slots=True)

@@ -215,6 +215,7 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("triggers", "*", "when"), "expr"),
     (("triggers", "*", "applies_when"), "expr"),
     (("triggers", "*", "order"), "expr"),
+    (("triggers", "*", "caused_by"), "expr"),
     (("triggers", "*", "effect"), "effect"),
     (("triggers", "*", "owner"), "expr"),
     (("windows", "*", "when"), "expr"),

@@ -277,3 +277,16 @@ def spec_findings(tmp_path: Path, text: str) -> list[tuple[str, str, str, str | 
     except SpecError as err:
         found = err.findings
     return [(f.severity, f"{f.span.line}:{f.span.col}", f.message, f.hint) for f in found]
+
+
+def error_line(tmp_path: Path, text: str, fragment: str) -> int:
+    """The line of the first error containing `fragment` when the spec `text` is loaded (which must fail)."""
+    from orrery.rulespec.errors import SpecError
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    found = [f for f in err.value.findings if fragment in f.message]
+    assert found, [f.message for f in err.value.findings]
+    return found[0].span.line

@@ -177,7 +177,7 @@ def test_misuse_is_a_located_finding(tmp_path: Path, body, expected):
 def test_the_valid_form_passes_and_explain_says_for_each(tmp_path: Path):
     assert problems(tmp_path, """\
         actions:
-          rest: {limit: {times: 1, per: round, each: t}, params: {t: {from: "[1, 2]"}}}
+          rest: {limit: {times: 1, per: round, each: t}, params: {t: {from: "[1, 2]", prompt: "Which tool?"}}}
           work: {condition: "uses(rest, current, 1) == 0"}
         """) == []
     from orrery.interpreter.cli.explain import explain_text

@@ -44,7 +44,7 @@ def test_a_variant_that_favours_a_seat_is_found(capsys):
     result = compare_json(capsys, "--variant", variant("first-favoured"), "--games", "60")
     m = by_metric(result)
     row = m["win rate seat 1"]
-    assert row["significant"] and row["low"] > 0.2  # edge 9 in 10 against 5 in 10: +0.4 expected
+    assert row["significant"] and row["low"] > 0.2  # odds 9 in 10 against 5 in 10: +0.4 expected
     assert m["win rate seat 2"]["high"] < 0
     assert not m["length (decisions)"]["significant"]  # three rolls either way
     assert result["test"].startswith("paired t-test") and result["b"] == [variant("first-favoured")]

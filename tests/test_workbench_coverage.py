@@ -1,6 +1,7 @@
 """`orrery coverage`: what fired and what was legal, dead rules with FILE:LINE, the same counts on both engines."""
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ GAMES = 20
 def line_of(text: str) -> str:
     """FILE:LINE of the first line of duel.yaml holding `text`."""
     lines = DUEL.read_text().splitlines()
-    return f"{DUEL.resolve()}:{next(i for i, line in enumerate(lines, 1) if text in line)}"
+    path = os.path.relpath(DUEL.resolve()) if str(DUEL.resolve()).startswith(os.getcwd() + os.sep) else DUEL.resolve()
+    return f"{path}:{next(i for i, line in enumerate(lines, 1) if text in line)}"
 
 
 @pytest.fixture(scope="module")
@@ -76,5 +78,12 @@ def test_cards_chosen_in_a_bundled_game_are_counted():
     game = orrery.load_game("bubble-singularity")
     uses = coverage(game, run_trials(game, 2, 2, 3, ["random"]))
     cards = [u for u in uses if u.kind == "card"]
-    assert cards and any(u.fired for u in cards)  # starting abilities are chosen in every game
+    assert cards and any(u.fired for u in cards) and any(u.legal for u in cards)  # starting abilities are chosen
+    assert not any(u.name.startswith("mari:") for u in cards)  # pieces never offered to a player are not cards
     assert all(u.where.endswith(tuple("0123456789")) and "rules.yaml:" in u.where for u in cards)
+
+
+def test_jobs_replay_shares_of_the_games_and_the_counts_add_up():
+    game = Game.load(DUEL)
+    trials = run_trials(game, 9, 2, 2, ["random"])
+    assert [u.as_dict() for u in coverage(game, trials, jobs=2)] == [u.as_dict() for u in coverage(game, trials)]

@@ -39,7 +39,7 @@ def test_the_outcomes_count_each_game_once_and_the_comparison_is_there(duel_repo
     page = (duel_report / "index.html").read_text()
     outcomes = dict(re.findall(r"<tr><td>(win|shared win|draw|loss|runaway)</td><td>(\d+)</td></tr>", page))
     assert sum(int(v) for v in outcomes.values()) == 40
-    assert "Variant comparison" in page and "class=sig" in page  # edge 9 clearly favours the first seat
+    assert "Variant comparison" in page and "class=sig" in page  # odds 9 clearly favours the first seat
 
 
 def test_a_solo_game_reports_scores(tmp_path):

@@ -15,11 +15,13 @@ from typing import Any, Callable
 
 from orrery import __version__
 from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, printable
-from orrery.rulespec.wording import spoken
+from orrery.rulespec.wording import titled
 
 # The game-loading helpers live in .loading (cli_perf and play use them too); the old private names stay.
 from .loading import LIMIT_NAMES
+from .safeout import escaped_output
 from .loading import load_game_from_args as _load_game
+from .loading import parse_bots
 from .loading import parse_limits as _limits
 from .progress import progress as _progress
 from ..core.options import DELAY, GAMES, JOBS, PLAYERS, SEED, THINK
@@ -128,15 +130,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise InputError(f"--jobs {args.jobs}: at least one process must play the games")
     players = game.rules.default_players if args.players is None else args.players
     _check_players(game, players)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    from ..bots.factory import bot_error
-
-    for b in bots:
-        why = bot_error(b)
-        if why:
-            raise InputError(f"--bots: {why}")
-    if len(bots) not in (1, players):
-        raise InputError(f"--bots: give one bot for everyone or one per seat ({players}), not {len(bots)}")
+    bots = parse_bots(args.bots, players)
     progress = _progress(args.games, quiet=args.json and not sys.stderr.isatty())
     with progress as tick:
         seed = new_seed() if args.seed is None else args.seed
@@ -199,7 +193,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(printable(f"replay diverged: {report.divergence}"), file=sys.stderr)
         return EXIT_FAIL
     o = report.final.outcome()
-    status = f"game over ({spoken(o.end)}), winners: {_winner_names(game, o.winners)}" \
+    status = f"game over ({titled(game.spec.model, 'end', o.end)}), winners: {_winner_names(game, o.winners)}" \
         if o else f"game in progress: {report.final.decision.prompt}"
     print(printable(f"replayed {report.steps} step(s) of {args.log}: every state matches; {status}"))
     if report.result_matches is False:
@@ -361,7 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, or an option refused (exit 2): a code, as for every command
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     try:
-        return args.fn(args)
+        with escaped_output():  # every text a command prints goes through printable (safeout.py)
+            return args.fn(args)
     except OrreryError as err:
         print(err.render(), file=sys.stderr)
         return err.exit_code
@@ -391,7 +386,7 @@ def _internal_error(exc: Exception) -> int:
     """Report a bug in Orrery (not in the user's input): no traceback unless ORRERY_DEBUG is set."""
     if os.environ.get("ORRERY_DEBUG"):
         raise exc
-    print(f"orrery: internal error: {type(exc).__name__}: {exc}\n"
+    print(f"orrery: internal error: {type(exc).__name__}: {printable(str(exc))}\n"
           f"This is a bug in Orrery; run again with ORRERY_DEBUG=1 for details.", file=sys.stderr)
     return 3
 

@@ -15,7 +15,7 @@ from orrery.rulespec.errors import InputError, printable
 from ..core.options import GAMES, JOBS, PLAYERS, SEED
 from ..workbench.compare import TEST_NAME, compare_trials, format_table
 from ..workbench.trials import Trial, run_trials
-from .loading import load_game_from_args, parse_limits
+from .loading import load_game_from_args, parse_bots, parse_limits
 from .progress import progress
 
 EXIT_OK = 0
@@ -33,15 +33,7 @@ def load_side(args: argparse.Namespace, variants: list[str]) -> Any:
 
 def bots_of(args: argparse.Namespace, players: int) -> list[str]:
     """The --bots option as one bot name per seat; a bot that cannot be made is bad input."""
-    from ..bots.factory import bot_error
-
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    for b in bots:
-        why = bot_error(b)
-        if why:
-            raise InputError(f"--bots: {why}")
-    if len(bots) not in (1, players):
-        raise InputError(f"--bots: give one bot for everyone or one per seat ({players}), not {len(bots)}")
+    bots = parse_bots(args.bots, players)
     return bots * players if len(bots) == 1 else bots
 
 
@@ -112,13 +104,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def coverage_text(uses: list[Any], games: int, show_all: bool) -> str:
     """The coverage as text: per kind how many rules fired, then every rule never fired / never legal."""
-    from ..workbench.coverage import KINDS, never_fired, never_legal
+    from ..workbench.coverage import KINDS, PLURAL, never_fired, never_legal
 
     lines = [f"rule coverage in {games} games (fired: performed, run or read at least once)"]
     for kind in KINDS:
         of = [u for u in uses if u.kind == kind]
         if of:
-            lines.append(f"  {kind + 's':12} {sum(1 for u in of if u.fired):4} of {len(of):4} fired")
+            lines.append(f"  {PLURAL[kind]:16} {sum(1 for u in of if u.fired):4} of {len(of):4} fired")
     dead = never_fired(uses)
     lines.append(f"never fired ({len(dead)}):" if dead else "every rule fired at least once")
     lines += [f"  {u.where}: {u.kind} {u.name}" for u in dead]
@@ -140,7 +132,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     game = load_side(args, args.variant or [])
     players = players_of(args, game)
     trials = play(args, game, players, bots_of(args, players))
-    uses = coverage(game, trials)
+    uses = coverage(game, trials, args.jobs)
     if args.json:
         print(json.dumps({"game": game.name, "games": args.games, "seed": args.seed, "players": players,
                           "rules": [u.as_dict() for u in uses]}, sort_keys=True))
@@ -192,7 +184,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         from ..workbench.coverage import coverage
         from ..workbench.report import coverage_html
 
-        report.coverage_html = coverage_html(coverage(game, trials), len(trials))
+        report.coverage_html = coverage_html(coverage(game, trials, args.jobs), len(trials))
     page = write_report(report, Path(args.out))
     print(printable(f"wrote {page} ({len(trials)} games); open it in a browser"))
     return EXIT_OK
@@ -251,8 +243,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     comment = T.metrics_comment(tuned_game, trials, args.objective, T.objective_value(weights, trials), command)
     if variants:
         comment += "\nApply it after: " + " ".join(f"--variant {v}" for v in args.variant)
-    out.write_text(T.variant_yaml(Path(os.path.relpath(path, out.resolve().parent)), values, comment),
-                   encoding="utf-8")
+    base = os.path.relpath(path.resolve(), out.resolve().parent)  # near the rules: a path that moves with them
+    out.write_text(T.variant_yaml(Path(base if not base.startswith(os.pardir + os.sep + os.pardir) else path.resolve()),
+                                  values, comment), encoding="utf-8")
     load_side(args, [str(v) for v in variants] + [str(out)])  # the file written is a variant that loads and checks
     print(printable(f"best of {len(study.trials)} trials: " + ", ".join(f"{k}={v}" for k, v in values.items())
                     + f" ({args.objective} {best.value:.4f}); wrote {out} (a checked variant)"))
@@ -296,7 +289,7 @@ def _may_write(out: Any) -> None:
 
 def add_commands(add: Any, game_args: Any) -> None:
     """Register the workbench's commands on the CLI's subcommand parser."""
-    sp = add("compare", cmd_compare, "Compare two variants on paired seeds: every metric's difference with a 95% "
+    sp = add("compare", cmd_compare, "Compare two variants on paired seeds: every metric's difference with a 95%% "
              "interval and whether it is significant (paired t-test, Holm-corrected).")
     sp.add_argument("game", metavar="GAME", help="a bundled game's name (see orrery list) or a path to rules.yaml")
     sp.add_argument("--variant", action="append", metavar="V[,V2...]", help="once: the game as written (A) "

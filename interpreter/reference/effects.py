@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import OrreryError
 
+from ..core import causes
 from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError, untold
 from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
@@ -234,10 +235,11 @@ def _check_capacity(it: "Interp", place: Any, adding: int, span: Any) -> None:
     zname = place.zone if isinstance(place, Cell) else place.name
     if zname == BOX.name:
         return
-    cap = it.r.zones[zname].decl.capacity
+    info = it.r.zones[zname]
+    cap = info.decl.capacity
     if cap is not None and cap.__class__ is not int:  # an expression, for the place's owner (bounds.py)
-        owner = place.owner if it.r.zones[zname].per_player else None
-        cap = bound_value(it, ("components", "zones", zname, "capacity"), None if owner is None else Player(owner))
+        owner = place.owner if info.per_player else None  # (a `per:` zone's rule text is its family's)
+        cap = bound_value(it, ("components", "zones", info.family, "capacity"), None if owner is None else Player(owner))
     if cap is not None and len(it.s.contents(place)) + adding > cap:
         raise RequireFailed(f"{it.label(place)} can hold at most {cap}", span)
 
@@ -357,20 +359,33 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
         record = Record(data or {})
         record.setdefault("name", event)
         record.setdefault("player", it.current())
+        track = it.r.track_causes
+        if track:
+            record.setdefault("cause", causes.current(it))
         snapshot = pending(it, event) if pieces else None  # (live when emitted; re-checked before each runs)
         if event in it.r.owned_events:  # some belong to players: grouped by owner (reference/triggerorder.py)
             triggers = in_order(it, triggers, record)
         for trig in triggers or ():
+            if trig.phases is not None and not in_phase(it, trig):
+                continue
             env = {"event": record}
-            if trig.fires is None:
-                if it.truth(trig.when, env):
-                    it.run(trig.effect, env)
-            elif fires(it, trig, env):
+            if it.truth(trig.when, env) if trig.fires is None else fires(it, trig, env):
+                if track:
+                    causes.enter(it, causes.of_event_trigger(it, record, trig))
                 it.run(trig.effect, env)
+        if track:
+            causes.enter(it, record["cause"])  # (pieces' abilities run as caused by the event itself)
         if snapshot:
             run_all(it, record, snapshot)
     finally:
         it.emit_depth -= 1
+
+
+def in_phase(it: "Interp", trig: Any) -> bool:
+    """Whether a trigger scoped to phases (`phase:`) is live: the current phase is one of them."""
+    phases = it.r.phases
+    c = it.s.cursor.phase
+    return c < len(phases) and phases[c].name in trig.phases
 
 
 def fires(it: "Interp", trig: Any, env: dict) -> bool:
@@ -385,8 +400,9 @@ def fires(it: "Interp", trig: Any, env: dict) -> bool:
     return True
 
 
-def settle(it: "Interp", span: Any = None) -> int:
-    """Fire state triggers until none matches (the cascade); return how many fired."""
+def settle(it: "Interp", span: Any = None, after_action: bool = False) -> int:
+    """Fire state triggers until none matches (the cascade); return how many fired.  `after_action`: the
+    cascade the flow resolves after a step's action, which belongs to that action's root of causes."""
     s = it.s
     triggers = it.r.state_triggers
     if not triggers:
@@ -396,6 +412,8 @@ def settle(it: "Interp", span: Any = None) -> int:
     it.settling = True
     watch = getattr(it.r, "cascade_watch", None)  # benchmarks capture the positions cascades start from
     before = s.clone() if watch is not None else None
+    if it.r.track_causes and it.top_action is None and not after_action:
+        causes.new_root(it)  # a cascade outside any action: its own root
     try:
         fired = _cascade(it, triggers)
     finally:
@@ -410,12 +428,20 @@ def _cascade(it: "Interp", triggers: list) -> int:
     s.cascade = 0
     first_seen: dict[tuple, int] = {}  # (trigger, binding) -> scan in which it started to match: `matched_at`
     scan = 0
+    outer = it.cause
+    fired: list = []  # each scan's firing's cause (causes.of_firing)
     while True:
         scan += 1
         best = cascade_scan(it, first_seen, scan)
         if best is None:
             break
+        if it.r.track_causes:
+            causes.enter(it, causes.of_firing(it, best[0], best[1], fired, outer))
+            best[1]["cause"] = it.cause
+            fired.append(it.cause)
         it.run(best[0].effect, best[1])
+    if it.r.track_causes:
+        causes.enter(it, outer)
     if s.cascade:
         s.cascades[s.cascade] = s.cascades.get(s.cascade, 0) + 1
         emit(it, "cascade_end", Record(count=s.cascade))
@@ -436,6 +462,8 @@ def cascade_scan(it: "Interp", first_seen: dict[tuple, int], scan: int) -> tuple
     scans = it.scans
     limited = it.r.fire_limited
     for ti, trig in enumerate(triggers):
+        if trig.phases is not None and not in_phase(it, trig):
+            continue
         if limited and trig.fires is not None and used(s, trig.fires, it.current()) >= trig.fires.times:
             continue  # (max_fires spent in this scope instance: as if its `when` were false)
         for env, i in (scans[ti](it) if scans is not None else _matches(it, trig)):

@@ -11,6 +11,8 @@ engine trying an option to see whether it leads to a dead end) is not counted: o
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, fields
@@ -28,6 +30,8 @@ from ..reference import evaluator
 from .trials import Trial
 
 KINDS = ("action", "trigger", "procedure", "branch", "table row", "card", "end")
+PLURAL = {"action": "actions", "trigger": "triggers", "procedure": "procedures", "branch": "effect branches",
+          "table row": "table rows", "card": "cards", "end": "end conditions"}
 
 
 @dataclass
@@ -46,10 +50,13 @@ class RuleUse:
 
 
 def where(span: Any) -> str:
-    """FILE:LINE of a span (the column is left out: a rule is a line to look at)."""
+    """FILE:LINE of a span (the column is left out: a rule is a line to look at), relative to the current folder
+    when the file is under it."""
     if span is None:
         return "?"
-    return f"{span.file}:{span.line}"
+    file = str(span.file)
+    here = os.getcwd() + os.sep
+    return f"{file[len(here):] if file.startswith(here) else file}:{span.line}"
 
 
 # ------------------------------------------------------------------ the catalogue
@@ -218,8 +225,16 @@ def count_cards(cat: Catalogue, gs: GameState) -> None:
             use.fired += 1
 
 
-def coverage(game: Game, trials: Sequence[Trial]) -> list[RuleUse]:
-    """Replay each trial's history on the reference engine and count what its rules did."""
+def offer_cards(cat: Catalogue, gs: GameState) -> None:
+    """Cards a player is asked to choose among count as legal (once per decision offering them)."""
+    for o in gs.legal_options():
+        use = cat.cards.get(o.label)
+        if use is not None:
+            use.legal = (use.legal or 0) + 1
+
+
+def _replay(game: Game, trials: Sequence[Trial]) -> list[RuleUse]:
+    """The counts of these trials, replayed on the reference engine under the tracer."""
     ref = game if game.mode == "interpreted" else Game(game.spec, game.limits, "interpreted")
     first = ref.new_initial_state(players=trials[0].players if trials else None, seed=0)
     cat = Catalogue(ref, first.state)
@@ -230,15 +245,50 @@ def coverage(game: Game, trials: Sequence[Trial]) -> list[RuleUse]:
         for t in trials:
             gs = ref.new_initial_state(players=t.players, seed=t.seed)
             for index in t.history:
+                offer_cards(cat, gs)
                 gs.apply(index)
             count_cards(cat, gs)
     finally:
         sys.settrace(old)
-    ends = Counter(t.end for t in trials)
-    for (kind, name), use in cat.uses.items():
-        if kind == "end":
-            use.fired = ends.get(name, 0)
     return list(cat.uses.values())
+
+
+_WORK: tuple[Game, Sequence[Trial]] | None = None  # a forked worker's game and trials
+
+
+def _replay_chunk(bounds: tuple[int, int]) -> list[RuleUse]:
+    assert _WORK is not None
+    return _replay(_WORK[0], _WORK[1][bounds[0]:bounds[1]])
+
+
+def coverage(game: Game, trials: Sequence[Trial], jobs: int = 1) -> list[RuleUse]:
+    """Replay each trial's history on the reference engine and count what its rules did (in `jobs` forked
+    processes, each replaying a share of the games: the counts add up to the same)."""
+    global _WORK
+    if jobs > 1 and len(trials) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        step = -(-len(trials) // jobs)
+        chunks = [(i, min(i + step, len(trials))) for i in range(0, len(trials), step)]
+        _WORK = (game, trials)
+        try:
+            with multiprocessing.get_context("fork").Pool(len(chunks)) as pool:
+                parts = pool.map(_replay_chunk, chunks)
+        finally:
+            _WORK = None
+        uses = parts[0]
+        for part in parts[1:]:
+            for mine, theirs in zip(uses, part):
+                mine.fired += theirs.fired
+                if theirs.legal is not None:
+                    mine.legal = (mine.legal or 0) + theirs.legal
+    else:
+        uses = _replay(game, trials)
+    ends = Counter(t.end for t in trials)
+    for use in uses:
+        if use.kind == "end":
+            use.fired = ends.get(use.name, 0)
+    offered = {u.name.partition(":")[0] for u in uses if u.kind == "card" and u.legal}
+    # pieces no decision ever offered are laid out by the rules, not played: they are not listed as cards
+    return [u for u in uses if u.kind != "card" or u.name.partition(":")[0] in offered]
 
 
 def never_fired(uses: Sequence[RuleUse]) -> list[RuleUse]:

@@ -121,11 +121,11 @@ def comparison_html(label_a: str, label_b: str, diffs: Sequence[MetricDiff]) -> 
 
 def coverage_html(uses: Sequence[Any], games: int) -> str:
     """The rule coverage section: per kind how many fired, the unused rules with FILE:LINE, then every count."""
-    from .coverage import KINDS, never_fired, never_legal
+    from .coverage import KINDS, PLURAL, never_fired, never_legal
 
     e = html.escape
     summary_rows = "".join(
-        f"<tr><td>{k}s</td><td>{sum(1 for u in uses if u.kind == k and u.fired)}</td>"
+        f"<tr><td>{PLURAL[k]}</td><td>{sum(1 for u in uses if u.kind == k and u.fired)}</td>"
         f"<td>{sum(1 for u in uses if u.kind == k)}</td></tr>" for k in KINDS if any(u.kind == k for u in uses))
     dead = never_fired(uses)
     unreachable = never_legal(uses)
