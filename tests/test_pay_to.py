@@ -85,7 +85,7 @@ components:
   tracks: {coins: {start: 3}}
   pieces: {jar: {attributes: {name: str}, instances: [{name: Red}], start: shelf}}
   zones: {shelf: {}}
-variables: {bank: {type: int, initial: 0}}
+variables: {bank: {type: int, start: 0}}
 constants: {fee: 2}
 flow:
   phases:
@@ -99,18 +99,18 @@ actions:
 
 CASES = [
     pytest.param("  pay: {cost: {coins: 1}, pay_to: {coin: bank}}\n",
-                 ("error", "18:36", "pay_to 'coin' names no cost of action 'pay' (did you mean 'coins'?)"),
+                 ("error", "17:36", "pay_to 'coin' names no cost of action 'pay' (did you mean 'coins'?)"),
                  id="key-names-no-cost"),
     pytest.param("  pay: {params: {n: {from: '[1, 2]'}}, cost: {coins: 1}, pay_to: {coins: n}}\n",
-                 ("error", "18:70", "pay_to 'coins' goes to 'n', a parameter or local name"), id="local-target"),
+                 ("error", "17:74", "pay_to 'coins' goes to 'n', a parameter or local name"), id="local-target"),
     pytest.param("  pay: {cost: {coins: 1}, pay_to: {coins: fee}}\n",
-                 ("error", "18:43", "constant"), id="constant-target"),
+                 ("error", "17:43", "constant"), id="constant-target"),
     pytest.param("  pay: {cost: {coins: 1}, pay_to: {coins: banq}}\n",
-                 ("error", "18:43", "banq"), id="unknown-target"),
+                 ("error", "17:43", "banq"), id="unknown-target"),
     pytest.param("  pay: {params: {j: {from: shelf}}, cost: {coins: 1}, pay_to: {coins: j.name}}\n",
-                 ("error", "18:69", ""), id="string-attribute"),
+                 ("error", "17:71", "needs a number"), id="string-attribute"),
     pytest.param("  pay: {cost: {coins: 1}, pay_to: {coins: 'players[0].coins + 1'}}\n",
-                 ("error", "18:44", "pay_to 'coins' must name a place to add the amount to"), id="not-a-place"),
+                 ("error", "17:44", "pay_to 'coins' must name a place to add the amount to"), id="not-a-place"),
 ]
 
 
@@ -121,6 +121,6 @@ def test_misuse_is_a_located_finding(tmp_path: Path, body, expected):
 
 
 def test_the_valid_forms_pass(tmp_path: Path):
-    body = ("  pay: {params: {j: {from: shelf}, who: {from: players}}, cost: {coins: 1}, "
-            "pay_to: {coins: bank}}\n")
+    body = ("  pay: {params: {j: {from: shelf, prompt: 'Which jar?'}, who: {from: players, prompt: 'Whom?'}}, "
+            "cost: {coins: 1}, pay_to: {coins: bank}}\n")
     assert spec_findings(tmp_path, HEAD + body) == []
