@@ -24,6 +24,7 @@ from .prompt_checks import prompt_findings
 from .reaction_checks import check_open, reaction_findings
 from .limits_check import cost_findings, limit_findings
 from .namecheck import IDENTIFIER, name_findings
+from .payto_check import check_pay_to
 from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .geocheck import closure_kwarg, emit_fields, fixed_size_findings, keyed_index, trigger_scope
@@ -335,6 +336,7 @@ class _Checker:
                            + did_you_mean(var, self.ix.player_vars))
             t = self._expr(a + ("cost", var), scope)
             self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
+        check_pay_to(self, name, scope)
 
     def _trigger(self, name: str, top: Scope) -> None:
         decl, tp = self.m.triggers[name], ("triggers", name)
