@@ -21,7 +21,7 @@ a human is seated (a bots-only game is saved only with an explicit --save);
 progress is never overwritten: the new game goes to `<game>-2.orrery-save.json`
 (or -3...), and an explicit --save FILE holding a game in progress is refused.
 One process plays a save at a time: while a game plays into FILE it holds a lock
-(flock on FILE.lock, dropped by the kernel if the process dies), and another
+(filelock on FILE.lock, dropped by the system if the process dies), and another
 `orrery play` that would write FILE (--resume FILE, --save FILE) is refused.
 Quitting, end of input and Ctrl-C all leave the game saved and say how to go
 on: `orrery play --resume FILE` rebuilds the game from its decisions (GAME,
