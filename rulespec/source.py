@@ -180,7 +180,9 @@ def load_yaml(source: str | Path, *, text: str | None = None, limits: YamlLimits
     if not _OTHER_BREAKS.search(text):
         fast = _FastComposer(text, name, limits.max_depth)
         try:
-            return _load(fast, name, text, limits)
+            doc = _load(fast, name, text, limits)
+            _python_marks(doc.root)
+            return doc
         except (SpecError, LimitError, YAMLError):  # read again below: the reference's messages are the ones said
             pass
         finally:
@@ -317,6 +319,15 @@ class _FastComposer(_Checks, CParser, SafeConstructor, VersionedResolver):
         SafeConstructor.__init__(self, loader=self)
         VersionedResolver.__init__(self, loader=self)
         self._setup(name, max_depth)
+
+
+def _python_marks(root: Node | None) -> None:
+    """libyaml's marks are objects of its C module, which the spec cache's unpickler does not make
+    (rulespec/speccache.py): the same positions as ruamel's own marks."""
+    for node in _all_nodes(root):
+        for attr in ("start_mark", "end_mark"):
+            m = getattr(node, attr)
+            setattr(node, attr, StreamMark(m.name, m.index, m.line, m.column))
 
 
 _OTHER_BREAKS = re.compile("[\x85\u2028\u2029]")
