@@ -69,17 +69,18 @@ def play_in_processes(task: Any, build: Builder, spec_of: Callable[[], TaskSpec]
     global _FORKED
     method = method or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     ctx = multiprocessing.get_context(method)
+    chunk = max(1, len(seeds) // (jobs * 8))  # a few chunks per worker: balanced, without a message per game
     if method == "fork":
         _FORKED = task
         try:
             with ctx.Pool(min(jobs, len(seeds))) as pool:
-                yield from pool.imap(_play_forked, seeds)
+                yield from pool.imap(_play_forked, seeds, chunksize=chunk)
         finally:
             _FORKED = None
         return
     spec = spec_of()
     with ctx.Pool(min(jobs, len(seeds))) as pool:
-        yield from pool.imap(_play_one, [(build, spec, s) for s in seeds], chunksize=max(1, len(seeds) // (jobs * 8)))
+        yield from pool.imap(_play_one, [(build, spec, s) for s in seeds], chunksize=chunk)
 
 
 NICENESS = "RAY_worker_niceness"  # Ray's own setting (its job manager sets it to 0 for the jobs it runs)
