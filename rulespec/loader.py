@@ -235,6 +235,7 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("invariants", "*", "holds"), "expr"),
     (("invariants", "*", "never_decreases"), "expr"),
     (("bots", "heuristic"), "expr"),
+    (("bots", "heuristic_max"), "bound"),
 ) + ABILITY_FIELDS
 
 

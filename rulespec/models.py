@@ -706,8 +706,9 @@ class BotsDecl(Model):
     heuristic: ExprText | None = Field(
         None, description="How close player `p` is to winning, a whole number from 0 (far) to `heuristic_max` "
                           "(as good as won); search bots score playouts cut short with it instead of a draw.")
-    heuristic_max: int = Field(1, ge=1, description="The heuristic value that means as good as won; values are "
-                                                    "clamped to 0..heuristic_max.")
+    heuristic_max: Annotated[int, Field(ge=1)] | str = Field(
+        1, description="The heuristic value that means as good as won (a number, or an expression over constants "
+                       "and zone sizes, worked out once); values are clamped to 0..heuristic_max.")
     playout: int | None = Field(None, ge=0, le=100_000, description="Random decisions a search bot plays before it "
                                                                      "scores a playout (default: the bot's own).")
     windows: Literal["pass"] | None = Field(None, description="A search bot's random playouts answer every reaction "

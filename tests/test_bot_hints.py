@@ -248,3 +248,26 @@ def test_bubble_singularity_search_cuts_its_playouts_and_judges_them():
     bot.choose(gs)
     assert bot.stats["capped"] == 3  # no playout of 8 decisions from the setup reaches the end: all judged
     assert bot.stats["judged"] > 0  # hidden pieces (the card stack, the bag): untried options judged at once
+
+
+def test_heuristic_max_may_be_worked_out_from_the_constants(game_from):
+    """`heuristic_max` written as an expression over constants is worked out once when the rules load."""
+    game = walk(game_from, "constants: {peak: 8}\nbots: {heuristic: height + 10, heuristic_max: 'peak + 10'}")
+    assert game.rules.heuristic_top == 18
+    assert game.new_initial_state(players=1, seed=1).heuristic_returns() == [pytest.approx(2 * 10 / 18 - 1)]
+
+
+@pytest.mark.parametrize("bots, message", [
+    ("bots: {heuristic: height, heuristic_max: 'steps + 1'}",
+     "19:43: error: heuristic_max reads 'steps', which belongs to a game being played"),
+    ("bots: {heuristic: height, heuristic_max: '\"high\"'}",
+     "19:43: error: heuristic_max must be a whole number, but this is text"),
+    ("constants: {peak: 8}\nbots: {heuristic: height, heuristic_max: 'peak - 8'}",
+     "20:43: error: heuristic_max must be a whole number of 1 or more, got the number 0"),
+])
+def test_a_bad_heuristic_max_expression_is_located(tmp_path, capsys, bots, message):
+    path = tmp_path / "walk.yaml"
+    path.write_text(WALK.format(bots=bots), encoding="utf-8")
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:{message}" in err, err
