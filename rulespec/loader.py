@@ -236,6 +236,7 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("invariants", "*", "never_decreases"), "expr"),
     (("bots", "heuristic"), "expr"),
     (("bots", "heuristic_max"), "bound"),
+    (("requires", "*", "holds"), "expr"),
 ) + ABILITY_FIELDS
 
 

@@ -721,6 +721,14 @@ class BotsDecl(Model):
 # -------------------------------------------------------------- the spec
 
 
+class Requirement(Model):
+    """A condition the rules need of their own sizes and constants, checked once when they load."""
+
+    holds: ExprText = Field(description="A condition over constants and zone sizes (a per-player zone named alone "
+                                        "reads its declared size: tray.width).")
+    message: str = Field(description="What the rules need, said when a variant breaks it.")
+
+
 class Spec(Model):
     """A complete rule spec."""
 
@@ -732,6 +740,8 @@ class Spec(Model):
     constants: dict[str, Any] = Field({}, description="Named values that never change: a YAML value, or a quoted "
                                                       "expression evaluated once (zones, cells, tables, constants "
                                                       "above).")
+    requires: list[Requirement] = Field([], description="Conditions over constants and zone sizes that the rules "
+                                                         "need, checked once when they load (docs/dsl.md 2.24).")
     components: Components = Components.model_construct()  # (no validator built at import: see Model)
     variables: dict[str, VarDecl] = {}
     tables: dict[str, TableDecl] = {}

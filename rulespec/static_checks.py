@@ -1,4 +1,4 @@
-"""Expressions worked out once when the rules load: constants, a search bot's `heuristic_max`, `requires:`.
+"""Expressions worked out once when the rules load: constants, `requires:`, a search bot's `heuristic_max`.
 
 They read only what never changes (literals, zones and their sizes, cells, tables, constants), so one set of
 checks serves them all (checknames.static_name_findings) and one evaluation, right after the constants
@@ -77,7 +77,15 @@ def static_expr(c: Any, path: tuple, what: str) -> str | None:
 
 
 def check_static(c: Any) -> None:
-    """`bots.heuristic_max` written as an expression: a whole number worked out from the rules alone."""
+    """`requires:` conditions, and `bots.heuristic_max` written as an expression: worked out from the rules
+    alone, a condition and a whole number."""
+    for i, _ in enumerate(c.m.requires):
+        what = f"requirement {i + 1}"
+        t = static_expr(c, ("requires", i, "holds"), what)
+        if t is not None and t not in ("bool", "any"):
+            node = c.spec.exprs[("requires", i, "holds")]
+            c.error(node.span, f"{what} must be true or false, but this is {describe(t)}",
+                    "write a condition, e.g. `board.width == tray.width`")
     t = static_expr(c, ("bots", "heuristic_max"), "heuristic_max")
     if t is not None and t != "any" and t not in NUMERIC:
         node = c.spec.exprs[("bots", "heuristic_max")]

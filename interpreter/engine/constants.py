@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Finding, SpecError
 
 from ..core.decisions import RuleError, RunawayError
@@ -26,7 +27,7 @@ def evaluate_constants(rules: Rules, limits: Limits) -> None:
     spec = rules.spec
     pending = [(n, spec.expr("constants", n)) for n, v in spec.model.constants.items() if isinstance(v, str)]
     top = spec.model.bots.heuristic_max
-    if not pending and not isinstance(top, str):
+    if not worked_out_at_load(spec.model):
         return
     it = Interp(State(rules, rules.default_players, 0), limits)
     env = static_env(rules)
@@ -34,6 +35,8 @@ def evaluate_constants(rules: Rules, limits: Limits) -> None:
         if node is None:  # (a spec loaded unparsed: nothing to evaluate)
             continue
         rules.names[name] = ("const", _work_out(it, node, env, ("constants", name), f"constant '{name}'"))
+    for i, req in enumerate(spec.model.requires):
+        _require(it, env, i, req.message)
     node = spec.expr("bots", "heuristic_max") if isinstance(top, str) else None
     if node is not None:
         value = _work_out(it, node, env, ("bots", "heuristic_max"), "heuristic_max")
@@ -44,9 +47,29 @@ def evaluate_constants(rules: Rules, limits: Limits) -> None:
 
 
 def worked_out_at_load(model: Any) -> bool:
-    """Whether the spec has expressions worked out when a game is built (constants written as expressions, an
-    expression heuristic_max): `orrery validate` builds one to report their failures."""
-    return any(isinstance(v, str) for v in model.constants.values()) or isinstance(model.bots.heuristic_max, str)
+    """Whether the spec has expressions worked out when a game is built (constants written as expressions,
+    requirements, an expression heuristic_max): `orrery validate` builds one to report their failures."""
+    return (any(isinstance(v, str) for v in model.constants.values()) or bool(model.requires)
+            or isinstance(model.bots.heuristic_max, str))
+
+
+def _require(it: Interp, env: dict, i: int, message: str) -> None:
+    """Requirement i holds, or the rules do not load: its message, located at its condition, with the values
+    compared when it is a comparison (what a variant changed)."""
+    node = it.r.spec.expr("requires", i, "holds")
+    if node is None:
+        return
+    what = f"requirement {i + 1}"
+    if _work_out(it, node, env, ("requires", i, "holds"), what) is True:
+        return
+    sides = ""
+    if isinstance(node, A.Binary) and node.op in ("==", "!=", "<", "<=", ">", ">="):
+        shown = [f"{_source(n.span) or 'it'} is {it.label(_work_out(it, n, env, ('requires', i, 'holds'), what))}"
+                 for n in (node.left, node.right) if not isinstance(n, A.Literal)]
+        sides = f" ({', '.join(shown)})" if shown else ""
+    raise SpecError(Finding(node.span, f"the rules require that {message.rstrip('.')}{sides}",
+                            "error", "a variant changed a size or constant the rules depend on; change the "
+                                     "others with it, or drop the change"))
 
 
 def static_env(rules: Rules) -> dict[str, Any]:
@@ -64,3 +87,17 @@ def _work_out(it: Interp, node: Any, env: dict, path: tuple, what: str) -> Any:
         finding = err.findings[0] if err.findings else Finding(spec.span(*path), str(err))
         raise SpecError(Finding(finding.span or spec.span(*path),
                                 f"{what} cannot be worked out: {finding.message}")) from None
+
+
+def _source(span: Any) -> str | None:
+    """The text a one-line span covers in its file (None when it cannot be read): for messages only."""
+    if span is None or span.end_line not in (None, span.line) or span.end_col is None:
+        return None
+    try:
+        with open(span.file, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if n == span.line:
+                    return line[span.col - 1:span.end_col - 1] or None
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
