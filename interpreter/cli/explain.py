@@ -21,6 +21,7 @@ from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec, attr_va
 
 from .explain_format import md_table as _table
 from .explain_prose import Phraser, code, words
+from .explain_constants import constants_section
 from .explain_windows import windows_section
 from .explain_quantities import quantity_entries
 
@@ -701,15 +702,15 @@ def _assumptions(c: _Ctx) -> list[str]:
     return out
 
 
-SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Reaction windows",
+SECTIONS = ("Overview", "Components", "Constants", "Setup", "Playing a round", "Actions", "Automatic rules", "Reaction windows",
             "Scoring", "End of the game", "Glossary", "Hints for search bots", "Assumptions")
 
 
 def explain_text(spec: GameSpec) -> str:
     """A rules summary of a spec that reads like a rulebook, in a rulebook's order, as Markdown."""
     c = _Ctx(spec)
-    sections = [_header(c), _overview(c), _components(c), _setup(c), _flow(c), _actions(c), _triggers(c),
-                windows_section(c, _said, _stop), _scoring(c), _end(c)]
+    sections = [_header(c), _overview(c), _components(c), constants_section(c), _setup(c), _flow(c), _actions(c),
+                _triggers(c), windows_section(c, _said, _stop), _scoring(c), _end(c)]
     above = "\n".join("\n".join(s) for s in sections)
     sections += [_glossary(c, above), _bot_hints(c), _assumptions(c)]
     text = "\n\n".join("\n".join(s) for s in sections if s) + "\n"
