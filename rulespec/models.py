@@ -91,12 +91,29 @@ AttrType = str
 class AttrDecl(Model):
     """A type declaration in long form: a type or allowed values (with a default), or a record, list or row type."""
 
-    type: AttrType = "any"
+    type: Union[AttrType, "AttrDecl", list[Any]] = Field(
+        "any", description="A type name; a structured type or a list of values here is read as if written beside "
+                           "`default:` ({type: {list: int}, default: []} is {list: int, default: []}).")
     values: list[Any] | None = None
     default: Any = None
     record: dict[str, "TypeDecl"] | None = Field(None, description="A record with these fields, each with its type.")
     list_: "TypeDecl | None" = Field(None, alias="list", description="A list whose items all have this type.")
     row: str | None = Field(None, description="A row of this table (which declares `row:`), written as its key.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lift_type(cls, data: Any) -> Any:
+        """`{type: {list: T}, default: D}` means `{list: T, default: D}` (and `{type: [a, b]}` means `{values:
+        [a, b]}`): the long form gives any type a default, whichever way it is spelt."""
+        while isinstance(data, dict) and isinstance(data.get("type"), (dict, list)):
+            inner = data["type"]
+            inner = {"values": inner} if isinstance(inner, list) else inner
+            rest = {k: v for k, v in data.items() if k != "type"}
+            both = sorted(set(inner) & set(rest))
+            if both:
+                raise ValueError(f"'{both[0]}' is given both inside `type:` and beside it")
+            data = {**rest, **inner}
+        return data
 
     @model_validator(mode="after")
     def _one_shape(self) -> "AttrDecl":
