@@ -142,13 +142,14 @@ def attr_default(decl: "AttrDecl | list | str") -> Any:
     return decl.default if isinstance(decl, AttrDecl) else None
 
 
-def attr_values(decl: "AttrDecl | list | str") -> list | None:
-    """The enumerated values of an attribute declaration, if any."""
+def attr_values(decl: "AttrDecl | list | str", names: dict[str, list[str]] | None = None) -> list | None:
+    """The enumerated values of an attribute declaration, if any: its listed values, or the words of the
+    `names:` set it is typed by (given the spec's `names`)."""
     if isinstance(decl, list):
         return decl
     if isinstance(decl, AttrDecl):
-        return decl.values
-    return None
+        return decl.values if decl.values is not None else (names or {}).get(decl.type)
+    return (names or {}).get(decl)
 
 
 @with_config(ConfigDict(extra="allow"))
@@ -172,8 +173,8 @@ class PieceKind(Model):
         {}, description="Per-piece mutable state (face up, rotation, counters), assigned by effects: a type, or "
                         "{type, values, default, reset: turn|phase|round}.")
     count: Annotated[int, Field(ge=0, le=100_000)] | str = Field(
-        1, description="Copies of each combination of listed attribute values, or of each instance (a number, or "
-                       "the name of a whole-number constant).")
+        1, description="Copies of each combination of enumerated attribute values (listed, or a `names:` set's "
+                       "words), or of each instance (a number, or the name of a whole-number constant).")
     instances: list[Instance] | None = Field(None, description="Explicit pieces: attribute values, optional 'count'.")
     start: str | None = Field(None, description="Zone the pieces start in (an expression, e.g. 'bag'); default: the box.")
     unlimited: bool = Field(False, description="Pieces are made on demand with `create` instead of counted.")

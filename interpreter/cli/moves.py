@@ -6,7 +6,7 @@ itself, on either engine):
 
 - a `swap` of two pieces: `South swaps the red stone at c1 with the blue stone at c2`;
 - a `move` between cells: `South moves the white pawn from b2 to b3`; from a zone to a cell: `South places the
-  red stone from the bag at tray e1`; anywhere else: `South moves the Lantern from the market to South's hand`;
+  red stone from the bag at tray e1`; anywhere else: `South moves the Crown from the market to South's hand`;
 - a piece made (`create`): `South puts a new marker at c3`; sent out of the game (`destroy`): `South removes
   the black disc at d4`;
 - a piece's attributes (a `set` of `PIECE.attr`): `the black discs at d4 and e4 turn into white discs` when its
@@ -225,7 +225,7 @@ class Teller:
 
 
 def plural(words: str) -> str:
-    """The plural of a kind's name, by English's regular rules (`card` cards, `anomaly` anomalies, `box` boxes)."""
+    """The plural of a kind's name, by English's regular rules (`card` cards, `city` cities, `box` boxes)."""
     if words.endswith("y") and words[-2:-1] not in tuple("aeiou"):
         return words[:-1] + "ies"
     return words + ("es" if words.endswith(("s", "x", "z", "ch", "sh")) else "s")
