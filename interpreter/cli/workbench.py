@@ -226,7 +226,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     def show(c: T.Candidate) -> None:
         values = ", ".join(f"{k}={v}" for k, v in c.values.items())
         print(printable(f"  trial {c.number}: {values}: {args.objective} {c.value:.4f} after {c.games} games"
-                        + (" (pruned)" if c.pruned else "")), flush=True)
+                        + (" (pruned)" if c.pruned else "")
+                        + (f" (as trial {c.repeat_of}: the same games, not played again)" if c.repeat_of is not None
+                           else "")), flush=True)
 
     try:
         study = T.run_search(search, args.trials, args.sampler, args.storage, args.study, progress=show)
