@@ -116,7 +116,7 @@ def coverage_text(uses: list[Any], games: int, show_all: bool) -> str:
     lines += [f"  {u.where}: {u.kind} {u.name}" for u in dead]
     unreachable = never_legal(uses)
     if unreachable:
-        lines.append(f"never legal ({len(unreachable)}): no step menu offered these actions")
+        lines.append(f"never legal ({len(unreachable)}): no menu (a step's or a window's) offered these actions")
         lines += [f"  {u.where}: action {u.name}" for u in unreachable]
     if show_all:
         lines.append("every rule (fired / legal):")

@@ -137,8 +137,9 @@ def coverage_html(uses: Sequence[Any], games: int) -> str:
                    f"<td>{'' if u.legal is None else u.legal}</td><td><code>{e(u.where)}</code></td></tr>"
                    for u in uses)
     return (f"<h2>Rule coverage</h2><p class='meta'>Counted over the same {games} games, replayed on the reference "
-            "interpreter: an action fired when performed and was legal when a step menu offered it; a trigger, "
-            "procedure or effect branch when its block ran; a table row when looked up; a card when chosen.</p>"
+            "interpreter: an action fired when performed and was legal when a menu (a step's or a window's) "
+            "offered it; a trigger, procedure or effect branch when its block ran; a table row when looked up; "
+            "a card when chosen.</p>"
             f"<table><tr><th>kind</th><th>fired</th><th>of</th></tr>{summary_rows}</table>"
             + (f"<h3>Never fired ({len(dead)})</h3><ul>{listing}</ul>" if dead else "<p>Every rule fired.</p>")
             + (f"<h3>Never legal ({len(unreachable)})</h3><ul>{legal}</ul>" if unreachable else "")
