@@ -221,17 +221,38 @@ def resume_tables(save_dir: Path, load: Any, think: Callable[[str], str] = str) 
 
 
 def _public_view(gs: GameState) -> dict[str, Any]:
-    """What a spectator sees: the view of a seat with no private zones of its own (the public part)."""
-    view = gs.view(0)
-    n = gs.num_players
-    if n > 1:  # seat 0's own hidden things must not reach spectators: take, per zone, the least shown
-        other = gs.view(1)
-        for key, zone in view["zones"].items():
-            if key.endswith("[0]"):
-                view["zones"][key] = other["zones"][key]
-        view["players"][0] = other["players"][0]
+    """What a spectator sees: only what every seat's view shows alike (their meet), so no seat's private zones,
+    values, menu or sealed pick; a hidden place shown to one seat and counted for another is counted.  (In a
+    one-player game that is the player's own view: there is no other seat to hide from.)"""
+    view = _meet([gs.view(s) for s in range(gs.num_players)])
     view["viewer"] = None
     return view
+
+
+_NOTHING = object()  # (the meet of values that differ)
+
+
+def _meet(values: list[Any]) -> Any:
+    """What a list of views (or parts) all show: keys they share, lists of one length element by element,
+    equal values; pieces in one and a count in another give the count; anything else is left out."""
+    first = values[0]
+    if all(isinstance(v, dict) for v in values):
+        out = {}
+        for key in first:
+            if all(key in v for v in values):
+                part = _meet([v[key] for v in values])
+                if part is not _NOTHING:
+                    out[key] = part
+        return out
+    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1:
+        parts = [_meet(list(items)) for items in zip(*values)]
+        return _NOTHING if any(p is _NOTHING for p in parts) else parts
+    if all(v == first for v in values):
+        return first
+    counts = {v for v in values if isinstance(v, int) and not isinstance(v, bool)}
+    if len(counts) == 1 and all(isinstance(v, list) or v in counts for v in values):
+        return counts.pop()
+    return _NOTHING
 
 
 def _whole(v: Any) -> bool:
