@@ -24,6 +24,7 @@ if CHROMIUM is None:
     pytest.skip("needs Debian's chromium package (apt-get install chromium)", allow_module_level=True)
 
 from orrery import load_game  # noqa: E402
+from orrery.interpreter.cli.serve import undo  # noqa: E402
 from orrery.interpreter.serve.app import Server  # noqa: E402
 from orrery.interpreter.serve.tables import SPECTATOR  # noqa: E402
 
@@ -39,7 +40,8 @@ def _free_port() -> int:
 
 @pytest.fixture
 def served(tmp_path):
-    server = Server(lambda ref, v: load_game(ref, v), tmp_path, games=["tic-tac-toe", "bubble-singularity"])
+    server = Server(lambda ref, v: load_game(ref, v), tmp_path, games=["tic-tac-toe", "bubble-singularity"],
+                    undo=undo)
     port = _free_port()
     u = uvicorn.Server(uvicorn.Config(server.app(), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=u.run, daemon=True)
@@ -97,6 +99,12 @@ def test_two_browser_seats_play_tic_tac_toe_to_the_end(served, browser, tmp_path
         while len(table.gs.history()) == before and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(table.gs.history()) == before + 1
+        if turn == 0:  # X takes its first move back, then plays on
+            page.locator("#undo").click()
+            page.wait_for_function(f"{STATUS} === 'Your turn'")
+            assert table.gs.history() == [] and page.locator("svg .cell.offered").count() == 9
+            page.locator("svg .cell.offered").first.click()
+            other.wait_for_function(f"{STATUS} === 'Your turn'")
     assert table.gs.is_terminal()
     for page in pages:
         page.wait_for_function(f"{STATUS}.startsWith('Game over')")
