@@ -63,12 +63,12 @@ def test_the_command_writes_the_replay_of_a_log(tmp_path, capsys, monkeypatch):
     assert main(["replay", "game.jsonl", "--html", "game.jsonl"]) == 2  # never written over its own log
 
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (pip install playwright)")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture(scope="module")
 def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (pip install 'orrery[serve]')")
     if CHROMIUM is None:
         pytest.skip("needs Debian's chromium package (apt-get install chromium)")
     with sync_api.sync_playwright() as p:
