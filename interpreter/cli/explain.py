@@ -23,6 +23,7 @@ from .explain_format import md_table as _table
 from .explain_prose import Phraser, code, words
 from .explain_constants import constants_section
 from .explain_windows import windows_section
+from .explain_abilities import abilities_text
 from .explain_quantities import quantity_entries
 
 INDENT = "    "
@@ -241,7 +242,9 @@ def _instance_text(inst: dict[str, Any], default_count: int) -> str:
 def _value_text(v: Any) -> str:
     """A YAML value compactly: lists without brackets and quotes."""
     if isinstance(v, list):
-        return "+".join(str(x) for x in v)
+        return "+".join(_value_text(x) for x in v)
+    if isinstance(v, dict):  # a record: its fields in order, "(time 2, crystals 0)"
+        return "(" + ", ".join(f"{k} {_value_text(x)}" for k, x in v.items()) + ")"
     return str(v)
 
 
@@ -261,7 +264,8 @@ def _components(c: _Ctx) -> list[str]:
                 details.append("State: " + "; ".join(_attr_text(a, d) + (f", back to it each {d.reset}"
                                                                          if getattr(d, "reset", None) else "")
                                                      for a, d in k.state.items()) + ".")
-            rows.append([words(name), "as many as needed" if n is None else n, " ".join(details)])
+            details.append(abilities_text(m, name))
+            rows.append([words(name), "as many as needed" if n is None else n, " ".join(d for d in details if d)])
         out += ["### Pieces"] + _table(["piece", "count", "details"], rows)
         for name, k in comp.pieces.items():
             if k.instances:
