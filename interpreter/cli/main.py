@@ -346,6 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("test", cmd_test, "Run scenario tests of a game (default: all files in its scenarios/ folder).")
     sp.add_argument("game", metavar="GAME", help="a bundled game's name or a path to its rules.yaml")
     sp.add_argument("scenarios", nargs="*", metavar="SCENARIO")
+    from .docs import add_command as add_docs
     from .perf import add_commands
     from .serve import add_command as add_serve
     from .workbench import add_commands as add_workbench
@@ -353,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_commands(add, _game_args)
     add_workbench(add, _game_args)
     add_serve(add)
+    add_docs(add)
     return p
 
 
