@@ -257,7 +257,7 @@ def cmd_test(args: argparse.Namespace) -> int:
                 print(printable(f"FAIL {f.name}: {r.name}  [{r.where}]"))
                 for msg in r.failures:
                     print(printable(f"     {msg}"))
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed ({game.mode} engine)")
     return EXIT_OK if failed == 0 else EXIT_FAIL
 
 
@@ -346,6 +346,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("test", cmd_test, "Run scenario tests of a game (default: all files in its scenarios/ folder).")
     sp.add_argument("game", metavar="GAME", help="a bundled game's name or a path to its rules.yaml")
     sp.add_argument("scenarios", nargs="*", metavar="SCENARIO")
+    sp.add_argument("--mode", choices=["compiled", "interpreted"], help="engine: the compiled fast path "
+                    "(default) or the tree-walking reference interpreter; a scenario must pass on both")
     from .docs import add_command as add_docs
     from .perf import add_commands
     from .serve import add_command as add_serve
