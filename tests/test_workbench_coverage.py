@@ -97,3 +97,13 @@ def test_an_action_only_a_window_offers_is_legal_when_a_window_asks():
     cheer = uses[("action", "cheer")]
     assert cheer.legal and cheer.legal >= cheer.fired > 0
     assert "cheer" not in {u.name for u in never_legal(list(uses.values()))}
+
+
+def test_a_table_no_game_read_is_listed_once_and_a_partly_read_one_row_by_row():
+    from orrery.interpreter.workbench.coverage import RuleUse, never_fired_listing
+
+    uses = [RuleUse("table row", "styles[red]", "r.yaml:3"), RuleUse("table row", "styles[blue]", "r.yaml:3"),
+            RuleUse("table row", "step[0]", "r.yaml:4", fired=2), RuleUse("table row", "step[1]", "r.yaml:4"),
+            RuleUse("trigger", "t", "r.yaml:9")]
+    assert never_fired_listing(uses) == [("r.yaml:3", "table", "styles: no row read (2 rows)"),
+                                         ("r.yaml:4", "table row", "step[1]"), ("r.yaml:9", "trigger", "t")]

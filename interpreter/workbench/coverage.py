@@ -335,6 +335,26 @@ def never_fired(uses: Sequence[RuleUse]) -> list[RuleUse]:
     return [u for u in uses if u.fired == 0]
 
 
+def never_fired_listing(uses: Sequence[RuleUse]) -> list[tuple[str, str, str]]:
+    """The never-fired rules as (FILE:LINE, kind, name) to list; a table none of whose rows was read is one line
+    (tables only the screen reads, for styles and labels, are never read in play: row by row they drown the rest)."""
+    rows: dict[str, list[RuleUse]] = {}
+    for u in uses:
+        if u.kind == "table row":
+            rows.setdefault(u.name.partition("[")[0], []).append(u)
+    unread = {t for t, of in rows.items() if not any(r.fired for r in of)}
+    out: list[tuple[str, str, str]] = []
+    shown: set[str] = set()
+    for u in never_fired(uses):
+        table = u.name.partition("[")[0] if u.kind == "table row" else ""
+        if table not in unread:
+            out.append((u.where, u.kind, u.name))
+        elif table not in shown:
+            shown.add(table)
+            out.append((u.where, "table", f"{table}: no row read ({len(rows[table])} rows)"))
+    return out
+
+
 def never_legal(uses: Sequence[RuleUse]) -> list[RuleUse]:
     """The actions no menu (a step's or a window's) ever offered."""
     return [u for u in uses if u.kind == "action" and not u.legal]

@@ -123,7 +123,7 @@ def comparison_html(label_a: str, label_b: str, diffs: Sequence[MetricDiff]) -> 
 
 def coverage_html(uses: Sequence[Any], games: int) -> str:
     """The rule coverage section: per kind how many fired, the unused rules with FILE:LINE, then every count."""
-    from .coverage import KINDS, PLURAL, never_fired, never_legal
+    from .coverage import KINDS, PLURAL, never_fired, never_fired_listing, never_legal
 
     e = html.escape
     summary_rows = "".join(
@@ -131,7 +131,8 @@ def coverage_html(uses: Sequence[Any], games: int) -> str:
         f"<td>{sum(1 for u in uses if u.kind == k)}</td></tr>" for k in KINDS if any(u.kind == k for u in uses))
     dead = never_fired(uses)
     unreachable = never_legal(uses)
-    listing = "".join(f"<li class=dead><code>{e(u.where)}</code> {e(u.kind)} {e(u.name)}</li>" for u in dead)
+    listing = "".join(f"<li class=dead><code>{e(where)}</code> {e(kind)} {e(name)}</li>"
+                      for where, kind, name in never_fired_listing(uses))
     legal = "".join(f"<li class=dead><code>{e(u.where)}</code> {e(u.name)}</li>" for u in unreachable)
     rows = "".join(f"<tr><td>{e(u.kind)}</td><td>{e(u.name)}</td><td>{u.fired}</td>"
                    f"<td>{'' if u.legal is None else u.legal}</td><td><code>{e(u.where)}</code></td></tr>"
