@@ -55,12 +55,13 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Validate specs, variants and scenario files; all findings at once."""
-    from .validate import expand_paths, validate_path
+    from .validate import default_jobs, expand_paths, validate_paths
 
     _, ylimits, _ = _limits(args)
     worst = EXIT_OK
-    for p in expand_paths([Path(a) for a in args.paths]):  # a folder stands for the Orrery files under it
-        findings, kind = validate_path(p, ylimits)
+    paths = expand_paths([Path(a) for a in args.paths])  # a folder stands for the Orrery files under it
+    jobs = args.jobs if args.jobs is not None else default_jobs(len(paths))
+    for p, findings, kind in validate_paths(paths, ylimits, jobs):  # (in the order given, whatever --jobs)
         errors = [f for f in findings if f.severity == "error"]
         for f in findings:
             print(f.format(), file=sys.stderr)
@@ -284,6 +285,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("validate", cmd_validate, "Check specs, variants and scenario files; print every problem as "
                                        "FILE:LINE:COL; exit 2 if any is an error.")
     sp.add_argument("paths", nargs="+", metavar="PATH")
+    sp.add_argument("--jobs", type=JOBS, help="processes checking files side by side (default: one per core, up "
+                    "to four, for 64 files or more; else one); the output is the same for any number")
     sp = add("new", cmd_new, "Create a folder NAME with a small working game to edit: rules.yaml, a variant, "
                              "a scenario file and NOTES.md.", limits=False)
     sp.add_argument("name", metavar="NAME", help="the game's name (lower-case letters, digits and dashes)")
