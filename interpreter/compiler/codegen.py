@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 
-from . import fastlib, geotables
+from . import fastlib, geotables, typedlib
 from ..core.rules import SPECIAL_SOURCE
 from ..core.suspends import suspends_of
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
@@ -140,6 +140,9 @@ class CodeGen(InlineCalls):
         """A constant for a node's span."""
         return self.const(node.span, hashable=False) if node.span is not None else "None"
 
+    def finish(self) -> None:
+        """Write what the roots asked for last (typedgen.py: functions specialised to their arguments' types)."""
+
     def fresh(self, prefix: str) -> str:
         """A new generated identifier."""
         self.counter += 1
@@ -225,7 +228,7 @@ class CodeGen(InlineCalls):
         self.emit(1, f"for {v} in dom:")
         self.emit(2, f"env[{self.const(var)}] = {v}")
         self.scope.append({var: v})
-        self.shape_scope.append({var: None})
+        self.shape_scope.append({var: self.menu_shape(var)})
         try:
             self.emit(2, f"if {self.cond(cond)}:", cond)
         finally:
@@ -237,6 +240,10 @@ class CodeGen(InlineCalls):
         self.emit(1, "return kept, dropped")
         self.emit(0, "")
         return fname
+
+    def menu_shape(self, var: str) -> str | None:
+        """The shape of a menu's value under test (typedgen.py knows the parameters' types)."""
+        return None
 
     # ------------------------------------------------------------ expressions
     def cond(self, node: A.Expr) -> str:
@@ -711,10 +718,11 @@ def _filters(rules: Any, blocks: list[A.Block]) -> list[tuple[str, A.Expr]]:
     return out
 
 
-def compile_rules(rules: Any) -> Module:
-    """Generate, compile (cached by source hash) and link the fast path for a spec."""
+def compile_rules(rules: Any, typed: bool = True) -> Module:
+    """Generate, compile (cached by source hash) and link the fast path for a spec; `typed`: with the types of
+    the type pass (typedgen.py), else the general code everywhere."""
     env_names = env_bound_names(rules)
-    gen = CodeGen(rules, env_names)
+    gen = typed_generator(rules, env_names) if typed else CodeGen(rules, env_names)
     exprs, blocks, triggers = _roots(rules)
     names: list[tuple[Any, str, str]] = []
     functions = [(n, p, b) for n, (p, b) in sorted(rules.functions.items()) if b is not None]
@@ -735,6 +743,7 @@ def compile_rules(rules: Any) -> Module:
     for var, cond in _filters(rules, blocks):
         names.append(((id(cond), var), "filter", gen.root_filter(var, cond)))
     by_block, by_loop, by_action, by_event, asking = frame_steps(gen, rules, suspends_of(rules))
+    gen.finish()
     source = "\n".join(gen.lines) + "\n"
     ns = _link(source, gen.consts)
     module = Module(source, gen.line_spans, digest=rules.spec.digest, env_names=env_names, namespace=ns)
@@ -747,6 +756,14 @@ def compile_rules(rules: Any) -> Module:
         {"fn": module.fns, "scan": module.scans, "filter": module.filters}[what][key] = ns[fname]
     module.functions = {n: ns[fid] for n, fid in gen.fn_ids.items()}
     return module
+
+
+def typed_generator(rules: Any, env_names: set[str]) -> "CodeGen":
+    """The typed generator (typedgen.py) over the type pass's types of this spec."""
+    from .typedgen import TypedGen
+    from .typepass import TypePass
+
+    return TypedGen(rules, env_names, TypePass(rules))
 
 
 def compile_one(rules: Any, node: A.Node, env_names: set[str],
@@ -767,6 +784,7 @@ def _link(source: str, consts: list[Any], linked: dict[str, Callable[..., Any]] 
                                            "TypeError": TypeError}}
     ns.update(linked or {})
     ns.update(fastlib.HELPERS)
+    ns.update(typedlib.HELPERS)
     ns["CMB"], ns["SETG"] = combine, assign_global
     ns["MOVETO"], ns["DESTROY"], ns["ASSIGNA"], ns["CREATE"], ns["CALLW"] = (move_to, destroy, assign_attr, create_with,
                                                                            call_with)

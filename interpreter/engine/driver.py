@@ -79,10 +79,12 @@ class GameState:
               narrate: bool = False) -> "GameState":
         """A new game of `n` players: setup runs up to the first decision.  `narrate`: build the narration
         from the start (for a table that shows it); else it is built when first read."""
-        initial = State(game.rules, n, seed)
-        if setup is not None or replace_setup:
+        overridden = setup is not None or replace_setup
+        rules, flow_frame = game.engine(overridden)
+        initial = State(rules, n, seed)
+        if overridden:
             initial.setup_override = (setup, replace_setup)
-        gs = cls(game, Position(initial, game.limits, [game.flow_frame()]), seed)
+        gs = cls(game, Position(initial, game.limits, [flow_frame()]), seed)
         gs._setup = (setup, replace_setup)
         gs._told = [] if narrate else None
         gs.pos.it.narrate = narrate

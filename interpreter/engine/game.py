@@ -53,6 +53,24 @@ class Game:
             link_frames(self.rules.compiled)
             self.flow_frame, generated = compiled_flow_frame(self.rules)
             self.flow_source = generated.source
+        self._untyped: tuple[Rules, type] | None = None
+
+    def engine(self, setup_override: bool = False) -> tuple[Rules, type]:
+        """The rules and the flow frame a new state runs on.  A state whose setup is given from outside (a
+        scenario's) runs on the fast path's general code: the types of the typed code (compiler/typepass.py) come
+        from every value the spec itself writes, and the extra setup can write anything."""
+        if not setup_override or self.mode != "compiled":
+            return self.rules, self.flow_frame
+        if self._untyped is None:
+            from ..compiler.codegen import compile_rules
+            from .flowcompiled import compiled_flow_frame
+            from .framescompiled import link_frames
+
+            rules = Rules(self.spec)
+            rules.compiled = compile_rules(rules, typed=False)
+            link_frames(rules.compiled)
+            self._untyped = (rules, compiled_flow_frame(rules)[0])
+        return self._untyped
 
     @classmethod
     def load(cls, path: str | Path, variants: list[str | Path] = (), limits: Limits | None = None,
