@@ -46,7 +46,10 @@ class TypedShapes:
 
     def of(self, node: A.Expr, local: dict) -> str | None:
         t = self.gen.typeof(node, local)
-        return t if t not in (ANY, NEVER) else self.old.of(node, local)
+        if t not in (ANY, NEVER) and ANY not in t.split(":"):
+            return t
+        old = self.old.of(node, local)
+        return old if old is not None or t in (ANY, NEVER) else t
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.old, name)
@@ -68,6 +71,7 @@ class TypedGen(TypedStatements, CodeGen):
         # nodes whose values' types the pass knew but that were written with the general code, as
         # (what, where): tests/test_typedgen.py holds the classic games to none
         self.misses: list[tuple[str, str]] = []
+        self.declared = {n for k in kinds for n in k.defaults}  # attributes some kind declares
         self.specs: dict[tuple, str] = {}  # (function, argument types) -> its specialised Python function
         self.pending: list[tuple[str, tuple, str]] = []
         self.spec_types: dict[str, str] | None = None  # the parameters' types of the function being written
@@ -238,7 +242,7 @@ class TypedGen(TypedStatements, CodeGen):
                 return f"T_JOIN(it, {self.node_const(node)}, {self.expr(node.left)}, {self.expr(node.right)})"
         if op in ("in", "not in") and not self.no_walrus:
             lt, rt = self.typeof(node.left), self.typeof(node.right)
-            if T.strip(lt) in (CELL, PIECE, ZONE, STR) and not T.optional(lt) and T.is_list(T.strip(rt)):
+            if T.strip(lt) in (CELL, PIECE, T.BPIECE, ZONE, STR) and not T.optional(lt) and T.is_list(T.strip(rt)):
                 if T.is_list(rt):
                     return f"({self.expr(node.left)} {op} {self.expr(node.right)})"
                 a_src, a = self.bind(self.expr(node.left))
@@ -306,9 +310,11 @@ class TypedGen(TypedStatements, CodeGen):
                     f"{self.expr(node.obj.args[0])})) else XGA(it, None, {self.const(name)}, {self.span(node)}))")
         if obj_t == CELL and name in ("x", "y") and self.grids_only:
             return f"{self.expr(node.obj)}.pos[{0 if name == 'x' else 1}]"
-        if obj_t == PIECE and name in self.everywhere:
+        if T.is_piece(obj_t) and name in self.everywhere:
             return f"it.s.attrs[{self.expr(node.obj)}.id][{self.const(name)}]"
-        if obj_t == T.maybe(PIECE) and name in self.everywhere:
+        if obj_t == T.BPIECE and name in ("cell", "place") and name not in self.declared:
+            return f"it.s.loc[{self.expr(node.obj)}.id]"
+        if T.optional(obj_t) and T.is_piece(T.strip(obj_t)) and name in self.everywhere:
             src, o = self.bind(self.expr(node.obj))
             k = self.const(name)
             return f"(it.s.attrs[{o}.id][{k}] if {src} is not None else XGA(it, None, {k}, {self.span(node)}))"

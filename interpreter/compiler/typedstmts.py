@@ -37,7 +37,7 @@ class TypedStatements:
         for k, v in given:
             t = self.typeof(v)
             coerce = k in self.rules.player_attrs.get(node.kind, ()) and T.strip(t) != PLAYER
-            if coerce and t not in (INT, BOOL, STR, CELL, PIECE, ZONE, NONE):
+            if coerce and t != INT and T.strip(t) not in (BOOL, STR, CELL, PIECE, T.BPIECE, ZONE, NONE):
                 return False  # a value that may be a seat number: rules.coerce_attr decides at run time
             src = self.expr(v)
             if coerce and t == INT:

@@ -3,7 +3,8 @@
 Every expression gets a type, or `any` when the pass cannot be sure.  A type is a string:
 
 - `int` (a whole number, never true/false or none), `bool`, `str`, `none`, `player`, `piece`, `cell`, `zone`,
-  `table`, `record`;
+  `table`, `record`; `bpiece`, a piece an expression found in a cell of a board (while that expression is
+  evaluated nothing moves it: its `cell` is a cell), a `piece` once stored anywhere;
 - `list:T`, a list whose items all have type T (`list:` alone: a list with no items);
 - `?T`: a value of type T, or none (`?list:cell` a list of cells or none, `list:?cell` a list of cells and nones);
 - `any`: unknown.  `""` (NEVER) stands for "no value yet" while the pass works the types out.
@@ -34,6 +35,10 @@ from orrery.rulespec import ast as A
 ANY, NEVER, NONE = "any", "", "none"
 INT, BOOL, STR = "int", "bool", "str"
 PLAYER, PIECE, CELL, ZONE, TABLE, RECORD = "player", "piece", "cell", "zone", "table", "record"
+# a piece in a cell of a board, as found by the expression that holds it (pieces(board), top(c), c.pieces):
+# nothing moves a piece while an expression is evaluated, so its `cell` is a cell there; stored anywhere (a
+# variable, an attribute, an effect's name) it is a `piece` again (`settled`)
+BPIECE = "bpiece"
 _ROUNDS = 12  # fixpoint rounds before whatever still changes is given up as `any`
 # a key of `local` marking a spec function's body: it sees its parameters and the spec's names, never an env
 FUNCTION_BODY = "\x00function"
@@ -89,6 +94,8 @@ def join(a: str, b: str) -> str:
         return maybe(a)
     sa, sb = strip(a), strip(b)
     none = sa != a or sb != b
+    if {sa, sb} == {PIECE, BPIECE}:
+        sa = sb = PIECE
     if sa == sb:
         out = sa
     elif is_list(sa) and is_list(sb):
@@ -127,7 +134,17 @@ def value_type(v: Any) -> str:
 
 def scalar(t: str) -> bool:
     """A known type whose Python `==` is the language's (never true/false, a list, a record or unknown)."""
-    return strip(t) in (INT, STR, PLAYER, PIECE, CELL, ZONE, NONE)
+    return strip(t) in (INT, STR, PLAYER, PIECE, BPIECE, CELL, ZONE, NONE)
+
+
+def is_piece(t: str) -> bool:
+    """A piece (found on a board or not), never none."""
+    return t in (PIECE, BPIECE)
+
+
+def settled(t: str) -> str:
+    """A type as stored: a piece found on a board may be elsewhere by the time the stored value is read."""
+    return t.replace(BPIECE, PIECE) if BPIECE in t else t
 
 
 def numeric(t: str) -> bool:
@@ -142,7 +159,7 @@ _SPECIAL = {"current": PLAYER, "players": list_of(PLAYER), "num_players": INT, "
 # names the engine binds in some envs (analysis.env_bound_names), with the types it gives them
 _ENGINE_NAMES = {"event": RECORD, "p": PLAYER, "it": PIECE, "__rule__": maybe(STR), "winners": list_of(PLAYER),
                  "matched_at": ANY, "ended": ANY}
-_CELL_ATTRS = {"x": INT, "y": INT, "label": STR, "pieces": list_of(PIECE), "size": INT, "owner": maybe(PLAYER),
+_CELL_ATTRS = {"x": INT, "y": INT, "label": STR, "pieces": list_of(BPIECE), "size": INT, "owner": maybe(PLAYER),
                "zone": ZONE}
 _ZONE_ATTRS = {"size": INT, "pieces": list_of(PIECE), "owner": maybe(PLAYER), "name": STR}
 _PLAYER_ATTRS = {"seat": INT, "name": STR, "passed": BOOL, "next": PLAYER}
@@ -257,9 +274,11 @@ class TypePass:
             if name in r.player_zone_names:
                 return ZONE
             return _PLAYER_ATTRS.get(name, ANY)
-        if obj == PIECE:
+        if obj in (PIECE, BPIECE):
             if name in self.attrs:
                 return self.attrs[name]
+            if obj == BPIECE and name in ("cell", "place"):
+                return CELL
             return _PIECE_BUILTIN.get(name, ANY)
         if obj == CELL:
             return _CELL_ATTRS.get(name, ANY)
@@ -329,7 +348,22 @@ class TypePass:
             if NEVER in args:
                 return NEVER
             return self.result(node.func, tuple(args))
+        if node.func == "pieces" and len(args) == 1 and args[0] == CELL:
+            return list_of(BPIECE)
+        if node.func == "pieces" and len(args) == 1 and args[0] == ZONE and self.board_named(node.args[0], local):
+            return list_of(BPIECE)
+        if node.func in ("top", "bottom") and args == [CELL]:
+            return maybe(BPIECE)
         return builtin_type(node.func, args, node)
+
+    def board_named(self, node: A.Expr, local: dict) -> bool:
+        """A board zone written by its name (no local or env name can stand for it there)."""
+        if not isinstance(node, A.Name) or node.id in local:
+            return False
+        if FUNCTION_BODY not in local and node.id in self.env_names:
+            return False
+        z = self.rules.zones.get(node.id)
+        return self.rules.names.get(node.id, (None,))[0] == "zone" and z is not None and z.is_board
 
     def result(self, name: str, args: tuple[str, ...]) -> str:
         """The type of a spec function's value for arguments of these types (`any` while recursing)."""
@@ -390,10 +424,10 @@ class TypePass:
             getattr(writes, f"_{type(node).__name__}")(node)
         for name, action in r.actions.items():
             for p in action.params:
-                env[p.name] = join(env.get(p.name, NEVER), elem(self.of(p.domain)))
+                env[p.name] = join(env.get(p.name, NEVER), settled(elem(self.of(p.domain))))
         for t in r.triggers:
             if t.var:
-                env[t.var] = join(env.get(t.var, NEVER), elem(self.of(t.domain)))
+                env[t.var] = join(env.get(t.var, NEVER), settled(elem(self.of(t.domain))))
         for action in r.actions.values():  # a cost takes a number off a player's variable (frames._pay)
             for var, amount in action.cost:
                 pvars[var] = join(pvars.get(var, NEVER), INT if numeric(self.of(amount)) else ANY)
@@ -417,9 +451,9 @@ class TypePass:
         spec, r = self.rules.spec, self.rules
         if name in r.tracks:
             expr = spec.expr("components", "tracks", name, "start")
-            return join(INT, self.of(expr, {"p": PLAYER})) if expr is not None else INT
+            return join(INT, settled(self.of(expr, {"p": PLAYER}))) if expr is not None else INT
         expr = spec.expr("variables", name, "start")
-        return self.of(expr, {"p": PLAYER}) if expr is not None else NONE
+        return settled(self.of(expr, {"p": PLAYER})) if expr is not None else NONE
 
 
 class _Writes:
@@ -432,7 +466,7 @@ class _Writes:
         self.player_attrs = r.player_attrs
 
     def bind(self, name: str, t: str) -> None:
-        self.env[name] = join(self.env.get(name, NEVER), t)
+        self.env[name] = join(self.env.get(name, NEVER), settled(t))
 
     def _Let(self, n: A.Let) -> None:
         self.bind(n.name, self.tp.of(n.value))
@@ -468,7 +502,7 @@ class _Writes:
                 t = as_player
             elif any(a in attrs for attrs in kinds.values()):
                 t = join(t, as_player)
-        self.attrs[a] = join(self.attrs.get(a, NEVER), t)
+        self.attrs[a] = join(self.attrs.get(a, NEVER), settled(t))
 
     def _Draw(self, n: A.Draw) -> None:
         if n.bind:
@@ -492,14 +526,14 @@ class _Writes:
                 self.bind(name, combined(n.op, self.env.get(name, NEVER), value))
             if tp.rules.names.get(name, (None,))[0] == "var":
                 old = tp.vars.get(name, NEVER)
-                self.vars[name] = join(self.vars.get(name, NEVER), combined(n.op, old, value))
+                self.vars[name] = join(self.vars.get(name, NEVER), settled(combined(n.op, old, value)))
             return
         if isinstance(target, A.Attr):
             obj = strip(tp.of(target.obj))
             name = target.name
             if obj in (PLAYER, ANY) and name in tp.rules.player_var_names:
                 old = tp.pvars.get(name, NEVER)
-                self.pvars[name] = join(self.pvars.get(name, NEVER), combined(n.op, old, value))
+                self.pvars[name] = join(self.pvars.get(name, NEVER), settled(combined(n.op, old, value)))
             if obj in (PIECE, ANY):
                 old = tp.attrs.get(name, NEVER)
                 self.attr(None, name, combined(n.op, old, value))
@@ -591,5 +625,5 @@ def _all_roots(rules: Any) -> list[A.Node]:
     return list(spec.exprs.values()) + list(spec.effects.values())
 
 
-__all__ = ["TypePass", "FUNCTION_BODY", "narrowed", "join", "maybe", "strip", "elem", "list_of", "is_list", "optional", "scalar", "numeric",
+__all__ = ["TypePass", "FUNCTION_BODY", "narrowed", "settled", "is_piece", "BPIECE", "join", "maybe", "strip", "elem", "list_of", "is_list", "optional", "scalar", "numeric",
            "ANY", "NEVER", "NONE", "INT", "BOOL", "STR", "PLAYER", "PIECE", "CELL", "ZONE", "TABLE", "RECORD"]
