@@ -47,6 +47,28 @@ def bench_playouts(game: Game, seconds: float, players: int | None = None, seed:
     return out
 
 
+def bench_lean(game: Game, seconds: float, players: int | None = None, seed: int = 1,
+               min_playouts: int = 1) -> dict[str, Any]:
+    """Random playouts through the lean path (engine/lean.py): a copy of the prepared start position, legal actions
+    as indices, no history, narration or checkpoint, uniform choices from a C-implemented generator."""
+    import random
+
+    from ..engine.lean import lean_state
+
+    n = players if players is not None else game.rules.default_players
+    playouts = steps = 0
+    start = time.perf_counter()
+    while True:
+        gseed = seed + playouts
+        steps += lean_state(game, gseed, n).playout(random.Random(bot_seed(gseed, 0)))
+        playouts += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds and playouts >= min_playouts:
+            break
+    return {"game": game.name, "playouts": playouts, "seconds": round(elapsed, 3),
+            "playouts_per_s": round(playouts / elapsed, 2), "steps_per_s": round(steps / elapsed, 1)}
+
+
 def bench_sampled(game: Game, seconds: float, players: int | None = None, seed: int = 1,
                   min_playouts: int = 1) -> dict[str, Any]:
     """Random playouts as a search bot plays them (GameState.sample_step: uniform over the options that can

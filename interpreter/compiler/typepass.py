@@ -287,11 +287,25 @@ class TypePass:
         return ANY
 
     def _Index(self, node: A.Index, local: dict) -> str:
+        table = node.obj.id if isinstance(node.obj, A.Name) and node.obj.id not in local else None
+        if table is not None and self.rules.names.get(table, (None,))[0] == "table" and \
+                (FUNCTION_BODY in local or table not in self.env_names):
+            self.of(node.index, local)
+            return self.table_type(table)
         obj = strip(self.of(node.obj, local))
         self.of(node.index, local)
         if is_list(obj):
             return elem(obj)  # (out of range, or none indexed: an error, never a value)
         return ANY
+
+    def table_type(self, name: str) -> str:
+        """The type of a table's entries (a mapping row is a record): the join of every entry and the default."""
+        decl = self.rules.tables[name]
+        rows = decl.values.values() if isinstance(decl.values, dict) else decl.values
+        t = join_all(RECORD if isinstance(v, dict) else value_type(v) for v in rows)
+        if decl.default is not None or getattr(decl, "above", None) == "default":
+            t = join(t, value_type(decl.default))
+        return t if t != NEVER else ANY
 
     def _Unary(self, node: A.Unary, local: dict) -> str:
         self.of(node.operand, local)

@@ -19,6 +19,7 @@ from ..core.decisions import BadAnswer
 from .driver import STATE_FORMAT, TERMINAL, GameState, IllegalMove, Step
 from .flowframe import FlowFrame
 from ..core.valueops import Limits
+from ..core.rng import Rng
 from ..core.rules import Rules
 
 MODES = ("compiled", "interpreted")
@@ -54,6 +55,7 @@ class Game:
             self.flow_frame, generated = compiled_flow_frame(self.rules)
             self.flow_source = generated.source
         self._untyped: tuple[Rules, type] | None = None
+        self._prepared: dict[int, GameState | None] = {}  # players -> the start position, when it draws nothing
 
     def engine(self, setup_override: bool = False) -> tuple[Rules, type]:
         """The rules and the flow frame a new state runs on.  A state whose setup is given from outside (a
@@ -94,7 +96,26 @@ class Game:
         n = players if players is not None else self.num_players()
         if not self.rules.min_players <= n <= self.rules.max_players:
             raise IllegalMove(f"{self.name} takes {self.rules.player_count_text()}, not {n}")
+        if setup is None and not replace_setup and not narrate:
+            return self.start_state(n, seed)
         return GameState.start(self, n, seed, setup, replace_setup, narrate)
+
+    def start_state(self, players: int | None, seed: int) -> GameState:
+        """A new game of the spec's own setup: a copy of the start position made once per player count, with
+        this seed's generator, when the setup and the flow up to the first decision draw nothing random (the
+        seed then changes nothing else); else the setup runs for this seed."""
+        n = players if players is not None else self.num_players()
+        prepared = self._prepared.get(n, False)
+        if prepared is False:
+            first = GameState.start(self, n, 0)
+            prepared = self._prepared[n] = first if first.pos.s.rng.state == Rng(0).state else None
+        if prepared is None:
+            return GameState.start(self, n, seed)
+        gs = prepared.clone()
+        gs.seed = seed
+        gs.pos.s.rng = Rng(seed)
+        gs._base, gs._since = None, []  # (the first answer takes this game's own checkpoint)
+        return gs
 
     def state_from_json(self, data: Any) -> "GameState":
         """The position `GameState.to_json()` described, played again from its seed and history; a located
