@@ -253,6 +253,22 @@ class Choose(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class Commit(Stmt):
+    """`commit x from domain where c by players prompt "..." optional else "..."`: sealed answers, revealed together.
+
+    `players` (the `by` clause) is None for every player; `p` is bound to each committing player in the
+    domain, the filter, the prompt and the reason."""
+
+    var: str
+    domain: Expr
+    cond: Expr | None
+    players: Expr | None
+    prompt: Expr | None
+    optional: bool
+    reason: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
 class Require(Stmt):
     """`require c else "why"`: the move is illegal unless c holds."""
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import ast as A
 from .callgraph import CallGraph
+from .commits import REVEALED, check_commit
 from .errors import Finding, Span
 from .gamespec import GameSpec
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
@@ -53,6 +54,7 @@ class _Checker:
         self.fn_types: dict[str, str | None] = {}  # spec function -> result type; None while being checked
         self.calls = CallGraph(spec)
         self.emitted: dict[str, list[Span]] = {}
+        self.commits: list[Span] = []  # every `commit` (each emits `revealed`): rulespec/commits.py
         self.performed: set[str] = set()
         self.ended: set[str] = set()
         self.passes = False
@@ -578,6 +580,8 @@ class _Checker:
             self.expr(s.reason, sc.child({s.var: vt}))  # evaluated for each rejected value: it sees the value
         self._define(sc, s.var, vt, self._word(s.span, "choose", s.var))
 
+    _s_Commit = check_commit
+
     def _s_Require(self, s: A.Require, sc: Scope) -> None:
         self._want_bool(s.cond, self.expr(s.cond, sc), _CONDITION)
         if s.message is not None:
@@ -749,7 +753,7 @@ class _Checker:
                 for sp in spans:
                     self.warning(sp, f"no trigger listens to event '{event}'" + did_you_mean(event, listened))
         for name, t in self.m.triggers.items():
-            if t.on and t.on not in BUILTIN_EVENTS and t.on not in self.emitted:
+            if t.on and t.on not in BUILTIN_EVENTS and t.on not in self.emitted and not (t.on == REVEALED and self.commits):
                 self.warning(self.span("triggers", name, "on"),
                              f"trigger '{name}' listens to '{t.on}', which is not a built-in event and "
                              f"nothing emits" + did_you_mean(t.on, set(BUILTIN_EVENTS) | set(self.emitted)))

@@ -244,9 +244,15 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def choose_stmt(self, meta, c):
         opts = {"chooser": None, "prompt": None, "optional": False, "reason": None}
-        for kind, val in c[3:]:
+        for kind, val in c[4:]:
             opts[kind] = val
-        return A.Choose(span=self._span(meta), var=str(c[0]), domain=c[1], cond=c[2], **opts)
+        if c[0] == "commit":  # (one rule for both: the parser's tables stay the size they were)
+            return A.Commit(span=self._span(meta), var=str(c[1]), domain=c[2], cond=c[3],
+                            players=opts.pop("chooser"), **opts)
+        return A.Choose(span=self._span(meta), var=str(c[1]), domain=c[2], cond=c[3], **opts)
+
+    def choose_kw(self, c):
+        return str(c[0])
 
     def chooser(self, c):
         return ("chooser", c[0])

@@ -107,7 +107,7 @@ SPECIAL_NAMES: dict[str, tuple[str, str]] = {
 }
 
 KEYWORDS = frozenset(
-    "let if elif else for in where order by desc chosen while repeat choose from prompt optional require move to at "
+    "let if elif else for in where order by desc chosen while repeat choose commit from prompt optional require move to at "
     "create as destroy draw shuffle swap with emit end_game settle pass end_turn say call perform then "
     "and or not true false none".split()
 )

@@ -45,7 +45,7 @@ BUILTIN_ATTRS: dict[str, dict[str, str]] = {
 BUILTIN_EVENTS = frozenset({"game_start", "round_start", "round_end", "phase_start", "phase_end", "turn_start",
                             "turn_end", "action", "cascade_end"})
 # Fields of the `event` record that the engine fills in (emit adds its keyword arguments and `args`).
-EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", "count"})
+EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", "count", "values", "players"})
 
 # Sig.returns says only 'list'; these element types let loops over the result be checked precisely.
 _RETURNS = {

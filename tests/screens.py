@@ -69,6 +69,8 @@ CASES = [
     Case("burbuja", (HUMAN,), 1, 35, *CLASSIC, moment="late"),
     Case("bubble-singularity", (HUMAN, "random", "random", "random"), 1, 12, *BIG),
     Case("bubblee-pop", (HUMAN, "random"), 1, 12, *BIG),
+    Case("aqua-sphere", (HUMAN, "random", "random", "random"), 1, 12, *BIG),
+    Case("ultramassive", (HUMAN, "random", "random", "random"), 1, 30, *BIG),
 ]
 BY_NAME = {c.name: c for c in CASES}
 

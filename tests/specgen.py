@@ -17,7 +17,8 @@ guarantee by construction, and random contents drawn from a small grammar of con
 - a procedure `proc(n)`, an event trigger on `ping`, a state trigger that consumes `armed`, a state
   trigger `for c in cells(board)` that clears crowded cells (with a random `order`).
 - effects from a grammar of statements (let, assignments, if/elif/else, for .. where .. order by,
-  for .. chosen by, repeat, bounded while, choose (optional, by, prompt, else), require, create, move,
+  for .. chosen by, repeat, bounded while, choose (optional, by, prompt, else), commit (every player's
+  sealed answer from a menu of numbers that may depend on `p`, a filter, a prompt), require, create, move,
   destroy, draw, shuffle, say, call, emit, settle, perform, end_turn, end_game) over typed expressions
   (arithmetic, comparisons, and/or/not, count, size, len, empty, sum, min/max, any/all comprehensions,
   list literals and comprehensions, in / not in, conditionals, random_int, shuffled, sorted, reversed).
@@ -82,6 +83,7 @@ class Gen:
         self.has_fn = False  # the spec declares the function twice(k)
         self.has_table = False  # the spec declares the table pts
         self.risky = False  # may draw expressions that fail at run time (not in setup: the game would not start)
+        self.saying = False  # drawing a `say`'s text: no random draws there (dsl.md 4.21)
 
     # ------------------------------------------------------------------ helpers
     def pick(self, options):
@@ -98,7 +100,7 @@ class Gen:
         return f"v{next(self.counter)}"
 
     def on(self, construct: str) -> bool:
-        return construct not in EXCLUDED
+        return construct not in EXCLUDED and not (construct == "rng" and self.saying)
 
     # ------------------------------------------------------------------ expressions
     def int_atom(self, sc: Scope) -> str:
@@ -270,6 +272,14 @@ class Gen:
         return self.pick(opts)
 
     def text_expr(self, sc: Scope) -> str:
+        """A text for `say` (never a random draw: narration may not change the game)."""
+        self.saying = True
+        try:
+            return self._text_expr(sc)
+        finally:
+            self.saying = False
+
+    def _text_expr(self, sc: Scope) -> str:
         k = self.pick(["int", "bool", "list", "cell", "player", "lit"])
         if k == "int":
             return f'"n " + text({self.int_expr(sc, 1)})'
@@ -303,7 +313,7 @@ class Gen:
             if "choose" in caps:
                 kinds += ["chosen_by"]
         if "choose" in caps:
-            kinds += ["choose", "choose"]
+            kinds += ["choose", "choose", "commit"]
         if "board" in caps:
             kinds += ["create", "move", "destroy", "draw"]
         else:
@@ -399,6 +409,8 @@ class Gen:
             return [f"let {w} = 0"] + self.braces(f"while {w} < {self.num(1, 3)} and {be()}", body), sc
         if k == "choose":
             return self.choose(sc, caps, d)
+        if k == "commit":
+            return self.commit(sc)
         if k == "require":
             msg = self.pick(['"not now"', '"the rule says no"', f'"need " + text({self.int_expr(sc, 1)})'])
             return [f"require {self.bool_expr(sc, 1)} else {msg}"], sc
@@ -483,6 +495,19 @@ class Gen:
         if optional:
             return [line] + self.braces(f"if {x} != none", self.block(inner, caps, max(0, d - 1), (1, 2))), sc
         return [line], inner
+
+
+    def commit(self, sc: Scope) -> tuple[list[str], Scope]:
+        """Every player answers a sealed menu of numbers (one per seat after the reveal: a list of ints)."""
+        x = self.fresh()
+        parts = [f"commit {x} from {self.pick(['range(3)', '[1, 2, 3]', '[p.seat, p.seat + 2, 4]'])}"]
+        if self.chance():
+            parts.append(self.pick([f"where {x} != p.seat", f"where {x} > {self.num(0, 1)}",
+                                    f"where {x} + {self.int_expr(sc, 1)} > 0"]))
+            parts.append('else "not that one"')
+        if self.chance() and self.on("prompt"):
+            parts.append(self.pick([f'prompt "seal {x}"', 'prompt "seal for " + text(p)']))
+        return [" ".join(parts), f"say text({x})"], sc.add("list", x)
 
 
 def _str_presenter(dumper: yaml.Dumper, data: str) -> yaml.Node:

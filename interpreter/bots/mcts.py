@@ -226,7 +226,7 @@ class MctsBot:
         world: GameState | None = determinise(gs, me, self.rng, target, probe, deal)
         exact = "exact" in probe
         self._bump(probe)
-        root = self._reused_root(gs, exact)
+        root = self._reused_root(gs, exact, fresh=bool(deal.sealed))
         if exact:
             root.sure, root.mover = True, me
             if root.gs is None:
@@ -316,11 +316,13 @@ class MctsBot:
         for k, v in counts.items():
             self.stats[k] = self.stats.get(k, 0) + v
 
-    def _reused_root(self, gs: GameState, exact: bool) -> _Node:
-        """The subtree reached by the decisions made since the last search, or a new root."""
+    def _reused_root(self, gs: GameState, exact: bool, fresh: bool = False) -> _Node:
+        """The subtree reached by the decisions made since the last search, or a new root (`fresh`: always a new
+        one, as while other players' commit answers are sealed: the subtree under the real answers was grown
+        in worlds where they were known, so reusing it would read them)."""
         trail = [(s.player, s.index) for s in gs.steps if not s.auto]
         root = self._root
-        if (self.reuse and root is not None and exact == self._exact and len(trail) >= len(self._trail)
+        if (self.reuse and not fresh and root is not None and exact == self._exact and len(trail) >= len(self._trail)
                 and trail[:len(self._trail)] == self._trail):
             for _, index in trail[len(self._trail):]:
                 root = root.children.get(index)

@@ -13,6 +13,9 @@ with that view:
   joined with every other hidden zone holding a piece of the same kind (the
   deck and the opponents' hands dealt from it).  The box (destroyed and unused
   pieces) is not hidden: it is treated as known.
+- The answers other players have given to a pending `commit` (sealed until its reveal) are drawn again,
+  each uniformly from that player's menu worked out in the world (engine/commit.py, `resample`): the
+  bot never reads a sealed answer, as it never reads a hidden piece.
 - The RNG is reseeded, so future draws, dice and shuffles are unknown.
 - The deal and the new seed are applied to a clone of the position (a position
   is plain data, its continuation included: nothing is replayed); the world is
@@ -28,6 +31,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..core.decisions import RequireFailed
+from ..engine.commit import resample, sealed_from
 from ..engine.game import GameState
 from ..core.rng import Rng
 from ..core.state import State
@@ -119,6 +124,12 @@ class Deal:
         # canonical order: the deal then depends on the multiset of hidden identities and the RNG only, not on
         # where the real pieces are
         self.identities = [sorted((_identity(state, p) for p in pool), key=_identity_key) for pool in self.pools]
+        # the pending commit answers other players gave, drawn again in every world
+        self.sealed = sealed_from(gs.pos, viewer)
+
+    def hides(self) -> bool:
+        """Whether a world can differ from the real position in more than its future draws."""
+        return bool(self.pools or self.sealed)
 
 
 def _relabel(state: State, deal: Deal, rng: Rng) -> None:
@@ -150,8 +161,9 @@ def determinise(gs: GameState, viewer: int, rng: Rng, target: dict[str, Any] | N
     """A world consistent with what `viewer` sees of `gs`: hidden pieces re-dealt, the RNG reseeded.
 
     `target` is `gs.view(viewer)` when the caller has it.  `stats` counts the kind of world made:
-    exact (nothing hidden: only the RNG changed), redealt (hidden pieces re-dealt and the RNG reseeded),
-    fallback (no deal tried agreed with the view: the real hidden layout, reseeded).  The deal is made on
+    exact (nothing hidden: only the RNG changed), redealt (hidden pieces re-dealt, sealed answers drawn again
+    and the RNG reseeded), fallback (no deal tried agreed with the view: the real hidden layout, reseeded;
+    never with sealed answers, which are always drawn again).  The deal is made on
     a clone of the position itself (its continuation included), so nothing is replayed; `gs` itself is
     never changed.  `deal`: `Deal(gs, viewer)` when the caller keeps one (a search, for its every iteration).
     """
@@ -164,17 +176,33 @@ def determinise(gs: GameState, viewer: int, rng: Rng, target: dict[str, Any] | N
         count("exact")
         return gs.clone()
     deal = deal if deal is not None else Deal(gs, viewer)
-    if not deal.pools:
+    if not deal.hides():
         count("exact")
         return reseeded(gs, rng.next64())
     if target is None:
         target = gs.view(viewer)
     for _ in range(WORLD_TRIES):
         world = reseeded(gs, 0)
-        _relabel(world.state, deal, rng)
+        if deal.pools:
+            _relabel(world.state, deal, rng)
+        if not _redraw(world, deal, rng):
+            continue
         world.state.rng = Rng(rng.next64())
         if world.view(viewer) == target:
             count("redealt")
             return world
     count("fallback")
-    return reseeded(gs, rng.next64())
+    world = reseeded(gs, rng.next64())
+    _redraw(world, deal, rng)  # the real hidden pieces, never the real sealed answers (the real menus are not empty)
+    return world
+
+
+def _redraw(world: GameState, deal: Deal, rng: Rng) -> bool:
+    """Draw the sealed answers again in `world` (its own copy); False if a menu is empty in this world."""
+    if not deal.sealed:
+        return True
+    try:
+        resample(world.pos, deal.sealed, rng)
+    except RequireFailed:
+        return False
+    return True

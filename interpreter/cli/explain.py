@@ -272,13 +272,21 @@ def _components(c: _Ctx) -> list[str]:
         start = c.value("components", "tracks", name, "start") or "0"
         rows.append([words(name), "each player" if t.per_player else "shared", start,
                      "; ".join(x for x in (bounds, _stop(t.description or "")) if x)])
+    kept = []  # internal variables: the rules' bookkeeping, named in one line rather than as components
     for name, v in m.variables.items():
+        if v.internal:
+            said = _said(v.description or "").rstrip(".")
+            said = said[:1].lower() + said[1:] if said[1:2].islower() else said
+            kept.append(words(name) + (f" ({said})" if said else ""))
+            continue
         start = c.value("variables", name, "start") or "—"
         hidden = {"public": "", "owner": "seen only by its owner", "hidden": "hidden"}[v.visibility]
         rows.append([words(name), "each player" if v.per_player else "shared", start,
                      "; ".join(x for x in (hidden, _stop(v.description or "")) if x)])
     if rows:
         out += ["", "### Counters and records"] + _table(["name", "kept by", "starts at", "details"], rows)
+    if kept:
+        out += ["", "The rules also keep some bookkeeping of their own: " + "; ".join(kept) + "."]
     return out
 
 

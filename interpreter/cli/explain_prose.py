@@ -697,6 +697,18 @@ class Phraser:
             text += f" (“{s.prompt.value}”)"
         return text + ("; this may be skipped" if s.optional else "")
 
+    def _s_Commit(self, s: A.Commit) -> str:
+        who = "each player p" if s.players is None else f"each player p of {self.expr(s.players)}"
+        noun = self._noun(s.domain)
+        what = f"one of the {self.plural(s.domain)}" if noun else f"from {self.expr(s.domain)}"
+        text = f"{who} secretly chooses {s.var}, {what}"
+        if s.cond is not None:
+            text += f" where {self.cond(s.cond)}"
+        if isinstance(s.prompt, A.Literal) and isinstance(s.prompt.value, str):
+            text += f" (“{s.prompt.value}”)"
+        text += "; the choices are revealed together once everyone has chosen"
+        return text + (" (a choice may be skipped)" if s.optional else "")
+
     def _s_Require(self, s: A.Require) -> str:
         why = f" (otherwise: {s.message.value})" if isinstance(s.message, A.Literal) and s.message.value else ""
         return f"this is allowed only if {self.cond(s.cond)}{why}"

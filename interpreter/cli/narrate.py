@@ -8,7 +8,8 @@ printed, or, when they printed none, a summary of the public state's difference 
 pieces changed, counts of zones, variables).
 
 Hidden information: a label that names a piece some human at the table cannot see (a card in a
-bot's hand) is never printed; the line says the choice is hidden instead.  The summary reads the
+bot's hand) is never printed; the line says the choice is hidden instead.  An answer to a `commit` is
+never printed at all (`SEALED`): the others learn it when the rules reveal it.  The summary reads the
 public view only.
 """
 
@@ -23,6 +24,7 @@ from ..core.view import state_view
 
 MAX_CELLS = 6  # cells named in a summary before "and N more"
 HIDDEN = "(a choice hidden from you)"
+SEALED = "(sealed until everyone has answered)"
 
 
 def public_view(gs: GameState) -> dict[str, Any]:
@@ -66,7 +68,7 @@ def auto_lines(gs: GameState, since: int, hidden: list[str]) -> list[str]:
             autos = autos[:-1]  # it only starts the action whose question is asked now
     out = []
     for s in autos:
-        label = HIDDEN if names_hidden(s.label, hidden) else s.label
+        label = SEALED if s.sealed else HIDDEN if names_hidden(s.label, hidden) else s.label
         out.append(f"{seat(s.player)} — {s.prompt}: {label} (the only option)")
     return out
 
@@ -102,10 +104,11 @@ def change_summary(gs: GameState, before: dict[str, Any], after: dict[str, Any])
 
 
 def bot_lines(gs: GameState, player: int, kind: str, prompt: str, label: str, said: list[str],
-              before: dict[str, Any] | None, hidden: list[str]) -> list[str]:
-    """A bot's move: its choice, then what it changed (the rules' narration, else a summary)."""
+              before: dict[str, Any] | None, hidden: list[str], sealed: bool = False) -> list[str]:
+    """A bot's move: its choice (never a `sealed` one), then what it changed (the rules' narration, else a
+    summary)."""
     seat = gs.game.rules.seat_name(player)
-    shown = HIDDEN if names_hidden(label, hidden) else label
+    shown = SEALED if sealed else HIDDEN if names_hidden(label, hidden) else label
     out = [f"{seat} ({kind}): {prompt} -> {shown}"]
     told = [line for line in said if not names_hidden(line, hidden)]
     if told:
@@ -117,4 +120,5 @@ def bot_lines(gs: GameState, player: int, kind: str, prompt: str, label: str, sa
     return out
 
 
-__all__ = ["public_view", "hidden_labels", "names_hidden", "auto_lines", "change_summary", "bot_lines", "HIDDEN"]
+__all__ = ["public_view", "hidden_labels", "names_hidden", "auto_lines", "change_summary", "bot_lines", "HIDDEN",
+           "SEALED"]

@@ -35,6 +35,8 @@ Undo: a human types `undo` to take back the last decision, if
   - it was a human's (at a hot-seat table the humans share the keyboard, so it
     may be the previous human's); a bot's decision is never taken back, so a
     move a bot has already answered cannot be undone;
+  - it was not an answer to a `commit`: those are final (taking one back after
+    the reveal would let its player answer again knowing the others');
   - no random draw happened since (the RNG state before that decision equals
     the RNG state now);
   - it showed nobody anything hidden from them: no piece that existed before
@@ -277,6 +279,9 @@ def undo_last(gs: GameState, seats: list[str]) -> tuple[GameState, SavedDecision
     if not decisions:
         raise UndoRefused("nothing to undo: no decision has been made yet")
     last = decisions[-1]
+    if next(s for s in reversed(gs.steps) if not s.auto).sealed:  # (not named: it may still be sealed)
+        raise UndoRefused(f"the last decision was {seat(last.player)}'s sealed answer to '{_last_prompt(gs)}'; "
+                          f"answers to a commit are final")
     if seats[last.player] != HUMAN:
         raise UndoRefused(f"the last decision, '{last.label}', was made by {seat(last.player)} "
                           f"({seats[last.player]}); only a human's own decision can be taken back, and only while "
@@ -297,6 +302,10 @@ def undo_last(gs: GameState, seats: list[str]) -> tuple[GameState, SavedDecision
         raise UndoRefused(f"since {what} the narration said '{line}', which names a piece ({gs.state.kinds[pid]}) "
                           f"hidden from {seat(viewer)}, so it cannot be taken back")
     return before, last
+
+
+def _last_prompt(gs: GameState) -> str:
+    return next(s for s in reversed(gs.steps) if not s.auto).prompt
 
 
 def narrated(before: GameState, after: GameState) -> list[tuple[int, int, str]]:
@@ -481,7 +490,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                     index = apply_choice(gs, bots[p].choose(gs))
                 label = next(o.label for o in d.options if o.index == index)
                 lines = bot_lines(gs, p, seats[p], d.prompt, label, gs.narration[said_before:], before,
-                                  hidden_now(gs))
+                                  hidden_now(gs), d.sealed)
                 console.print(f"[dim]{escape(lines[0])}[/dim]", soft_wrap=True)
                 for line in lines[1:]:
                     console.print(escape(line), soft_wrap=True)

@@ -683,6 +683,8 @@ def render_decision(gs: "GameState", first: int = 0, count: int | None = None,
     shown = d.options[first:] if count is None else d.options[first:first + count]
     items = [Text(f"{i}) {opt.label}") for i, opt in enumerate(shown, first + 1)]
     more = []
+    if d.sealed:  # a commit: the answer stays hidden from the others until everyone has answered
+        head.append(Text(" (sealed: revealed when everyone has answered)", style="dim"))
     if len(shown) < len(d.options):
         more = [Text(f"(options {first + 1}-{first + len(shown)} of {len(d.options)}; 'more' shows the next ones)",
                      style="dim")]

@@ -6,8 +6,8 @@ from the operating system, and a game with hidden information (a zone or variabl
 not everyone sees, or a random draw) never shows its seed on the play screen until
 the game is over.  The save and the log keep it: they are the table's private record.
 
-In a hot-seat game of several humans with private views (an owner-only hand), the
-screen is cleared and handed over ("pass to <seat>, press Enter") before another
+In a hot-seat game of several humans with private views (an owner-only hand, a
+`commit`'s sealed answers), the screen is cleared and handed over ("pass to <seat>, press Enter") before another
 human's turn, so that nobody reads the previous player's hand or its scrollback.
 """
 
@@ -35,9 +35,15 @@ def new_seed() -> int:
 
 
 def private_views(rules: "Rules") -> bool:
-    """Whether some zone or variable is hidden from some player (players' views differ or hide things)."""
+    """Whether some zone or variable is hidden from some player, or a `commit` seals answers (players' views
+    differ or hide things)."""
     zones = any(z.decl.visibility != "public" for z in rules.zones.values())
-    return zones or any(v.visibility != "public" for v in rules.variables.values())
+    return zones or any(v.visibility != "public" for v in rules.variables.values()) or commits(rules)
+
+
+def commits(rules: "Rules") -> bool:
+    """Whether some rule asks players a sealed question (`commit`): its answers are private until revealed."""
+    return any(isinstance(node, A.Commit) for root in rules.spec.effects.values() for node in root.walk())
 
 
 def draws_at_random(rules: "Rules") -> bool:
@@ -101,5 +107,5 @@ class Handover:
         return True
 
 
-__all__ = ["new_seed", "private_views", "draws_at_random", "hidden_information", "seed_text", "clear_screen",
+__all__ = ["new_seed", "private_views", "commits", "draws_at_random", "hidden_information", "seed_text", "clear_screen",
            "Handover", "PRIVATE_RECORD", "SEED_BITS"]

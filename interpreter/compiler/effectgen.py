@@ -13,8 +13,8 @@ the fast path, whose program counter is the frame's statement index `i`:
 - a `while`, `repeat` or `for` is written out: its count or items, then its own generated loop frame
   pushed, whose step (a condition, a tick, the body pushed; for `for ... chosen by`, the question of which
   item next) is generated too;
-- every other statement that may ask (emit, settle, perform) starts as the reference starts it (the
-  engine's starter, linked as `FR_START_<Statement>`), and the step returns to the run loop.
+- every other statement that may ask (emit, settle, perform, commit) starts as the reference starts it
+  (the engine's starter, linked as `FR_START_<Statement>`), and the step returns to the run loop.
 
 Each action gets a generated step too (the reference's ActionFrame.step with its checks, costs,
 parameters, effect and `action` event written out for that action), and so does each event whose
@@ -35,7 +35,7 @@ from typing import Any
 from orrery.rulespec import ast as A
 
 # statements that may ask and start as the reference starts them (engine/frames.py START)
-STARTED = ("Emit", "Settle", "Perform")
+STARTED = ("Emit", "Settle", "Perform", "Commit")
 
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
 RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_CLAMP", "FR_EMIT",

@@ -66,6 +66,7 @@ class Decision:
     action: str | None = None  # the action chosen at the step menu, while it runs (also during a `perform`)
     rejected: list[tuple[Any, str]] = field(default_factory=list)  # domain values filtered out, with why
     site: Any = None  # where it is asked: a choose's AST node id, or (action, parameter index); see engine/fallible
+    sealed: bool = False  # a `commit`'s question: the answer stays hidden from the others until the reveal
 
     def find(self, text: str) -> Option | None:
         """The offered option whose label (case-insensitive) or 1-based number is `text`."""

@@ -16,6 +16,7 @@ from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
 
 from .decisions import RuleError
+from .fallibility import Fallibility
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
 from .valueops import TableRef
 
@@ -167,19 +168,10 @@ class EndInfo:
     span: Span
 
 
-_FALLIBLE = (A.Require, A.Choose)
-
-
 def _failure_analysis(rules: "Rules") -> dict[str, bool]:
-    """Per action: can it fail after its first choice? (requires, chooses, capacities, several params)."""
-    capped = any(z.decl.capacity is not None for z in rules.zones.values())
-    triggers_fail = any(_block_fails(t.effect) for t in rules.triggers if t.effect is not None)
-    procs_fail = any(_block_fails(body) for _, body in rules.procedures.values() if body is not None)
-    out: dict[str, bool] = {}
-    for name, a in rules.actions.items():
-        out[name] = (len(a.params) > 1 or capped or triggers_fail or procs_fail or _block_fails(a.effect)
-                     or any(isinstance(n, A.Perform) for n in a.effect.walk()))
-    return out
+    """Per action: can it fail after its first choice? (core.fallibility: requires, chooses that may come up
+    empty, performs, capacities, several params, in the effect or in what follows it)."""
+    return {name: rules.fallibility.action_fails(a) for name, a in rules.actions.items()}
 
 
 def _outside_failure(rules: "Rules") -> bool:
@@ -189,15 +181,6 @@ def _outside_failure(rules: "Rules") -> bool:
     for ph in rules.phases:
         blocks += [ph.on_start, ph.on_end, ph.turn_start, ph.turn_end]
     return any(isinstance(n, A.Require) for b in blocks if b is not None for n in b.walk())
-
-
-def _block_fails(block: A.Block) -> bool:
-    for node in block.walk():
-        if isinstance(node, _FALLIBLE) or (isinstance(node, A.For) and node.chooser is not None):
-            return True
-        if isinstance(node, A.CallProc):
-            return True
-    return False
 
 
 def _invariant(spec: GameSpec, name: str, inv: Any) -> tuple[str, A.Expr]:
@@ -290,6 +273,7 @@ class Rules:
         # name -> ("holds" | "never_decreases", expression)
         self.invariants = {n: _invariant(spec, n, inv) for n, inv in m.invariants.items()}
         self.names = _global_names(self)
+        self.fallibility = Fallibility(self)
         self._may_fail = _failure_analysis(self)
         self.some_may_fail = any(self._may_fail.values())  # (step menus need no look-ahead otherwise)
         # actions whose only way to fail is an empty menu for their one parameter: the step menu checks

@@ -58,7 +58,7 @@ class Suspends:
         return block is not None and any(self._stmt(s) for s in block.body)
 
     def _stmt(self, node: A.Stmt) -> bool:
-        if isinstance(node, (A.Choose, A.Perform)):
+        if isinstance(node, (A.Choose, A.Commit, A.Perform)):
             return True
         if isinstance(node, A.For):
             return node.chooser is not None or self._block(node.body)

@@ -20,6 +20,7 @@ from ..core.decisions import Decision, Option, RequireFailed, RuleError, Runaway
 from ..reference.evaluator import Interp
 from .flow import NOTHING_VIABLE
 from ..core.state import State
+from .commit import commit_view, pending
 from .fallible import fallible_of
 from .position import Position
 
@@ -48,6 +49,15 @@ class Step:
     label: str
     prompt: str
     auto: bool = False
+    sealed: bool = False  # an answer to a `commit`: hidden from the other players until the reveal
+
+
+def after_reveal(failed: RequireFailed) -> RuleError:
+    """A rule that refused the move after a commit's reveal: an error in the rules, not a refused answer (the
+    answers are final, and refusing the last one would tell its player something about the others')."""
+    return RuleError(f"a rule refused the move after a commit's answers were revealed: {failed.message}; answers "
+                     f"to a commit are final, so the rules must settle what follows the reveal (dsl.md 4.24)",
+                     failed.span)
 
 
 class _Spent(Exception):
@@ -73,6 +83,7 @@ class GameState:
         # None: nothing to go back to (a sampled state, or a failure with keep=False).
         self._base: Position | None = None
         self._since: list[Any] = []
+        self._revealing = False  # the answer being applied gave a commit's last answer (see _commit)
 
     @classmethod
     def start(cls, game: Any, n: int, seed: int, setup: Any = None, replace_setup: bool = False,
@@ -204,8 +215,13 @@ class GameState:
         d = self.pos.decision
         if d is not None:
             data["decision"] = {"player": d.player, "prompt": d.prompt}
+            if d.sealed:
+                data["decision"]["sealed"] = True
             if player is None or player == d.player:  # options can name hidden pieces (cards in a hand)
                 data["decision"]["options"] = [{"index": o.index, "label": o.label} for o in d.options]
+        sealed = commit_view(self.pos, player)
+        if sealed is not None:  # who has committed; a player's own sealed answer (all of them for None)
+            data["commit"] = sealed
         return data
 
     # ------------------------------------------------------------- changes
@@ -217,6 +233,7 @@ class GameState:
         g._setup, g._sampled = self._setup, self._sampled
         g.lookahead_used, g._look_loops = 0, 0
         g._base, g._since = self._base, list(self._since)  # (a checkpoint is never changed: shared)
+        g._revealing = False
         g._listen()
         return g
 
@@ -263,8 +280,11 @@ class GameState:
             self._checkpoint()
         told = self._told
         nh, nn = len(self.steps), 0 if told is None else len(told)
-        self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False))
+        self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False, d.sealed))
+        self._revealing = False
         try:
+            if d.sealed:
+                self._sealed_answer()
             self.pos.resume(opt.value)
             self._advance()
         except BaseException as failed:  # refused or broken: the position goes back to where it was
@@ -281,6 +301,8 @@ class GameState:
             else:
                 self.pos.decision = None  # (nothing kept to go back to: this state is not to be used again)
                 self._base = None
+            if isinstance(failed, RequireFailed) and self._revealing:
+                raise after_reveal(failed) from None
             if isinstance(failed, RequireFailed):
                 raise IllegalMove(failed.explain()) from None
             raise
@@ -335,11 +357,20 @@ class GameState:
                 raise RequireFailed(f"no option of '{decision.prompt}' can be completed", decision.span)
             if len(viable) == 1:
                 opt = viable[0]
-                self.steps.append(Step(decision.player, opt.index, opt.label, decision.prompt, auto=True))
+                self.steps.append(Step(decision.player, opt.index, opt.label, decision.prompt, True, decision.sealed))
+                if decision.sealed:
+                    self._sealed_answer()
                 pos.resume(opt.value)
                 continue
             decision.options = viable
             return
+
+    def _sealed_answer(self) -> None:
+        """A commit's question is being answered: note whether it is the last answer (then it reveals, and a
+        failure from there on is an error in the rules: `after_reveal`)."""
+        if not self._revealing:
+            frames = pending(self.pos)
+            self._revealing = bool(frames) and frames[-1].k == len(frames[-1].seats) - 1
 
     def _narrate(self) -> None:
         msgs = self.pos.s.msgs
@@ -441,6 +472,8 @@ class GameState:
 
     # ------------------------------------------------------------- look-ahead
     def _needs_lookahead(self, decision: Decision) -> bool:
+        if decision.sealed:  # a look past a sealed answer would read the others' answers (engine/commit.py)
+            return False
         rules = self.game.rules
         if decision.kind == "action":
             if not rules.some_may_fail:  # (most abstract games: no action can fail once chosen)

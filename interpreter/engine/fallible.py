@@ -2,8 +2,9 @@
 
 Look-ahead ("can this option still be completed?") runs the game forward on a clone for every option;
 it is only needed where a later `require`, an empty mandatory choice, a full zone or a performed action
-can refuse the move.  rules.may_fail answers that per action; this answers it per choice site: a
-`choose` over a fixed list with nothing fallible after it (most chains of choices) needs none.
+can refuse the move.  core.fallibility says what can (rules.may_fail asks it per action); this answers it
+per choice site: a `choose` over a fixed list with nothing fallible after it (most chains of choices)
+needs none.
 
 Sites are the chooses and chosen-order loops written in an action's own effect, and its parameters.
 A choose inside a procedure or a trigger has no entry (the driver falls back on the action's answer).
@@ -18,22 +19,19 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 
-from ..core.suspends import solve_calls
+from ..core.fallibility import never_empty
 
 
 class Fallible:
     """Per choice site (AST node id, or (action, parameter index)): (action, can something after it fail)."""
 
     def __init__(self, rules: Any):
-        self.capped = any(z.decl.capacity is not None for z in rules.zones.values())
-        self.procs: dict[str, bool] = {name: False for name in rules.procedures}
-        self.events: dict[str, bool] = {}
-        self.cascade = False
-        solve_calls(self, rules, self.block)
+        self.base = base = rules.fallibility  # (core.fallibility: statements, calls, events, the cascade)
+        self.stmt = base.stmt
         self.after: dict[Any, tuple[str, bool]] = {}
-        tail = self.events.get("action", False) or self.cascade
+        tail = base.events.get("action", False) or base.cascade
         for name, action in rules.actions.items():
-            effect_fails = self.block(action.effect)
+            effect_fails = base.block(action.effect)
             for k, p in enumerate(action.params):
                 later = any(self._param_fails(q) for q in action.params[k + 1:])
                 self.after[(name, k)] = (name, later or effect_fails or tail)
@@ -41,31 +39,11 @@ class Fallible:
 
     @staticmethod
     def _param_fails(p: Any) -> bool:
-        return not p.optional and not _never_empty(p.domain, p.where)
+        return not p.optional and not never_empty(p.domain, p.where)
 
     def block(self, block: A.Block | None) -> bool:
-        """Can running this block refuse the move (RequireFailed)?"""
-        return block is not None and any(self.stmt(s) for s in block.body)
-
-    def stmt(self, node: A.Stmt) -> bool:
-        """Can running this statement refuse the move?"""
-        if isinstance(node, (A.Require, A.Perform)):
-            return True
-        if isinstance(node, A.Choose):
-            return not node.optional and not _never_empty(node.domain, node.cond)
-        if isinstance(node, (A.For, A.While, A.Repeat)):
-            return self.block(node.body)
-        if isinstance(node, A.If):
-            return any(self.block(b) for _, b in node.branches) or self.block(node.else_)
-        if isinstance(node, A.CallProc):
-            return self.procs.get(node.name, True)
-        if isinstance(node, A.Emit):
-            return self.events.get(node.event, False)
-        if isinstance(node, A.Settle):
-            return self.cascade
-        if isinstance(node, (A.Move, A.Create, A.Draw)):
-            return self.capped
-        return False
+        """Can running this block refuse the move?"""
+        return self.base.block(block)
 
     def _walk(self, action: str, block: A.Block | None, rest: bool) -> None:
         """Record the sites in `block`; `rest`: can something after the block (in its context) fail?"""
@@ -92,11 +70,6 @@ class Fallible:
         if found is None or found[0] != action:
             return None
         return found[1]
-
-
-def _never_empty(domain: A.Expr, cond: A.Expr | None) -> bool:
-    """A domain written as a list of items with no filter always offers something."""
-    return cond is None and isinstance(domain, A.ListLit) and len(domain.items) > 0
 
 
 def fallible_of(rules: Any) -> Fallible:

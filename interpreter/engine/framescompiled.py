@@ -17,6 +17,7 @@ from typing import Any
 from ..compiler.effectgen import RUNTIME, STARTED
 from ..core.values import Record
 from ..reference.effects import _clamp, _filter, check_action, enter_call, for_items
+from .commit import CommitFrame  # noqa: F401 (imported for its starter: START gets FR_START_Commit from it)
 from .frames import (_CALL, START, ActionFrame, BlockFrame, ChooseFrame, ChosenOrderFrame, EmitFrame, ForFrame,
                      RepeatFrame, WhileFrame, ask_value, emit, repeat_count, run_block, seat_of)
 

@@ -106,7 +106,7 @@ class Position:
         return out
 
 
-_PROGRESS = ("i", "j", "k", "sub", "phase", "left", "scan", "remaining")
+_PROGRESS = ("i", "j", "k", "sub", "phase", "left", "scan", "remaining", "answers")
 
 
 def run_answering(pos: Position, answers: list[int]) -> Decision | None:

@@ -562,6 +562,7 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.While: _while,
     A.Repeat: _repeat,
     A.Choose: cannot_ask,
+    A.Commit: cannot_ask,
     A.Require: _require,
     A.Move: _move,
     A.Create: _create,

@@ -1,0 +1,121 @@
+"""Tests for core.fallibility: which actions can still be refused once chosen (and so need look-ahead).
+
+A made-up game: a 3x3 board of counters and a pile of tokens; the action `act` runs the effect under
+test. A choice the rules prove possible (a written list, an optional choice, a choice guarded by a test
+of its own domain) makes no action fallible; anything else that can come up empty does.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from conftest import make_game
+
+SPEC = """\
+orrery: 1
+game: {{name: guards, players: {{min: 2, max: 2}}}}
+components:
+  pieces:
+    counter: {{attributes: {{owner: player}}, unlimited: true}}
+    token: {{count: 3, start: pile}}
+  zones:
+    board: {{type: grid, width: 3, height: 3}}
+    pile: {{}}
+procedures:
+  helper:
+    params: [who]
+    effect: |
+{helper}
+triggers:
+{triggers}
+flow:
+  phases:
+    - name: play
+      steps: [{{actions: [act, rest]}}]
+{hook}
+actions:
+  act:
+    effect: |
+{effect}
+  rest:
+    effect: say "rest"
+end:
+  full: {{when: "count(pieces(board)) >= 5"}}
+"""
+
+FREE = 'let xs = [c for c in cells(board) where empty(c)]'
+
+
+def _game(tmp_path, effect: str, helper: str = 'say "help"', triggers: str = "  {}", hook: str = ""):
+    indent = textwrap.indent
+    text = SPEC.format(effect=indent(effect, " " * 6), helper=indent(helper, " " * 6), triggers=triggers,
+                       hook=hook)
+    return make_game(tmp_path, text)
+
+
+CASES = [
+    ("a guarded choice", FREE + '\nif len(xs) > 0 { choose c from xs\ncreate counter {owner: current} in c }', False),
+    ("the same choice unguarded", FREE + '\nchoose c from xs\ncreate counter {owner: current} in c', True),
+    ("at least one item", FREE + '\nif len(xs) >= 1 { choose c from xs }', False),
+    ("at least nought is no guard", FREE + '\nif len(xs) >= 0 { choose c from xs }', True),
+    ("size of a zone", 'if size(pile) > 0 { choose t from pile\nmove t to cell(board, "a1") }', False),
+    ("count of a zone", 'if count(pile) > 0 { choose t from pile }', False),
+    ("not empty", 'if not empty(pile) { choose t from pile }', False),
+    ("a guard inside an and", FREE + '\nif round > 0 and len(xs) > 0 { choose c from xs }', False),
+    ("a guard of another domain", FREE + '\nif len(xs) > 0 { choose t from pile }', True),
+    ("the guarded choice is not first", FREE + '\nif len(xs) > 0 { say "now"\nchoose c from xs }', True),
+    ("a second choice in the guarded block",
+     FREE + '\nif len(xs) > 0 { choose c from xs\nchoose d from xs where d != c }', True),
+    ("any() guards a filtered choice", 'if any(empty(c) for c in cells(board)) { choose c from cells(board) where empty(c) }', False),
+    ("any() with another name", 'if any(empty(d) for d in cells(board)) { choose c from cells(board) where empty(c) }', True),
+    ("any() with another filter", 'if any(empty(c) for c in cells(board)) { choose c from cells(board) where not empty(c) }', True),
+    ("a random domain is never the same twice", 'if len(shuffled([1, 2])) > 0 { choose n from shuffled([1, 2]) }', True),
+    ("a written list", 'choose n from [1, 2]', False),
+    ("a written list with a filter", 'choose n from [1, 2] where n > round', True),
+    ("an optional choice", 'choose c from cells(board) where empty(c) optional', False),
+    ("a require", 'require round > 0', True),
+    ("a perform", 'perform rest', True),
+    ("a guarded choice in a procedure", 'call helper(current)', False),
+]
+
+
+@pytest.mark.parametrize("effect,fails", [(e, f) for _, e, f in CASES], ids=[n for n, _, _ in CASES])
+def test_which_effects_can_refuse_the_move(tmp_path, effect, fails):
+    game = _game(tmp_path, effect, helper=FREE + '\nif len(xs) > 0 { choose c from xs }')
+    assert game.rules.may_fail("act") is fails
+    assert game.rules.may_fail("rest") is False
+
+
+def test_an_unguarded_choice_in_a_called_procedure_can_refuse(tmp_path):
+    game = _game(tmp_path, 'call helper(current)', helper=FREE + '\nchoose c from xs')
+    assert game.rules.may_fail("act") is True
+
+
+def test_what_follows_every_action_counts_for_every_action(tmp_path):
+    trigger = '  later:\n    when: "count(pieces(board)) == 4"\n    effect: |\n      choose t from pile\n      move t to cell(board, "c3")'
+    game = _game(tmp_path, 'say "x"', triggers=trigger)
+    assert game.rules.may_fail("act") and game.rules.may_fail("rest")  # the cascade after either may fail
+    hook = '      turn_end: |\n        choose t from pile\n        move t to cell(board, "c3")'
+    game = _game(tmp_path, 'say "x"', hook=hook)
+    assert game.rules.may_fail("act") and game.rules.may_fail("rest")  # so may the turn's end
+
+
+def test_a_guarded_choice_plays_the_same_games_as_a_replayed_one(tmp_path):
+    """The guard only spares the replay: menus, answers and results are those of the unguarded spec."""
+    from orrery.interpreter.bots.factory import RandomBot
+
+    placed = '\ncreate counter {owner: current} in c'
+    guarded = _game(tmp_path, FREE + '\nif len(xs) > 0 { choose c from xs' + placed + ' }')
+    replayed = _game(tmp_path, FREE + '\nrequire len(xs) > 0\nchoose c from xs' + placed)
+    assert not guarded.rules.may_fail("act") and replayed.rules.may_fail("act")
+    for seed in range(3):
+        a, b = guarded.new_initial_state(seed=seed), replayed.new_initial_state(seed=seed)
+        bot = RandomBot(seed)
+        while not b.is_terminal():
+            assert [o.label for o in a.legal_options()] == [o.label for o in b.legal_options()]
+            choice = bot.choose(b)
+            a.apply(choice)
+            b.apply(choice)
+        assert a.is_terminal() and a.returns() == b.returns()
