@@ -90,7 +90,7 @@ def test_small_loop_free_functions_are_not_remembered(game):
 
 
 def test_true_false_functions_need_no_truth_check(game):
-    source = compiler.compile_rules(game.rules, typed=False).source
+    source = compiler.compile_rules(game.rules).source
     gen = compiler.CodeGen(game.rules, set())
     assert gen.bool_function("lit_at") and gen.bool_function("glow") and gen.bool_function("lit_pair")
     assert not gen.bool_function("level") and not gen.bool_function("lit_count")
@@ -100,7 +100,7 @@ def test_true_false_functions_need_no_truth_check(game):
 
 
 def test_names_bound_above_are_read_directly(game):
-    source = compiler.compile_rules(game.rules, typed=False).source  # (the general generator's bookkeeping)
+    source = compiler.compile_rules(game.rules).source  # (the general generator's bookkeeping)
     start = next(i for i, line in enumerate(source.splitlines()) if line.startswith("def b"))
     lines = source.splitlines()[start:]
     lines = lines[:next(i for i, line in enumerate(lines) if not line.strip())]

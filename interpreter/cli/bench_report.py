@@ -225,7 +225,7 @@ def source_counts(game: Game) -> dict[str, dict[str, int]]:
     from ..compiler.sourcecounts import counts
     from ..core.rules import Rules
 
-    untyped = compile_rules(Rules(game.spec), typed=False).source
+    untyped = compile_rules(Rules(game.spec)).source
     return {"typed": counts(game.rules.compiled.source + game.flow_source),
             "untyped": counts(untyped + game.flow_source)}
 

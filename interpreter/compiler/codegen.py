@@ -718,11 +718,11 @@ def _filters(rules: Any, blocks: list[A.Block]) -> list[tuple[str, A.Expr]]:
     return out
 
 
-def compile_rules(rules: Any, typed: bool = True) -> Module:
-    """Generate, compile (cached by source hash) and link the fast path for a spec; `typed`: with the types of
-    the type pass (typedgen.py), else the general code everywhere."""
+def compile_rules(rules: Any, generator: Callable[[Any, set[str]], "CodeGen"] | None = None) -> Module:
+    """Generate, compile (cached by source hash) and link the fast path for a spec: by `generator(rules,
+    env_names)` (typedgen.compile_typed: the typed generator), else the general code everywhere."""
     env_names = env_bound_names(rules)
-    gen = typed_generator(rules, env_names) if typed else CodeGen(rules, env_names)
+    gen = (generator or CodeGen)(rules, env_names)
     exprs, blocks, triggers = _roots(rules)
     names: list[tuple[Any, str, str]] = []
     functions = [(n, p, b) for n, (p, b) in sorted(rules.functions.items()) if b is not None]
@@ -756,14 +756,6 @@ def compile_rules(rules: Any, typed: bool = True) -> Module:
         {"fn": module.fns, "scan": module.scans, "filter": module.filters}[what][key] = ns[fname]
     module.functions = {n: ns[fid] for n, fid in gen.fn_ids.items()}
     return module
-
-
-def typed_generator(rules: Any, env_names: set[str]) -> "CodeGen":
-    """The typed generator (typedgen.py) over the type pass's types of this spec."""
-    from .typedgen import TypedGen
-    from .typepass import TypePass
-
-    return TypedGen(rules, env_names, TypePass(rules))
 
 
 def compile_one(rules: Any, node: A.Node, env_names: set[str],

@@ -41,9 +41,55 @@ class FlatModule:
     ends: list[tuple[int, str, str]] = field(default_factory=list)  # (index, name, check timing), spec order
 
 
+# The spec keys the flat flow plays (every key a spec sets, defaults left out, must be here; `*` a named entry,
+# `[]` a list's items): a key the language gains later (a new construct) is refused until the flat flow plays
+# it and the tests cover it.  What lies below a path not listed (setup, ranking, invariants, assumptions, a
+# table's values...) is read by the general engine or is expressions the type pass has seen.
+_KNOWN_KEYS = {
+    "": {"actions", "assumptions", "components", "end", "flow", "functions", "game", "invariants", "procedures",
+         "ranking", "scoring", "setup", "tables", "triggers", "variables", "description"},
+    "actions.*": {"condition", "description", "effect", "label", "params", "rule", "why"},
+    "actions.*.params.*": {"from_", "prompt", "where", "why", "description"},
+    "components": {"pieces", "tracks", "zones"},
+    "components.pieces.*": {"attributes", "description", "style", "symbol", "unlimited"},
+    "components.tracks.*": {"description"},
+    "components.zones.*": {"adjacency", "description", "height", "type", "visibility", "width"},
+    "flow": {"first_player", "phases"},
+    "flow.phases[]": {"name", "steps", "turn_start", "description"},
+    "flow.phases[].steps[]": {"actions"},
+    "functions.*": {"description", "expr", "params"},
+    "procedures.*": {"description", "effect", "params"},
+    "tables.*": {"description", "values"},
+    "end.*": {"description", "rule", "when", "winners", "check"},
+    "triggers.*": {"description", "effect", "on"},
+    "variables.*": {"description", "internal", "start", "type"},
+    "game": {"name", "players", "seat_names", "source", "title", "description"},
+}
+
+
+def _known_keys(data: Any, path: str = "") -> None:
+    """Refuse a key outside _KNOWN_KEYS (see there)."""
+    known = _KNOWN_KEYS.get(path)
+    if known is None or not isinstance(data, dict):
+        return
+    for key, value in data.items():
+        if key not in known:
+            raise FlatUnsupported(f"the key '{key}'" + (f" of {path}" if path else ""))
+        sub = f"{path}.{key}" if path else key
+        if isinstance(value, list):
+            for item in value:
+                _known_keys(item, sub + "[]")
+        elif f"{sub}.*" in _KNOWN_KEYS and isinstance(value, dict):
+            for item in value.values():
+                _known_keys(item, sub + ".*")
+        else:
+            _known_keys(value, sub)
+
+
 def _flow_shape(rules: Any) -> None:
     """Refuse a flow the flat flow does not play."""
     m = rules.spec.model
+    _known_keys(m.model_dump(exclude_defaults=True))
     if len(rules.phases) != 1:
         raise FlatUnsupported("several phases")
     ph = rules.phases[0]
@@ -193,6 +239,7 @@ def _flow(gen: FlatStatements, mod: FlatModule, reads_flow: Any) -> None:
         gen.emit(1, "if st.loops > LOOP_LIMIT:")
         gen.emit(2, "raise BAIL")
         gen.emit(1, "st.decisions += 1")
+        gen.emit(1, f"st.acts.append({k})")
         gen.emit(1, "st.version += 1")
         gen.emit(1, "st.fversion += 1")
         gen.emit(1, "seen = st.checked")
@@ -260,6 +307,7 @@ def _turn_change(gen: FlatStatements, mod: FlatModule, reads: dict[int, bool]) -
     gen.emit(3, "st.current = (st.first + st.pos) % st.n")
     gen.emit(3, "st.turn += 1")
     gen.emit(3, "st.step = 0")
+    gen.emit(3, "st.acts = []")
     gen.emit(3, "st.fversion += 1")
     if "turn_start" in mod.hooks:
         gen.emit(3, "hook_turn_start(st)")

@@ -21,7 +21,7 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 
-from .codegen import CodeGen
+from .codegen import CodeGen, Module, compile_rules
 from . import typepass as T
 from .typepass import ANY, BOOL, CELL, INT, NEVER, NONE, PIECE, PLAYER, STR, ZONE
 from .typedlib import adjacent_table, board_cells, direction_table, direction_tables, label_table, lines_table, neighbor_table
@@ -541,3 +541,13 @@ def _fixed_boards(rules: Any) -> bool:
 
 
 __all__ = ["TypedGen", "TypedShapes"]
+
+
+def typed_generator(rules: Any, env_names: set[str]) -> TypedGen:
+    """The typed generator over the type pass's types of this spec."""
+    return TypedGen(rules, env_names, T.TypePass(rules))
+
+
+def compile_typed(rules: Any) -> Module:
+    """The fast path of a spec, typed where the type pass knows the types (codegen.compile_rules)."""
+    return compile_rules(rules, typed_generator)

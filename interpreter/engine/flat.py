@@ -51,7 +51,7 @@ class FlatState:
 
     __slots__ = ("P", "V", "PV", "KIND", "LOC", "A", "n", "current", "first", "round", "turn", "pos", "step",
                  "decisions", "loops", "menu", "action", "over", "box", "limits", "rng", "version", "checked",
-                 "auto", "fversion")
+                 "auto", "fversion", "acts")
 
     def copy(self) -> "FlatState":
         c = FlatState.__new__(FlatState)
@@ -61,7 +61,7 @@ class FlatState:
         for k in ("n", "current", "first", "round", "turn", "pos", "step", "decisions", "loops", "menu", "action",
                   "over", "box", "limits", "rng", "version", "auto", "fversion"):
             setattr(c, k, getattr(self, k))
-        c.checked = list(self.checked)
+        c.checked, c.acts = list(self.checked), list(self.acts)
         return c
 
 
@@ -214,6 +214,7 @@ class FlatGame:
         for i, value in enumerate(mod.consts):
             ns[f"K{i}"] = value
         self.ns = link(mod.source, "flat", ns)
+        self.actions = list(game.rules.actions)  # (the order of the generated PERFORM table)
         self.end_slots = 1 + max((i for i, _, _ in mod.ends), default=0)
         self._advance, self._perform, self._playout = self.ns["advance"], self.ns["PERFORM"], self.ns["playout"]
         self.order = {}  # players -> the clockwise order of seats from the first player
@@ -287,6 +288,7 @@ class FlatGame:
         st.pos, st.step, st.decisions, st.loops = c.pos, c.step, s.decisions, 0
         st.menu, st.action, st.over, st.auto = None, None, None, 0
         st.rng, st.version, st.fversion, st.checked = s.rng.state, 1, 1, [0] * self.end_slots
+        st.acts = []  # the actions performed this turn (the cursor's turn_actions)
         if c.order != list(range(c.first_player, s.n)) + list(range(c.first_player)):
             raise BAIL
         return st
@@ -318,6 +320,9 @@ class FlatGame:
         cur.round, cur.phase, cur.pos, cur.step, cur.step_count = st.round, 0, st.pos, st.step, 0
         cur.order = self.order_of(st)
         cur.first_player, cur.current, cur.turn = st.first, st.current, st.turn
+        for k in st.acts:
+            name = self.actions[k]
+            cur.turn_actions[name] = cur.turn_actions.get(name, 0) + 1
         s.decisions = st.decisions
         s.version += 1
         s.derived = {}

@@ -46,11 +46,11 @@ class Game:
         self.flow_frame: type = FlowFrame
         self.flow_source: str = ""
         if self.mode == "compiled":
-            from ..compiler.codegen import compile_rules
+            from ..compiler.typedgen import compile_typed
             from .flowcompiled import compiled_flow_frame
             from .framescompiled import link_frames
 
-            self.rules.compiled = compile_rules(self.rules)
+            self.rules.compiled = compile_typed(self.rules)
             link_frames(self.rules.compiled)
             self.flow_frame, generated = compiled_flow_frame(self.rules)
             self.flow_source = generated.source
@@ -69,7 +69,7 @@ class Game:
             from .framescompiled import link_frames
 
             rules = Rules(self.spec)
-            rules.compiled = compile_rules(rules, typed=False)
+            rules.compiled = compile_rules(rules)
             link_frames(rules.compiled)
             self._untyped = (rules, compiled_flow_frame(rules)[0])
         return self._untyped
