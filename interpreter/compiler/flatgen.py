@@ -28,12 +28,12 @@ from orrery.rulespec import ast as A
 
 from . import typepass as T
 from .flatlayout import FlatLayout
+from .typedlib import constant_of
 from .typepass import ANY, BOOL, BPIECE, CELL, INT, NEVER, NONE, PIECE, PLAYER, STR, ZONE
 
 _BIG = 1 << 60
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+|None|True|False")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
-_NOT_CONSTANT = object()
 _INT = re.compile(r"-?[0-9]+")
 
 
@@ -465,12 +465,8 @@ class FlatGen:
 
     # ------------------------------------------------------------ spec functions
     def constant(self, src: str) -> Any:
-        """The value of a source that is a constant (`K12`, a number), else a marker equal to nothing."""
-        if re.fullmatch(r"K[0-9]+", src):
-            return self.consts[int(src[1:])]
-        if re.fullmatch(r"-?[0-9]+", src):
-            return int(src)
-        return _NOT_CONSTANT
+        """The value of a source that is a constant (`K12`, a number), else a marker that equals nothing."""
+        return constant_of(self.consts, src)
 
     def call_function(self, node: A.Call) -> str:
         params, body = self.rules.functions[node.func]

@@ -24,14 +24,13 @@ from orrery.rulespec import ast as A
 from .codegen import CodeGen, Module, compile_rules
 from . import typepass as T
 from .typepass import ANY, BOOL, CELL, INT, NEVER, NONE, PIECE, PLAYER, STR, ZONE
-from .typedlib import adjacent_table, board_cells, direction_table, direction_tables, label_table, lines_table, neighbor_table
+from .typedlib import constant_of, adjacent_table, board_cells, direction_table, direction_tables, label_table, lines_table, neighbor_table
 from .typedstmts import TypedStatements
 
 _LOCAL = re.compile(r"[av][0-9]+|K[0-9]+|-?[0-9]+|None|True|False")  # sources read twice for free
 _EQUALS = {"==": "==", "!=": "!="}
 _ORDER = {"<", "<=", ">", ">="}
 _BIG = 1 << 60  # fastlib._BIG: smaller sums need none of the interpreter's size checks
-_NOT_CONSTANT = object()
 
 
 class _NoWalrus(Exception):
@@ -475,11 +474,7 @@ class TypedGen(TypedStatements, CodeGen):
 
     def constant(self, src: str) -> Any:
         """The value of a source that is a constant (`K12`, a number), else a marker that equals nothing."""
-        if re.fullmatch(r"K[0-9]+", src):
-            return self.consts[int(src[1:])]
-        if re.fullmatch(r"-?[0-9]+", src):
-            return int(src)
-        return _NOT_CONSTANT
+        return constant_of(self.consts, src)
 
     def cell_by_label(self, node: A.Call) -> str | None:
         """`cell(zone, label)` of a zone named in the rules: a table of its labels; a label it does not hold goes

@@ -9,6 +9,7 @@ built-ins themselves (a table lookup cannot miss where the type pass proved the 
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,6 +18,19 @@ from ..core.values import PIECE_REFS, Cell, ZoneRef, cell_key
 from ..reference.builtins import REGISTRY, _step
 from ..reference.effects import create_with
 from .fastlib import add, call_builtin, contains, get_attr, index, sub
+
+_NOT_CONSTANT = object()
+_CONST, _INT = re.compile(r"K[0-9]+"), re.compile(r"-?[0-9]+")
+
+
+def constant_of(consts: list[Any], src: str) -> Any:
+    """The value of a generated source that is a constant (`K12`: consts[12], a number), else a marker that
+    equals nothing (the generators fold what they can see is constant)."""
+    if _CONST.fullmatch(src):
+        return consts[int(src[1:])]
+    if _INT.fullmatch(src):
+        return int(src)
+    return _NOT_CONSTANT
 
 MISS = object()  # a table's answer for a key it does not hold
 
