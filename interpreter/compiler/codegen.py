@@ -29,6 +29,7 @@ from typing import Any, Callable
 from orrery.rulespec import ast as A
 
 from . import fastlib, geotables, typedlib
+from .ordergen import ordered_items
 from ..core.rules import SPECIAL_SOURCE
 from ..core.suspends import suspends_of
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
@@ -490,7 +491,7 @@ class CodeGen(InlineCalls):
 
     def stmt(self, node: A.Stmt, indent: int) -> None:
         """Source for one statement."""
-        if isinstance(node, _INLINE) and not (isinstance(node, A.For) and (node.chooser or node.order_key)):
+        if isinstance(node, _INLINE) and not (isinstance(node, A.For) and node.chooser):
             getattr(self, f"visit_{type(node).__name__}")(node, indent)
             return
         if isinstance(node, A.Assign) and isinstance(node.target, A.Name):
@@ -591,6 +592,8 @@ class CodeGen(InlineCalls):
             self.bound = before
             self.emit(indent + 2, f"{kept}.append({v})")
             items = kept
+        if node.order_key is not None:
+            items = ordered_items(self, node, items, key, indent)
         self.emit(indent, f"for {v} in {items}:")
         self.emit(indent + 1, f"TK(it, {self.span(node)})")
         self.emit(indent + 1, f"env[{key}] = {v}")
@@ -684,8 +687,8 @@ def _roots(rules: Any) -> tuple[list[A.Expr], list[A.Block], list[Any]]:
     seen = {id(e) for e in exprs}
     for root in blocks + exprs:
         for n in root.walk():
-            if isinstance(n, A.Stmt) and not isinstance(n, _INLINE) or isinstance(n, A.For) and (
-                    n.chooser or n.order_key) or isinstance(n, A.Assign):
+            if isinstance(n, A.Stmt) and not isinstance(n, _INLINE) or isinstance(n, A.For) and n.chooser \
+                    or isinstance(n, A.Assign):
                 for child in n.children():
                     if isinstance(child, A.Expr) and id(child) not in seen:
                         seen.add(id(child))
