@@ -3,18 +3,18 @@
 As the reference (reference/effects.for_items): the items are filtered first, then each item's key is
 evaluated with the loop's name bound to it, in the domain's order, and the items sorted by their keys with
 Python's stable sort (ties keep the domain's order; `desc` sorts with reverse=True, which keeps ties in order
-too); the name is left at the last item looked at.  Keys that cannot be compared fail as they fail there.
+too); the name is left at the last item looked at.  Keys that cannot be compared fail there as here
+(effects.sort_keyed, a located error).
 A `for ... chosen by` asks a player: the resumable engine's steps play it (compiler/effectgen.py).
 """
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any
 
 from orrery.rulespec import ast as A
 
-_FIRST = itemgetter(0)
+from ..reference.effects import sort_keyed
 
 
 def ordered_items(gen: Any, node: A.For, items: str, key: str, indent: int) -> str:
@@ -28,8 +28,8 @@ def ordered_items(gen: Any, node: A.For, items: str, key: str, indent: int) -> s
     gen.bound.add(node.var)
     gen.emit(indent + 1, f"{keyed}.append(({gen.expr(node.order_key)}, {v}))", node.order_key)
     gen.bound = before
-    reverse = ", reverse=True" if node.descending else ""
-    gen.emit(indent, f"{keyed}.sort(key={gen.const(_FIRST, hashable=False)}{reverse})")
+    gen.emit(indent, f"{gen.const(sort_keyed, hashable=False)}({keyed}, {node.descending}, "
+                     f"{gen.span(node.order_key)})")
     gen.emit(indent, f"{out} = [{t}[1] for {t} in {keyed}]")
     return out
 
