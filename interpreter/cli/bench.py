@@ -57,10 +57,10 @@ def bench_lean(game: Game, seconds: float, players: int | None = None, seed: int
 
     n = players if players is not None else game.rules.default_players
     playouts = steps = 0
+    rng = random.Random(bot_seed(seed, 0))  # (one generator for the run, as the hand-written references use)
     start = time.perf_counter()
     while True:
-        gseed = seed + playouts
-        steps += lean_state(game, gseed, n).playout(random.Random(bot_seed(gseed, 0)))
+        steps += lean_state(game, seed + playouts, n).playout(rng)
         playouts += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds and playouts >= min_playouts:

@@ -55,13 +55,15 @@ class FlatState:
 
     def copy(self) -> "FlatState":
         c = FlatState.__new__(FlatState)
-        c.P = [list(p) for p in self.P]
-        c.V, c.PV = list(self.V), [list(v) for v in self.PV]
-        c.KIND, c.LOC, c.A = list(self.KIND), list(self.LOC), [list(col) for col in self.A]
-        for k in ("n", "current", "first", "round", "turn", "pos", "step", "decisions", "loops", "menu", "action",
-                  "over", "box", "limits", "rng", "version", "auto", "fversion"):
-            setattr(c, k, getattr(self, k))
-        c.checked, c.acts = list(self.checked), list(self.acts)
+        c.P = [p[:] if p else [] for p in self.P]
+        c.V, c.PV = self.V[:], [v[:] for v in self.PV]
+        c.KIND, c.LOC, c.A = self.KIND[:], self.LOC[:], [col[:] for col in self.A]
+        c.n, c.current, c.first, c.round, c.turn, c.pos, c.step = (self.n, self.current, self.first, self.round,
+                                                                   self.turn, self.pos, self.step)
+        c.decisions, c.loops, c.menu, c.action, c.over, c.box = (self.decisions, self.loops, self.menu, self.action,
+                                                                 self.over, self.box)
+        c.limits, c.rng, c.version, c.auto, c.fversion = self.limits, self.rng, self.version, self.auto, self.fversion
+        c.checked, c.acts = self.checked[:], self.acts[:]
         return c
 
 
