@@ -28,8 +28,7 @@ from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 
-from . import fastlib, geotables, typedlib
-from .ordergen import ordered_items
+from . import fastlib, geotables, ordergen, typedlib
 from ..core.rules import SPECIAL_SOURCE
 from ..core.suspends import suspends_of
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
@@ -593,7 +592,7 @@ class CodeGen(InlineCalls):
             self.emit(indent + 2, f"{kept}.append({v})")
             items = kept
         if node.order_key is not None:
-            items = ordered_items(self, node, items, key, indent)
+            items = ordergen.ordered_items(self, node, items, key, indent)
         self.emit(indent, f"for {v} in {items}:")
         self.emit(indent + 1, f"TK(it, {self.span(node)})")
         self.emit(indent + 1, f"env[{key}] = {v}")
