@@ -776,9 +776,9 @@ def compile_one(rules: Any, node: A.Node, env_names: set[str],
 def _link(source: str, consts: list[Any], linked: dict[str, Callable[..., Any]] | None = None) -> dict[str, Any]:
     ns: dict[str, Any] = {"__builtins__": {"list": list, "range": range, "enumerate": enumerate,
                                            "TypeError": TypeError}}
+    ns.update(typedlib.HELPERS)
     ns.update(linked or {})
     ns.update(fastlib.HELPERS)
-    ns.update(typedlib.HELPERS)
     ns["CMB"], ns["SETG"] = combine, assign_global
     ns["MOVETO"], ns["DESTROY"], ns["ASSIGNA"], ns["CREATE"], ns["CALLW"] = (move_to, destroy, assign_attr, create_with,
                                                                            call_with)
