@@ -322,6 +322,8 @@ class FlatGame:
         cur.round, cur.phase, cur.pos, cur.step, cur.step_count = st.round, 0, st.pos, st.step, 0
         cur.order = self.order_of(st)
         cur.first_player, cur.current, cur.turn = st.first, st.current, st.turn
+        if "turn_player" in Cursor.__dataclass_fields__:  # (where the cursor tells the turn's player apart from
+            cur.turn_player = st.current  # the acting one: in a flat game nobody acts out of turn)
         for k in st.acts:
             name = self.actions[k]
             cur.turn_actions[name] = cur.turn_actions.get(name, 0) + 1
