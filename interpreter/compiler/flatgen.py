@@ -35,6 +35,7 @@ _BIG = 1 << 60
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+|None|True|False")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _INT = re.compile(r"-?[0-9]+")
+_UNROLL_ITEMS, _UNROLL_TERMS = 12, 64  # any/all over a constant list written out: items per level, terms in all
 
 
 class FlatUnsupported(Exception):
@@ -70,6 +71,7 @@ class FlatGen:
         # loop ticks known now that the expressions written since the last take_charge() may charge (counted
         # high: every branch); a comprehension charges them per item, a statement before it runs
         self.charge = 0
+        self.unrolling = 1  # (terms an any/all being written out multiplies its items' by)
         self.inlining = 0  # how deep inside bodies of functions written into their callers
         from .analysis import cheap
 
@@ -453,8 +455,33 @@ class FlatGen:
         self.charge = outer
         text = " ".join(reversed(texts))
         if lazy:
-            return f"{lazy}({elt} {text})"
+            unrolled = self.unrolled(node, lazy, parts[0][1]) if len(parts) == 1 else None
+            return unrolled or f"{lazy}({elt} {text})"
         return f"SIZED([{elt} {text}])"
+
+    def unrolled(self, node: A.Comprehension, lazy: str, dom: str) -> str | None:
+        """`any`/`all` over a short constant list without a condition, written as an `or`/`and` of its items'
+        conditions (no generator, the same short cut; the charge is the comprehension's, made above), the
+        variable bound to each item; None when it is not one (or the unrolled code would grow too big)."""
+        items = self.constant(dom)
+        clause = node.clauses[0]
+        if not isinstance(items, list) or not 0 < len(items) <= _UNROLL_ITEMS or clause.cond is not None \
+                or self.unrolling * len(items) > _UNROLL_TERMS:
+            return None
+        t = T.elem(self.typeof(clause.iter))
+        charge, self.unrolling = self.charge, self.unrolling * len(items)
+        terms = []
+        try:
+            for item in items:
+                src = str(item) if type(item) is int else self.const(item)
+                self.scope.append({clause.var: (src, t)})
+                try:
+                    terms.append(self.cond(node.elt))
+                finally:
+                    self.scope.pop()
+        finally:
+            self.charge, self.unrolling = charge, self.unrolling // len(items)
+        return "(" + (" or " if lazy == "ANY" else " and ").join(terms) + ")"
 
     def x_Call(self, node: A.Call) -> str:
         if node.func in self.rules.functions:
