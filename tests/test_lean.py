@@ -152,3 +152,12 @@ def test_a_key_the_flat_flow_does_not_know_leaves_the_game_to_the_general_lean_s
     unwrapped = make_game(tmp_path, TORUS.replace(", wrap: true", ""))
     assert FlatGame.of(unwrapped) is not None and isinstance(lean_state(unwrapped, 0), FlatLean)
     lockstep(unwrapped, range(4))
+
+
+def test_any_and_all_over_short_constant_lists_are_written_out():
+    """(tic-tac-toe's end checks: any line all of one owner, every square filled; the games stay the API's:
+    test_the_lean_path_plays_the_apis_games)"""
+    from orrery.interpreter.engine.flat import FlatGame
+
+    source = FlatGame.of(load_game("tic-tac-toe")).mod.source
+    assert "ANY(" not in source and "ALL(" not in source and " or " in source
