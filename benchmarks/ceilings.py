@@ -32,8 +32,8 @@ from orrery.interpreter.core.values import Cell  # noqa: E402
 from orrery.interpreter.engine.game import load_game  # noqa: E402
 from orrery.interpreter.engine.lean import lean_state  # noqa: E402
 
-CEILINGS = {"connect-four": "ceiling_connect_four", "tic-tac-toe": "ceiling_tic_tac_toe",
-            "breakthrough": "ceiling_breakthrough", "reversi": "ceiling_reversi"}
+# (breakthrough and reversi have none yet: their lean paths are within 4 % of their targets or above them)
+CEILINGS = {"connect-four": "ceiling_connect_four", "tic-tac-toe": "ceiling_tic_tac_toe"}
 
 
 def engine_game(game: Any, seed: int, rng_seed: int) -> tuple[Any, int, list[int]]:
