@@ -161,3 +161,31 @@ def test_any_and_all_over_short_constant_lists_are_written_out():
 
     source = FlatGame.of(load_game("tic-tac-toe")).mod.source
     assert "ANY(" not in source and "ALL(" not in source and " or " in source
+
+
+def test_each_flat_game_keeps_its_own_values_limit():
+    """(a game made later with a larger limit does not raise an earlier game's: a list past the small limit still
+    stops the flat game, and the general engine meets the limit where the reference meets it)"""
+    from orrery.interpreter.core.decisions import RunawayError
+    from orrery.interpreter.core.valueops import Limits
+    from orrery.interpreter.engine.flat import FlatGame
+
+    small = load_game("reversi", limits=Limits(values=30))
+    small_flat = FlatGame.of(small)
+    assert small_flat.ns["SIZED"] is not FlatGame.of(load_game("reversi")).ns["SIZED"]
+    api = load_game("reversi", limits=Limits(values=30), mode="interpreted").new_initial_state(seed=1)
+    lean = lean_state(small, 1)
+    rng = Rng(5)
+    with pytest.raises(RunawayError, match="limit values") as refused:
+        while not api.is_terminal():
+            index = api.legal_actions()[rng.below(len(api.legal_actions()))]
+            try:
+                api.apply(index)
+            except RunawayError as err:
+                with pytest.raises(RunawayError) as also:
+                    lean.play(index)
+                assert str(also.value) == str(err)
+                raise
+            lean.play(index)
+            assert digest(lean) == api.pos.s.digest()
+    assert isinstance(lean, FlatLean) and lean.general is not None and "more than 30" in str(refused.value)

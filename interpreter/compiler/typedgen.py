@@ -134,6 +134,12 @@ class TypedGen(TypedStatements, CodeGen):
     # ------------------------------------------------------------ types where the code stands
     def typeof(self, node: A.Expr, local: dict | None = None) -> str:
         """The type of an expression at the point being generated (`any` when unknown)."""
+        t = self.tp.of(node, self.scope_types(local))
+        return ANY if t == NEVER else t
+
+    def scope_types(self, local: dict | None = None, bound: bool = True) -> dict[str, str]:
+        """The local names' types where the code stands (the generator's shapes; `bound`: with the env names
+        certainly bound here, as the type pass has them), for the type pass's `of`."""
         if local is None:
             local = {}
             for frame in self.shape_scope:
@@ -141,11 +147,10 @@ class TypedGen(TypedStatements, CodeGen):
         known = {k: (ANY if v is None or v == "flat" else v) for k, v in local.items()}
         if self.env_free:
             known[T.FUNCTION_BODY] = NEVER
-        else:
+        elif bound:
             for name in self.bound:
                 known.setdefault(name, self.tp.env.get(name, ANY) or ANY)
-        t = self.tp.of(node, known)
-        return ANY if t == NEVER else t
+        return known
 
     def narrowing(self, cond: A.Expr) -> dict[str, str]:
         """The names `cond` shows are not none where it holds (to push while generating what it guards)."""
@@ -460,13 +465,7 @@ class TypedGen(TypedStatements, CodeGen):
         """`any`/`all` over a comprehension of true/false values: Python's own (the same items, ticked as the
         general code ticks them)."""
         comp = node.args[0]
-        local = {}
-        for frame in self.shape_scope:
-            local.update(frame)
-        known = {k: (ANY if v is None or v == "flat" else v) for k, v in local.items()}
-        if self.env_free:
-            known[T.FUNCTION_BODY] = NEVER
-        if self.tp.of(comp.elt, self.tp.clause_types(comp, known)) != BOOL:
+        if self.tp.of(comp.elt, self.tp.clause_types(comp, self.scope_types(bound=False))) != BOOL:
             return None
         lazy = node.func.upper()
         src = self.comprehension(comp, lazy=lazy)

@@ -92,18 +92,20 @@ def _tickn(st: FlatState, items: list, n: int) -> list:
     return items
 
 
-def _sized(items: list) -> list:
-    if len(items) * 4 > _LIMITS_VALUES[0]:
-        raise BAIL
-    return items
+def _sizers(cap: int) -> tuple[Any, Any]:
+    """A game's SIZED and LST: a list longer than its values limit allows (counted high) stops the flat game
+    (per game: two games with other limits in one process each keep their own)."""
 
+    def sized(items: list) -> list:
+        if len(items) * 4 > cap:
+            raise BAIL
+        return items
 
-_LIMITS_VALUES = [1_000_000 // _VALUES_SHARE]
+    def lst(st: FlatState, items: list) -> list:
+        st.loops += len(items)
+        return sized(items)
 
-
-def _lst(st: FlatState, items: list) -> list:
-    st.loops += len(items)
-    return _sized(items)
+    return sized, lst
 
 
 def _drop(st: FlatState, old: list, drop: list) -> list:
@@ -189,8 +191,8 @@ def _top(ids: list) -> Any:
     return ids[-1] if ids else None
 
 
-_RUNTIME = {"NN": _nn, "NUM": _num, "TICK": _tick, "TICKN": _tickn, "SIZED": _sized, "LST": _lst,
-            "DROP": _drop, "TXT": _txt, "IX": _ix, "DIV": _div, "MOD": _mod, "COUNT": _count, "CELL": _cell, "CELL_AT": _cell_at,
+_RUNTIME = {"NN": _nn, "NUM": _num, "TICK": _tick, "TICKN": _tickn, "DROP": _drop, "TXT": _txt, "IX": _ix,
+            "DIV": _div, "MOD": _mod, "COUNT": _count, "CELL": _cell, "CELL_AT": _cell_at,
             "CLAMP": _clamp, "NEW_PIECE": _new_piece, "TOPF": _top, "MOVE": _move, "ENDGAME": EndGame, "BAIL": BAIL,
             "ABSENT": ABSENT, "ANY": any, "ALL": all, "len": len, "list": list, "sorted": sorted, "abs": abs,
             "min": min, "max": max, "sum": sum, "range": range, "str": str}
@@ -206,6 +208,7 @@ class FlatGame:
         self.game, self.mod, self.lay = game, mod, mod.layout
         ns: dict[str, Any] = {"__builtins__": {}}
         ns.update(_RUNTIME)
+        ns["SIZED"], ns["LST"] = _sizers(max(1, game.limits.values // _VALUES_SHARE))
         ns["LOOP_LIMIT"], ns["AUTO_LIMIT"], ns["PIECE_LIMIT"] = game.limits.loop, game.limits.auto, game.limits.pieces
         ns["PLAYERS"] = [list(range(n)) for n in range(game.rules.max_players + 1)]
         ns["KINDS"] = list(self.lay.kinds)
@@ -221,7 +224,6 @@ class FlatGame:
         self._advance, self._perform, self._playout = self.ns["advance"], self.ns["PERFORM"], self.ns["playout"]
         self.order = {}  # players -> the clockwise order of seats from the first player
         self.prepared: dict[int, FlatState | None] = {}  # players -> the flat start at its first decision
-        _LIMITS_VALUES[0] = max(1, game.limits.values // _VALUES_SHARE)
 
     @staticmethod
     def of(game: Any) -> "FlatGame | None":
