@@ -216,3 +216,18 @@ def test_bundled_games_are_typed_soundly():
     for path in sorted((REPO / "games").glob("*/rules.yaml")):
         tp = T.TypePass(load_game(path.parent.name).rules)
         assert tp.sound and tp._stable, path.parent.name
+
+
+@pytest.mark.parametrize("name", ["aqua-sphere", "burbuja", "bubble-singularity", "ultramassive"])
+def test_counted_pieces_types_come_from_their_declarations_not_from_every_piece(name):
+    """(the same types as going through every counted piece, without making them: a spec declaring a million
+    pieces is refused by the pieces limit at setup, not by a type pass that walks them first)"""
+    game = load_game(name)
+    expanded: dict[str, str] = {}
+    for _, values in game.rules.initial_pieces():
+        for a, v in values.items():
+            expanded[a] = T.join(expanded.get(a, T.NEVER), T.value_type(v))
+    declared: dict[str, str] = {}
+    for a, v in T.counted_values(game.rules):
+        declared[a] = T.join(declared.get(a, T.NEVER), T.value_type(v))
+    assert declared == expanded and declared

@@ -113,6 +113,27 @@ def join_all(types: Iterable[str]) -> str:
     return out
 
 
+def counted_values(r: Any) -> Iterable[tuple[str, Any]]:
+    """Every (attribute, value) a counted piece starts with (Rules.initial_pieces's values, each once: a kind's
+    count and the product of its listed values do not change which values there are)."""
+    from orrery.rulespec.models import attr_values
+
+    for name, k in r.kinds.items():
+        decl = k.decl
+        if decl.unlimited:
+            continue
+        if decl.instances is not None:
+            for inst in decl.instances:
+                if int(inst.get("count", decl.count)) > 0:
+                    yield from {**k.defaults, **{a: r.coerce_attr(name, a, v) for a, v in inst.items()
+                                                 if a != "count"}}.items()
+            continue
+        if decl.count > 0:
+            enums = {a: attr_values(d) for a, d in decl.attributes.items() if attr_values(d)}
+            yield from ((a, v) for a, v in k.defaults.items() if a not in enums)
+            yield from ((a, v) for a, vals in enums.items() for v in vals)
+
+
 def value_type(v: Any) -> str:
     """The type of a value written in YAML (a default, a counted piece's attribute)."""
     from ..core.values import Player
@@ -200,6 +221,7 @@ class TypePass:
         self._results: dict[tuple, str] = {}
         self._memo: dict[tuple, str] = {}  # (node, local names' types) -> type, once the types are final
         self._busy: set[tuple] = set()
+        self._counted: dict[str, str] | None = None  # the counted pieces' attribute types (counted_values)
         self.constants: dict[str, Any] = {}  # spec variables nothing ever assigns, whose start is written out
         if self.sound:
             self._solve()
@@ -429,10 +451,11 @@ class TypePass:
                 vars_[name] = self._start(name, False)
         for name in r.player_var_names:
             pvars[name] = self._start(name, True)
-        for pieces in (r.initial_pieces(),):
-            for _, values in pieces:
-                for a, v in values.items():
-                    attrs[a] = join(attrs.get(a, NEVER), value_type(v))
+        if self._counted is None:  # (the same every round)
+            self._counted = {}
+            for a, v in counted_values(r):
+                self._counted[a] = join(self._counted.get(a, NEVER), value_type(v))
+        attrs.update(self._counted)
         writes = _Writes(self, vars_, pvars, attrs, env)
         for node in self._writing:
             getattr(writes, f"_{type(node).__name__}")(node)
