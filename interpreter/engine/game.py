@@ -115,6 +115,7 @@ class Game:
         gs.seed = seed
         gs.pos.s.rng = Rng(seed)
         gs._base, gs._since = None, []  # (the first answer takes this game's own checkpoint)
+        gs.lookahead_used = prepared.lookahead_used  # (the first menu's look-ahead, as a fresh start counts it)
         return gs
 
     def state_from_json(self, data: Any) -> "GameState":
