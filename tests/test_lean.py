@@ -189,3 +189,51 @@ def test_each_flat_game_keeps_its_own_values_limit():
             lean.play(index)
             assert digest(lean) == api.pos.s.digest()
     assert isinstance(lean, FlatLean) and lean.general is not None and "more than 30" in str(refused.value)
+
+
+REFUSALS = """\
+orrery: 1
+game: {name: refusals, players: {min: 1, max: 1}}
+variables:
+  steps: {start: 0}
+  coins: {start: 5, per_player: true}
+flow:
+  phases:
+    - name: main
+      steps: [{actions: [walk, pit, gate]}]
+actions:
+  walk:
+    effect: steps += 1
+  pit:
+    effect: |
+      require steps > 100 else "the pit is too deep"
+      steps += 100
+  gate:
+    params:
+      door: {from: "[1, 2]", where: "current.coins > 4", why: "the door is shut"}
+    cost: {coins: 1}
+    effect: steps += door
+end:
+  home: {when: "steps >= 3", winners: players}
+"""
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize("refused", ["pit", "gate"])
+def test_an_offered_answer_a_rule_refuses_is_refused_as_the_api_refuses_it(game_from, mode, refused):
+    """With look-ahead off (limit lookahead=0) the menu offers actions that fail once chosen (a `require`, an
+    empty parameter menu behind a cost): the lean path refuses them with the API's IllegalMove and words, not
+    the engine's internal RequireFailed (found by tests/test_lean_generated.py: a cost paid when the action starts
+    left its parameter no legal value)."""
+    from orrery.interpreter.core.valueops import Limits
+
+    game = Game(game_from(REFUSALS).spec, Limits(lookahead=0), mode=mode)
+    api, lean = game.new_initial_state(seed=0), lean_state(game, 0)
+    index = next(o.index for o in api.decision.options if o.label == refused)
+    assert lean.legal() == api.legal_actions() and index in lean.legal()
+    with pytest.raises(IllegalMove) as by_api:
+        api.apply(index)
+    with pytest.raises(IllegalMove) as by_lean:
+        lean.play(index)
+    assert str(by_lean.value) == str(by_api.value)
+    assert ("too deep" if refused == "pit" else "the door is shut") in str(by_api.value)

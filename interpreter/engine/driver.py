@@ -60,6 +60,12 @@ def after_reveal(failed: RequireFailed) -> RuleError:
                      failed.span)
 
 
+def refusal(failed: RequireFailed, revealing: bool) -> Exception:
+    """What an answer a rule refused raises: IllegalMove with the rule's words, or after a commit's reveal an
+    error in the rules (`after_reveal`)."""
+    return after_reveal(failed) if revealing else IllegalMove(failed.explain())
+
+
 class _Spent(Exception):
     """The look-ahead of one menu used up its loop budget: the options left are offered unchecked."""
 
@@ -301,10 +307,8 @@ class GameState:
             else:
                 self.pos.decision = None  # (nothing kept to go back to: this state is not to be used again)
                 self._base = None
-            if isinstance(failed, RequireFailed) and self._revealing:
-                raise after_reveal(failed) from None
             if isinstance(failed, RequireFailed):
-                raise IllegalMove(failed.explain()) from None
+                raise refusal(failed, self._revealing) from None
             raise
         if self._base is not None:
             self._since.append(opt.value)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.decisions import Decision, RequireFailed, RunawayError
-from .driver import TERMINAL, GameState, IllegalMove
+from .driver import TERMINAL, GameState, IllegalMove, refusal
 from .flow import NOTHING_VIABLE
 
 
@@ -33,7 +33,7 @@ class LeanState(GameState):
         lean = cls.__new__(cls)
         lean.game, lean.seed, lean.pos = gs.game, gs.seed, gs.pos.clone() if copy else gs.pos
         lean.steps, lean._told, lean._setup, lean._sampled = [], None, gs._setup, True
-        lean.lookahead_used, lean._look_loops = 0, 0
+        lean.lookahead_used, lean._look_loops, lean._revealing = 0, 0, False
         lean._base, lean._since = None, []
         lean.pos.on_forced = None
         lean.pos.it.narrate = False
@@ -59,8 +59,7 @@ class LeanState(GameState):
             opt = next((o for o in opts if o.index == index), None)
             if opt is None:
                 raise IllegalMove(self.why_not_index(index))
-        self.pos.resume(opt.value)
-        self._advance()
+        self._commit(opt)
 
     def playout(self, rng: Any, limit: int | None = None) -> int:
         """Play uniformly random options (`rng.randrange`) to the end or for `limit` decisions: the decisions
@@ -102,14 +101,25 @@ class LeanState(GameState):
                     continue
                 raise RequireFailed(f"no option of '{decision.prompt}' can be completed", decision.span)
             if len(viable) == 1:
+                if decision.sealed:
+                    self._sealed_answer()
                 pos.resume(viable[0].value)
                 continue
             decision.options = viable
             return
 
     def _commit(self, opt: Any, keep: bool = True) -> None:
-        self.pos.resume(opt.value)
-        self._advance()
+        """Answer with an option of the pending decision; refused as GameState.apply refuses it (and this state
+        is not used again: nothing is kept to go back to)."""
+        self._revealing = False
+        try:
+            if self.pos.decision.sealed:
+                self._sealed_answer()
+            self.pos.resume(opt.value)
+            self._advance()
+        except RequireFailed as failed:
+            self.pos.decision = None
+            raise refusal(failed, self._revealing) from None
 
 
 class FlatLean:
