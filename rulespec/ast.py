@@ -153,6 +153,43 @@ class Record(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class Slice(Expr):
+    """`obj[start:stop]`: the items (or characters) from start up to stop, Python's bounds, clamped."""
+
+    obj: Expr
+    start: Expr | None
+    stop: Expr | None
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What a `match` was written as, for the checker: its arms' patterns and whether it has `_` (the engines
+    run the `let` and conditionals it is parsed into)."""
+
+    span: Span
+    name: str  # the name the match's value is bound to
+    patterns: tuple[tuple[Any, Span], ...]  # every pattern's value, in order
+    default: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LetIn(Expr):
+    """`let name = value in body`; also what a `match` expression is parsed into (`match` is then set)."""
+
+    name: str
+    value: Expr
+    body: Expr
+    match: MatchInfo | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class NoMatch(Expr):
+    """The value of a `match` that fits none of its arms: a located error at run time."""
+
+    subject: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class CompFor(Node):
     """One `for var in iter where cond` clause of a comprehension."""
 
@@ -204,10 +241,11 @@ class Assign(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class If(Stmt):
-    """`if c {..} elif c {..} else {..}`."""
+    """`if c {..} elif c {..} else {..}`; also what a `match` statement is parsed into (`match` is then set)."""
 
     branches: tuple[tuple[Expr, Block], ...]
     else_: Block | None
+    match: MatchInfo | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +414,17 @@ class CallProc(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class Perform(Stmt):
-    """`perform action`: run another action (choosing its parameters) as part of this one."""
+    """`perform action [by player]`: run another action (choosing its parameters) as part of this one, for
+    the acting player or the one `by` names."""
 
     action: str
+    actor: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Open(Stmt):
+    """`open window(args)`: a reaction window (docs/dsl.md 2.19) opens now; its answers are part of this move."""
+
+    window: str
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...] = ()

@@ -1,4 +1,5 @@
-"""What the spec's functions call: recursion (refused) and random draws (refused inside `say`).
+"""What the spec's functions (and quantities) call: recursion (refused) and random draws (refused inside `say`
+and costs).
 
 Functions are expressions, so the checker can follow their calls statically; both questions are about the
 whole call graph, not one expression, hence a module of their own.
@@ -16,9 +17,15 @@ class CallGraph:
     """The spec functions each spec function calls, and what follows from that."""
 
     def __init__(self, spec: GameSpec):
-        self.bodies = {n: e for n in spec.model.functions if (e := spec.expr("functions", n, "expr")) is not None}
-        self.calls = {n: [x.func for x in e.walk() if isinstance(x, A.Call) and x.func in spec.model.functions]
+        self.bodies = {n: [e] for n in spec.model.functions if (e := spec.expr("functions", n, "expr")) is not None}
+        self.calls = {n: [x.func for x in e[0].walk() if isinstance(x, A.Call) and x.func in spec.model.functions]
                       for n, e in self.bodies.items()}
+        for q in spec.model.quantities:  # (a quantity's expressions, its modifiers' too: for draws only)
+            self.bodies[q] = [e for f in ("base", "min", "max") if (e := spec.expr("quantities", q, f)) is not None]
+        for n, d in spec.model.modifiers.items():
+            if d.modify in spec.model.quantities:
+                self.bodies[d.modify] += [e for f in ("when", "set", "add")
+                                          if (e := spec.expr("modifiers", n, f)) is not None]
         self._drawing: dict[str, str | None] = {}
 
     def cycles(self) -> list[tuple[str, str]]:
@@ -49,7 +56,7 @@ class CallGraph:
             return self._drawing[fn]
         body = self.bodies.get(fn) if fn not in path else None  # (a cycle is reported by cycles())
         drawn = None
-        for call in (n for n in body.walk() if isinstance(n, A.Call)) if body is not None else ():
+        for call in (n for e in body for n in e.walk() if isinstance(n, A.Call)) if body is not None else ():
             drawn = call.func if call.func in RANDOM else self._draws(call.func, path + (fn,))
             if drawn is not None:
                 break

@@ -13,12 +13,17 @@ import re
 from typing import Any
 
 from . import ast as A
+from . import checknames, flowcheck
 from .callgraph import CallGraph
-from .commits import REVEALED, check_commit
+from .commits import check_commit
+from .datacheck import data_findings
 from .errors import Finding, Span
 from .gamespec import GameSpec
+from .reaction_checks import check_open, reaction_findings
+from .limits_check import cost_findings, limit_findings
+from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
-from .typing_rules import (BUILTIN_EVENTS, NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
+from .typing_rules import (NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
                            elem, join, known, list_of, value_type)
 
@@ -102,9 +107,13 @@ class _Checker:
     def run(self) -> list[Finding]:
         self._declarations()
         self.findings += component_findings(self.m, self.span, self.key)
+        self.findings += data_findings(self.m, self.ix.dt, self.span, self.key)
+        checknames.check_constants(self)
         self._rule_text()
-        self._flow()
-        self._events()
+        flowcheck.flow(self)
+        flowcheck.events(self)
+        reaction_findings(self)
+        self.findings += limit_findings(self.spec, self.span, self.key) + cost_findings(self.spec, self.calls)
         return self.findings
 
     # ====================================================== declared names
@@ -115,40 +124,49 @@ class _Checker:
                   ("track", ("components", "tracks"), c.tracks), ("variable", ("variables",), m.variables),
                   ("table", ("tables",), m.tables), ("function", ("functions",), m.functions),
                   ("procedure", ("procedures",), m.procedures), ("action", ("actions",), m.actions),
-                  ("end condition", ("end",), m.end)]
+                  ("end condition", ("end",), m.end), ("constant", ("constants",), m.constants),
+                  ("names set", ("names",), m.names)]
         seen_global: dict[str, str] = {}
         seen_player: dict[str, str] = {}
         for what, path, decls in groups:
             for name, decl in decls.items():
                 where = self.key(*path, name)
-                if not self._usable_name(name, where, f"{what} '{name}'"):
+                per_player = getattr(decl, "per_player", False)
+                if not self._usable_name(name, where, f"{what} '{name}'", player=per_player):
                     continue
                 if what in ("function", "procedure"):
                     continue  # called by name, a namespace of their own
-                per_player = getattr(decl, "per_player", False)
                 seen = seen_player if per_player else seen_global
                 if name in seen:
                     self.error(where, f"{what} '{name}' has the same name as the {seen[name]} '{name}'")
                 seen.setdefault(name, what)
         for kind, decls in (("function", m.functions), ("procedure", m.procedures)):
             for name, decl in decls.items():
-                for i, p in enumerate(decl.params):
+                for i, p in enumerate(decl.param_names):
                     sp = self.span(f"{kind}s", name, "params", i)
                     if self._usable_name(p, sp, f"parameter '{p}'", local=True):
                         self._no_shadow(p, sp)
+        checknames.attribute_clashes(self)
         self._recursion()
 
-    def _usable_name(self, name: str, where: Span, what: str, local: bool = False) -> bool:
+    def _usable_name(self, name: str, where: Span, what: str, local: bool = False, player: bool = False) -> bool:
+        """A declared name: valid, not a keyword; a spec-level one not a built-in's or special name's, a
+        per-player one (read as `p.NAME`) not a player's built-in attribute."""
+        hint = f"rename it, e.g. '{checknames.suggested(self, name, what)}'"
         if not _NAME.match(name):
             self.error(where, f"{what} is not a valid name (letters, digits and _, not starting with a digit)")
         elif name in KEYWORDS:
-            self.error(where, f"{what} uses the keyword '{name}'; rename it")
+            self.error(where, f"{what} uses the keyword '{name}' of the rule language; rename it", hint)
         elif local:
             return True  # locals live apart from function names; hiding specials is reported by _no_shadow
+        elif player:
+            return checknames.player_attribute_free(self, name, where, what, hint)
         elif name in FUNCTIONS:
-            self.error(where, f"{what} has the name of the built-in function '{name}'; rename it")
+            self.error(where, f"{what} has the name of the built-in function '{name}' ({name}(...) is "
+                              f"{FUNCTIONS[name].doc[0].lower() + FUNCTIONS[name].doc[1:].rstrip('.')}); rename it", hint)
         elif name in SPECIAL_NAMES:
-            self.error(where, f"{what} has the name of the special name '{name}'; rename it")
+            self.error(where, f"{what} has the name of the special name '{name}' ({SPECIAL_NAMES[name][1][0].lower()}"
+                              f"{SPECIAL_NAMES[name][1][1:].rstrip('.')}); rename it", hint)
         else:
             return True
         return False
@@ -166,7 +184,9 @@ class _Checker:
         for name in m.functions:
             self._function(name)
         for name, proc in m.procedures.items():
-            self._effect(("procedures", name, "effect"), top.child({p: "any" for p in proc.params}))
+            with checknames.inferring(self, "procedures", name, proc):
+                self._effect(("procedures", name, "effect"), top.child(checknames.param_types(self, "procedures",
+                                                                                              name, proc)))
         for kname in m.components.pieces:
             for f in ("label", "symbol", "style"):
                 self._expr(("components", "pieces", kname, f), top.child({"it": "piece"}))
@@ -176,9 +196,11 @@ class _Checker:
                 path = ("components", "tracks", name) if group == "components" else ("variables", name)
                 scope = top.child({"p": "player"}) if decl.per_player else top
                 t = self._expr(path + ("start",), scope)
-                want = "int" if group == "components" else decl.type
+                want = "int" if group == "components" else self.ix.dt.static(self.ix.dt.variables[name])
+                if t:
+                    checknames.check_words(self, want, self.spec.expr(*path, "start"))
                 if t and known(want) and known(t) and base(t) != base(want) and t != "none" \
-                        and not {base(t), want} <= NUMERIC:
+                        and not {base(t), base(want)} <= NUMERIC:
                     self.type_error(self.spec.expr(*path, "start").span,
                                     f"'{name}' holds {describe(want)}, but its start is {describe(t)}")
         self._effect(("setup",), top)
@@ -200,6 +222,8 @@ class _Checker:
             self._action(name, top)
         for name in m.triggers:
             self._trigger(name, top)
+        check_quantities(self)
+        check_bounds(self)
         self._expr(("scoring", "score"), top.child({"p": "player"}))
         self._effect(("scoring", "final"), top)
         for name in m.end:
@@ -263,7 +287,9 @@ class _Checker:
             return self.fn_types[name] or "any"  # None: being checked (recursion is reported elsewhere)
         self.fn_types[name] = None
         decl = self.m.functions[name]
-        t = self._expr(("functions", name, "expr"), Scope(None, {p: "any" for p in decl.params})) or "any"
+        with checknames.inferring(self, "functions", name, decl):
+            t = self._expr(("functions", name, "expr"), Scope(None, checknames.param_types(self, "functions", name,
+                                                                                            decl))) or "any"
         self.fn_types[name] = t
         return t
 
@@ -281,12 +307,6 @@ class _Checker:
     def _action(self, name: str, top: Scope) -> None:
         decl, a = self.m.actions[name], ("actions", name)
         self._expr(a + ("condition",), top, cond=True)
-        for var in decl.cost:
-            if var not in self.ix.player_vars:
-                self.error(self.key(*a, "cost", var), f"cost '{var}' is not a per-player track or variable"
-                           + did_you_mean(var, self.ix.player_vars))
-            t = self._expr(a + ("cost", var), top)
-            self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
         scope = top.child()
         for pname, pdecl in decl.params.items():
             pp = a + ("params", pname)
@@ -300,7 +320,18 @@ class _Checker:
             if self._usable_name(pname, self.key(*pp), f"parameter '{pname}'", local=True):
                 self._no_shadow(pname, self.key(*pp))
             scope = here
+        self._costs(name, scope)  # (a cost may read the parameters: it is paid once they are chosen)
         self._effect(a + ("effect",), scope)
+
+    def _costs(self, name: str, scope: Scope) -> None:
+        """An action's costs: amounts of per-player tracks or variables (random draws: limits_check)."""
+        a = ("actions", name)
+        for var in self.m.actions[name].cost:
+            if var not in self.ix.player_vars:
+                self.error(self.key(*a, "cost", var), f"cost '{var}' is not a per-player track or variable"
+                           + did_you_mean(var, self.ix.player_vars))
+            t = self._expr(a + ("cost", var), scope)
+            self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
 
     def _trigger(self, name: str, top: Scope) -> None:
         decl, tp = self.m.triggers[name], ("triggers", name)
@@ -353,9 +384,14 @@ class _Checker:
         if r is not None:
             return r
         where = _tail(e.span, e.name)
+        shown = self.ix.dt.names.shown(t) if self.ix.dt is not None else None
         if not known(t):
             self.error(where, f"no attribute '{e.name}' on anything in this spec"
                        + did_you_mean(e.name, self.ix.all_attr_names()))
+        elif shown is not None:
+            fields = self.ix.attrs_of(t)
+            self.error(where, f"{shown} has no field '{e.name}'" + did_you_mean(e.name, fields),
+                       "its fields are " + ", ".join(fields))
         else:
             self.error(where, f"{describe(t)} has no attribute '{e.name}'" + did_you_mean(e.name, self.ix.attrs_of(t)))
         return "any"
@@ -363,6 +399,12 @@ class _Checker:
     def _e_Index(self, e: A.Index, sc: Scope) -> str:
         to, ti = self.expr(e.obj, sc), self.expr(e.index, sc)
         b = base(to)
+        if b == "table" and ":" in to:
+            return checknames.table_key(self, e, to.split(":", 1)[1])
+        if b == "record":
+            found = checknames.record_key(self, e, to)
+            if found is not None:
+                return found
         if b in ("list", "str") and known(ti) and base(ti) not in NUMERIC:
             self.type_error(e.index.span, f"a list index must be a number, but this is {describe(ti)}")
         elif b in ("int", "bool", "none", "player", "piece", "cell", "zone"):
@@ -374,9 +416,13 @@ class _Checker:
         for _, v in e.kwargs:
             self.expr(v, sc)
         if e.func in self.m.functions:
-            self._arity(e, f"function '{e.func}'", self.m.functions[e.func].params, e.args, e.kwargs)
+            self._arity(e, f"function '{e.func}'", self.m.functions[e.func].param_names, e.args, e.kwargs)
+            checknames.typed_args(self, "functions", e.func, e.args, e.kwargs, types)
             return self._function(e.func)
         sig = FUNCTIONS.get(e.func)
+        if sig is None and e.func in self.m.quantities:  # (a quantity reads as a whole number)
+            self._arity(e, f"quantity '{e.func}'", self.m.quantities[e.func].params, e.args, e.kwargs)
+            return "int"
         if sig is None:
             self.error(e.span, f"unknown function '{e.func}'" + did_you_mean(e.func, set(FUNCTIONS) | set(self.m.functions)))
             return "any"
@@ -417,13 +463,24 @@ class _Checker:
 
     def _e_Binary(self, e: A.Binary, sc: Scope) -> str:
         a, b = self.expr(e.left, sc), self.expr(e.right, sc)
+        checknames.check_binary(self, e, a, b)
         for side, message in binary_problems(e.op, a, b):
             self.type_error((e.left, e.right)[side].span, message)
         return binary_type(e.op, a, b)
 
     def _e_Cond(self, e: A.Cond, sc: Scope) -> str:
         self._want_bool(e.test, self.expr(e.test, sc), _CONDITION)
-        return join(self.expr(e.then, sc), self.expr(e.else_, sc))
+        then = self.expr(e.then, sc)
+        return then if isinstance(e.else_, A.NoMatch) else join(then, self.expr(e.else_, sc))
+
+    def _e_LetIn(self, e: A.LetIn, sc: Scope) -> str:
+        return checknames.let_in(self, e, sc)
+
+    def _e_Slice(self, e: A.Slice, sc: Scope) -> str:
+        return checknames.slice_type(self, e, sc)
+
+    def _e_NoMatch(self, e: A.NoMatch, sc: Scope) -> str:
+        return "any"
 
     def _e_ListLit(self, e: A.ListLit, sc: Scope) -> str:
         types = [self.expr(x, sc) for x in e.items]
@@ -508,6 +565,8 @@ class _Checker:
             local = sc.get(target.id)
             if local is not None:
                 tt = local
+            elif checknames.assigned_constant(self, target):
+                return
             elif target.id in self.ix.globals:
                 what, tt = self.ix.globals[target.id]
                 if what not in ("track", "variable"):
@@ -523,7 +582,8 @@ class _Checker:
             if not (ok_player or ok_piece):
                 self.error(_tail(target.span, target.name),
                            f"cannot assign to '{target.name}': not a per-player track or variable, "
-                           f"nor a piece attribute" + ("" if not known(ot) else f" of {describe(ot)}"))
+                           f"nor a piece attribute" + ("" if not known(ot) else f" of {describe(ot)}")
+                           + did_you_mean(target.name, self.ix.player_vars | set(self.ix.piece_attrs)))
                 return
             tt = self.ix.attr_type(ot, target.name) or "any"
         else:
@@ -532,11 +592,15 @@ class _Checker:
         self._assign_types(s, tt, value)
 
     def _assign_types(self, s: A.Assign, tt: str, value: str) -> None:
+        if s.op == "=":
+            checknames.check_words(self, tt, s.value)
         problem = assign_problem(s.op, _text(s.target), tt, value)
         if problem:
             self.type_error((s.target, s.value)[problem[0]].span, problem[1])
 
     def _s_If(self, s: A.If, sc: Scope) -> None:
+        if s.match is not None:
+            checknames.check_match(self, s.match, sc.get(s.match.name) or "any")
         for cond, body in s.branches:
             self._want_bool(cond, self.expr(cond, sc), _CONDITION)
             self.block(body, sc.child())
@@ -611,6 +675,8 @@ class _Checker:
         if s.attrs is not None:
             for k, v in s.attrs.items:
                 self.expr(v, sc)
+                if kind is not None and k in kind.attributes:
+                    checknames.check_words(self, self.ix.dt.static(self.ix.dt.kind_attrs[s.kind][k]), v)
                 if kind is not None and k not in kind.attributes:
                     self.error(v.span, f"piece kind '{s.kind}' declares no attribute '{k}'"
                                + did_you_mean(k, kind.attributes))
@@ -660,104 +726,28 @@ class _Checker:
                            f"when somebody reads the narration", "draw it with `let` before the `say`")
 
     def _s_CallProc(self, s: A.CallProc, sc: Scope) -> None:
-        for a in list(s.args) + [v for _, v in s.kwargs]:
-            self.expr(a, sc)
+        types = [self.expr(a, sc) for a in s.args]
+        for _, v in s.kwargs:
+            self.expr(v, sc)
         proc = self.m.procedures.get(s.name)
         if proc is None:
             self.error(self._word(s.span, "call", s.name), f"unknown procedure '{s.name}'"
                        + did_you_mean(s.name, self.m.procedures))
         else:
-            self._arity(s, f"procedure '{s.name}'", proc.params, s.args, s.kwargs)
+            self._arity(s, f"procedure '{s.name}'", proc.param_names, s.args, s.kwargs)
+            checknames.typed_args(self, "procedures", s.name, s.args, s.kwargs, types)
+
+    _s_Open = check_open
 
     def _s_Perform(self, s: A.Perform, sc: Scope) -> None:
         self.performed.add(s.action)
         if s.action not in self.m.actions:
             self.error(self._word(s.span, "perform", s.action), f"unknown action '{s.action}'"
                        + did_you_mean(s.action, self.m.actions))
-
-    # ================================================================= flow
-    def _flow(self) -> None:
-        m = self.m
-        offered: set[str] = set()
-        phase_seen: dict[str, Span] = {}
-        for i, ph in enumerate(m.flow.phases):
-            p = ("flow", "phases", i)
-            if ph.name in phase_seen:
-                self.error(self.span(*p, "name"),
-                           f"phase name '{ph.name}' is used twice (first at line {phase_seen[ph.name].line})")
-            phase_seen.setdefault(ph.name, self.span(*p, "name"))
-            lists = [(p + ("steps", j, "actions"), st.actions) for j, st in enumerate(ph.steps)]
-            for lpath, names in lists + [(p + ("free_actions",), ph.free_actions)]:
-                for k, a in enumerate(names):
-                    offered.add(a)
-                    if a not in m.actions:
-                        self.error(self.span(*lpath, k), f"unknown action '{a}'" + did_you_mean(a, m.actions))
-            if ph.order == "by" and ph.order_by is None:
-                self.error(self.span(*p, "order"), f"phase '{ph.name}' has `order: by` but no `order_by`")
-            if ph.order != "by" and ph.order_by is not None:
-                self.error(self.key(*p, "order_by"), f"phase '{ph.name}' has `order_by` but its order is "
-                                                     f"'{ph.order}', not `by`")
-            when = self.spec.expr(*p, "when")
-            if isinstance(when, A.Literal) and when.value is False:
-                self.error(when.span, f"phase '{ph.name}' can never do anything: its `when` is false")
-            elif self._idle(p, ph):
-                self.error(self.span(*p, "name"), f"phase '{ph.name}' can never do anything: "
-                                                  f"it offers no action and runs no effect")
-            if ph.turns == "until_pass" and ph.steps and not self.passes:
-                self.warning(self.span(*p, "turns"), f"phase '{ph.name}' runs until everyone passes, "
-                                                     f"but no effect ever says `pass`")
-        for a in m.actions:
-            if a not in offered and a not in self.performed:
-                self.warning(self.key("actions", a), f"action '{a}' is never offered: no step or free_actions "
-                                                     f"lists it and no `perform` names it")
-        for name, end in m.end.items():
-            if end.when is None and name not in self.ended:
-                self.error(self.key("end", name), f"end condition '{name}' can never happen: "
-                                                  f"it has no `when` and no `end_game {name}` names it")
-        d = m.display
-        for key in ("zones", "upside_down"):
-            for i, item in enumerate(getattr(d, key) or []):
-                self._display_zone(key, i, item)
-        for i, n in enumerate(d.player_info or []):
-            if n not in self.ix.player_attrs:
-                self.error(self.span("display", "player_info", i), f"'{n}' is not a per-player track, "
-                           f"variable or zone" + did_you_mean(n, self.ix.player_attrs))
-
-    def _display_zone(self, key: str, i: int, item: str) -> None:
-        """A display entry: a zone name, or `zone[k]` for seat k's copy of a per-player zone."""
-        zones = self.m.components.zones
-        name, _, rest = item.partition("[")
-        if name not in zones:
-            self.error(self.span("display", key, i), f"unknown zone '{name}'" + did_you_mean(name, zones))
-        elif rest and (not rest.endswith("]") or not rest[:-1].isdigit() or not zones[name].per_player):
-            self.error(self.span("display", key, i),
-                       f"'{item}': use `zone[k]` with a seat number k, for a per-player zone only")
-        elif key == "upside_down" and zones[name].type != "grid":
-            self.error(self.span("display", key, i), f"'{name}' is not a grid: only grids can be drawn upside down")
-
-    def _idle(self, p: tuple, ph: Any) -> bool:
-        """True when a phase offers no action, runs no effect and no trigger listens to its events."""
-        turns = bool(ph.steps)  # turn effects and events only happen when the phase has steps
-        events = {"phase_start", "phase_end"} | ({"turn_start", "turn_end"} if turns else set())
-        if any(t.on in events for t in self.m.triggers.values()):
-            return False
-        if any(st.actions for st in ph.steps) or (turns and ph.free_actions):
-            return False
-        fields = ("on_start", "on_end") + (("turn_start", "turn_end") if turns else ())
-        return not any((b := self.spec.effect(*p, f)) is not None and b.body for f in fields)
-
-    def _events(self) -> None:
-        listened = {t.on for t in self.m.triggers.values() if t.on}
-        for event, spans in self.emitted.items():
-            if event not in listened:
-                for sp in spans:
-                    self.warning(sp, f"no trigger listens to event '{event}'" + did_you_mean(event, listened))
-        for name, t in self.m.triggers.items():
-            if t.on and t.on not in BUILTIN_EVENTS and t.on not in self.emitted and not (t.on == REVEALED and self.commits):
-                self.warning(self.span("triggers", name, "on"),
-                             f"trigger '{name}' listens to '{t.on}', which is not a built-in event and "
-                             f"nothing emits" + did_you_mean(t.on, set(BUILTIN_EVENTS) | set(self.emitted)))
-
+        if s.actor is not None:
+            t = self.expr(s.actor, sc)
+            if known(t) and base(t) not in NUMERIC:
+                self.type_error(s.actor.span, f"`perform ... by` needs a player, but this is {describe(t)}")
 
 # ------------------------------------------------------------------ spans
 

@@ -49,6 +49,52 @@ def check_commit(ck: Any, s: A.Commit, sc: Scope) -> None:
     ck._define(sc, s.var, list_of(vt), word)
 
 
+def commits_reached(spec: Any, actions: set[str]) -> list[tuple[str, A.Commit]]:
+    """(action, commit) for every `commit` that running one of `actions` can reach: in its effect, or through the
+    procedures it calls, the actions it performs, the triggers of the events it emits (the built-in `action`
+    included) and the state triggers of a `settle` (each commit once, with the first action found to reach it).  A window's answers are actions: a commit among them would ask every
+    player while one player reacts (reaction windows, dsl.md 4.24)."""
+    m = spec.model
+    bodies: dict[tuple[str, str], Any] = {("action", n): spec.effect("actions", n, "effect") for n in m.actions}
+    bodies.update({("proc", n): spec.effect("procedures", n, "effect") for n in m.procedures})
+    listeners: dict[str, list[tuple[str, str]]] = {}
+    for name, t in m.triggers.items():
+        # (a state trigger runs in a `settle` cascade, where `cascade_end` follows)
+        listeners.setdefault(t.on or "cascade_end", []).append(("trigger", name))
+        bodies[("trigger", name)] = spec.effect("triggers", name, "effect")
+    found: dict[int, tuple[str, A.Commit]] = {}
+    for action in sorted(actions):
+        todo, seen = [("action", action)], set()
+        while todo:
+            key = todo.pop()
+            if key in seen or bodies.get(key) is None:
+                continue
+            seen.add(key)
+            if key[0] == "action":  # (every action done emits the built-in event `action`)
+                todo += listeners.get("action", [])
+            for node in bodies[key].walk():
+                if isinstance(node, A.Commit):
+                    found.setdefault(id(node), (action, node))
+                elif isinstance(node, A.CallProc):
+                    todo.append(("proc", node.name))
+                elif isinstance(node, A.Perform):
+                    todo.append(("action", node.action))
+                elif isinstance(node, A.Emit):
+                    todo += listeners.get(node.event, [])
+                elif isinstance(node, A.Settle):
+                    todo += listeners.get("cascade_end", [])
+    return list(found.values())
+
+
+def window_commit_findings(ck: Any, actions: set[str]) -> None:
+    """Refuse every `commit` that an action a window offers can reach (`ck` is the Checker)."""
+    for action, node in commits_reached(ck.spec, actions):
+        ck.error(ck._word(node.span, "commit", node.var),
+                 f"`commit {node.var}` can run while a window is open (action '{action}' answers a window): a "
+                 f"commit asks every player at once and cannot run inside another player's reaction",
+                 "commit before the window opens, or after it closes")
+
+
 def _sealed(ck: Any, s: A.Commit, part: A.Expr | None, what: str) -> bool:
     """Report the domain or prompt of `s` if it reads the commit's own name; whether it does."""
     read = _reads(part, s.var)
@@ -69,4 +115,4 @@ def _reads(node: A.Expr | None, name: str) -> Span | None:
     return next((n.span for n in node.walk() if isinstance(n, A.Name) and n.id == name), None)
 
 
-__all__ = ["check_commit", "REVEALED", "REVEALED_FIELDS"]
+__all__ = ["check_commit", "commits_reached", "window_commit_findings", "REVEALED", "REVEALED_FIELDS"]

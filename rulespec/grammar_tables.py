@@ -81,17 +81,25 @@ def _shipped() -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+_MADE: set[str] = set()  # the starts whose parsers were made from the shipped tables
+
+
 def load(start: str, wanted: str, postlex: Any) -> Lark | None:
     """The parser for `start` from the shipped tables, if they were built with key `wanted`; else None."""
-    entry = _shipped().get(start)
+    shipped = _shipped()
+    entry = shipped.get(start)
     if not isinstance(entry, dict) or entry.get("key") != wanted:
         return None
     try:
         # Lark.load without its file: given a dict, Lark's loader reads it as it is (no pickle); the key
         # pins the Lark version that wrote the tables, so this private entry is only used with that one
-        return Lark.__new__(Lark)._load(_decode(entry["tables"]), postlex=postlex)
+        parser = Lark.__new__(Lark)._load(_decode(entry["tables"]), postlex=postlex)
     except Exception:  # (a damaged file: build the parser from the grammar instead, as without one)
         return None
+    _MADE.add(start)
+    if _MADE >= set(shipped):  # every parser is made (the caller keeps them): the file's data is let go, so the
+        _shipped.cache_clear()  # collector does not walk ~45,000 lists and dicts for the rest of the process
+    return parser
 
 
 def write(build: Callable[[str], tuple[Lark, str]], starts: tuple[str, ...], path: Path) -> None:

@@ -2,7 +2,8 @@
 
 Pipeline: YAML with positions -> variant overlay -> pydantic models -> every
 condition and effect parsed into the AST -> names and types checked.  All
-findings are collected and raised together as one SpecError.
+findings of every stage that can run are collected and raised together as one
+SpecError (a broken part is left out of the later stages: stages.py).
 """
 
 from __future__ import annotations
@@ -12,18 +13,16 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from pydantic import ValidationError
-
 from . import ast as A
 from .checker import check_spec
+from .constants import resolve_sizes
 from .errors import Diagnostics, Finding, SpecError, Span
 from .gamespec import GameSpec  # re-exported: callers import GameSpec from here
-from .models import Spec
 from .parser import parse_block, parse_expr
-from .pydantic_errors import findings_from_validation
 from .source import YamlLimits, load_yaml
 from .speccache import cached_load
-from .variants import Merged, load_variant, merge, no_variants
+from .stages import repaired_model, unrelated
+from .variants import Merged, load_variant, merge_all, no_variants
 
 FORMAT_VERSION = 1
 
@@ -46,30 +45,56 @@ def load_spec_uncached(path: str | Path, variants: list[str | Path] = (), *, lim
                        check: bool = True) -> GameSpec:
     """load_spec without the disk cache."""
     base = load_yaml(path, limits=limits)
-    vdocs = [load_variant(v, limits) for v in variants]
-    merged = merge(base, vdocs) if vdocs else no_variants(base)
-    return build_spec(merged, str(path), check=check)
+    earlier: list[Finding] = []
+    vdocs = []
+    for v in variants:  # a broken variant is reported; the base and the other variants are still checked
+        try:
+            vdocs.append(load_variant(v, limits))
+        except SpecError as err:
+            earlier += err.findings
+    merged, bad_changes = merge_all(base, vdocs) if vdocs else (no_variants(base), [])
+    return build_spec(merged, str(path), check=check, earlier=earlier + bad_changes)
 
 
-def build_spec(merged: Merged, path: str, *, check: bool = True) -> GameSpec:
-    """Validate merged data against the models and parse all rule text."""
+def build_spec(merged: Merged, path: str, *, check: bool = True, earlier: list[Finding] = ()) -> GameSpec:
+    """Validate merged data against the models, parse all rule text and check it; raise SpecError with every
+    finding of every stage that can run (stages.py), the `earlier` ones (bad variant changes) first."""
     diags = Diagnostics()
-    try:
-        model = Spec.model_validate(merged.data)
-    except ValidationError as exc:
-        diags.extend(findings_from_validation(exc, merged.data, merged.span, merged.key_span, Spec))
-        diags.raise_if_errors()
-        raise  # pragma: no cover - raise_if_errors always raises here
-    spec = GameSpec(model=model, merged=merged, path=path, digest=spec_digest(merged.data),
+    diags.extend(list(earlier))
+    model, structure, dropped = repaired_model(merged)
+    diags.extend(structure)
+    if model is not None:
+        diags.extend(resolve_sizes(model, merged.span))
+    spec = GameSpec(model=model, merged=merged, path=path, digest=spec_digest(merged.data),  # type: ignore[arg-type]
                     variants=list(merged.variant_names))
-    for dpath, text, kind in rule_texts(merged.data):
+    for dpath, text, kind in rule_texts(merged.data):  # (all of it: a syntax error is one wherever it is)
         _parse_into(spec, dpath, text, kind, diags)
-    diags.raise_if_errors()
-    if check:
-        diags.extend(check_spec(spec))
+    if model is None:  # no structure to check the rule text against
         diags.raise_if_errors()
-        spec.warnings = [f for f in diags.findings if f.severity != "error"]
+    _join_then(spec)
+    _switches(spec)
+    if check:
+        diags.extend(unrelated(check_spec(spec), dropped))
+    diags.raise_if_errors()
+    spec.warnings = [f for f in diags.findings if f.severity != "error"]
     return spec
+
+
+# A rule's `applies_when` (a house rule's switch) and the condition it is added to.
+SWITCHED = {"actions": "condition", "triggers": "when"}
+
+
+def _switches(spec: GameSpec) -> None:
+    """`applies_when` joined to the condition of its rule (`SWITCH and CONDITION`), so that every stage reads one
+    condition: the checker, both engines, explain.  The switch keeps its own spans."""
+    for group, field_ in SWITCHED.items():
+        for name in getattr(spec.model, group):
+            switch = spec.exprs.pop((group, name, "applies_when"), None)
+            if switch is None:
+                continue
+            cond = spec.exprs.get((group, name, field_))
+            spec.exprs[(group, name, field_)] = switch if cond is None else \
+                A.Binary(span=switch.span, op="and", left=switch, right=cond)
 
 
 def _parse_into(spec: GameSpec, dpath: tuple, text: Any, kind: str, diags: Diagnostics) -> None:
@@ -89,6 +114,18 @@ def _parse_into(spec: GameSpec, dpath: tuple, text: Any, kind: str, diags: Diagn
         spec.effects[dpath] = node
     else:
         spec.exprs[dpath] = node
+
+
+def _join_then(spec: GameSpec) -> None:
+    """An action's `then:` runs right after its effect, with the same names bound: it becomes the end of the
+    effect, so that everything downstream (checks, engines, explain) sees one block."""
+    for name in spec.model.actions:
+        then = spec.effects.pop(("actions", name, "then"), None)
+        if then is None:
+            continue
+        effect = spec.effects.get(("actions", name, "effect"))
+        spec.effects[("actions", name, "effect")] = A.Block(span=(effect or then).span,
+                                                            body=(effect.body if effect else ()) + then.body)
 
 
 MAX_NESTING = 100  # AST levels; the checker and interpreter recurse over the tree
@@ -135,11 +172,15 @@ def _too_deep(root: A.Node) -> A.Node | None:
 
 # Where rule text lives in a spec: (path pattern, kind).  '*' matches any key or index.
 _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
+    (("constants", "*"), "constant"),
     (("components", "pieces", "*", "label"), "expr"),
     (("components", "pieces", "*", "symbol"), "expr"),
     (("components", "pieces", "*", "style"), "expr"),
     (("components", "pieces", "*", "start"), "expr"),
     (("components", "tracks", "*", "start"), "expr"),
+    (("components", "tracks", "*", "min"), "bound"),
+    (("components", "tracks", "*", "max"), "bound"),
+    (("components", "zones", "*", "capacity"), "bound"),
     (("variables", "*", "start"), "expr"),
     (("functions", "*", "expr"), "expr"),
     (("procedures", "*", "effect"), "effect"),
@@ -157,14 +198,26 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("flow", "phases", "*", "turn_end"), "effect"),
     (("flow", "phases", "*", "steps", "*", "when"), "expr"),
     (("actions", "*", "condition"), "expr"),
+    (("actions", "*", "applies_when"), "expr"),
     (("actions", "*", "params", "*", "from"), "expr"),
     (("actions", "*", "params", "*", "where"), "expr"),
     (("actions", "*", "cost", "*"), "expr"),
     (("actions", "*", "effect"), "effect"),
+    (("actions", "*", "then"), "effect"),
     (("triggers", "*", "for"), "binder"),
     (("triggers", "*", "when"), "expr"),
+    (("triggers", "*", "applies_when"), "expr"),
     (("triggers", "*", "order"), "expr"),
     (("triggers", "*", "effect"), "effect"),
+    (("triggers", "*", "owner"), "expr"),
+    (("windows", "*", "when"), "expr"),
+    (("windows", "*", "who"), "expr"),
+    (("quantities", "*", "base"), "expr"),
+    (("quantities", "*", "min"), "expr"),
+    (("quantities", "*", "max"), "expr"),
+    (("modifiers", "*", "when"), "expr"),
+    (("modifiers", "*", "set"), "expr"),
+    (("modifiers", "*", "add"), "expr"),
     (("scoring", "score"), "expr"),
     (("scoring", "final"), "effect"),
     (("end", "*", "when"), "expr"),
@@ -186,6 +239,14 @@ def rule_texts(data: Any) -> Iterator[tuple[tuple, Any, str]]:
             if kind == "invariant":
                 if isinstance(value, dict):
                     continue  # long form: its holds/never_decreases entries are listed separately
+                kind_here = "expr"
+            elif kind == "constant":
+                if not isinstance(value, str):
+                    continue  # a YAML value, not an expression
+                kind_here = "expr"
+            elif kind == "bound":
+                if not isinstance(value, str):
+                    continue  # a number is a number: only a bound written as text is rule text
                 kind_here = "expr"
             elif kind == "binder":
                 kind_here = "expr"

@@ -7,9 +7,10 @@ Schema that `orrery schema` prints is exported from these models.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator, with_config
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator, with_config
 from typing_extensions import NotRequired, TypedDict
 
 def _as_expr_text(v: Any) -> Any:
@@ -81,15 +82,32 @@ class Assumption(Model):
 # ----------------------------------------------------------------- components
 
 
-AttrType = Literal["int", "str", "bool", "player", "dir", "list", "any"]
+AttrType = str
+"""A type: int, str, bool, player, dir, list, record, any, or the name of a `names:` set (checked by the checker)."""
 
 
 class AttrDecl(Model):
-    """A piece or cell attribute: a type, or a list of allowed values."""
+    """A type declaration in long form: a type or allowed values (with a default), or a record, list or row type."""
 
     type: AttrType = "any"
     values: list[Any] | None = None
     default: Any = None
+    record: dict[str, "TypeDecl"] | None = Field(None, description="A record with these fields, each with its type.")
+    list_: "TypeDecl | None" = Field(None, alias="list", description="A list whose items all have this type.")
+    row: str | None = Field(None, description="A row of this table (which declares `row:`), written as its key.")
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> "AttrDecl":
+        shapes = [k for k in ("record", "list_", "row") if getattr(self, k) is not None]
+        if len(shapes) > 1 or shapes and (self.type != "any" or self.values is not None):
+            raise ValueError("a type is one of: a type name (with values), a record, a list or a row")
+        return self
+
+
+TypeDecl = Union[AttrDecl, list[Any], str]
+"""A type declaration: a type name (int, str, bool, player, dir, list, record, any, a `names:` set), a list of
+allowed values, or the long form (AttrDecl): `{type, values, default}`, `{record: {...}}`, `{list: T}`, `{row: T}`."""
+AttrDecl.model_rebuild()
 
 
 def attr_default(decl: "AttrDecl | list | str") -> Any:
@@ -110,16 +128,19 @@ def attr_values(decl: "AttrDecl | list | str") -> list | None:
 class Instance(TypedDict):
     """One explicit piece: its attribute values (any keys) and an optional number of copies."""
 
-    count: NotRequired[Annotated[int, Field(ge=0, le=100_000, description="Copies of this piece (default: the "
-                                                                          "kind's count).")]]
+    count: NotRequired[Annotated[int, Field(ge=0, le=100_000)] | str]
+    id: NotRequired[Annotated[str, Field(description="The row's key: unique in its kind, named by variant paths "
+                                                     "(`instances[ID]`).")]]
 
 
 class PieceKind(Model):
     """A kind of piece (token, card, tile, coin...) and how many exist."""
 
     description: str | None = None
-    attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
-    count: int = Field(1, ge=0, le=100_000, description="Copies of each combination of listed attribute values, or of each instance.")
+    attributes: dict[str, TypeDecl] = {}
+    count: Annotated[int, Field(ge=0, le=100_000)] | str = Field(
+        1, description="Copies of each combination of listed attribute values, or of each instance (a number, or "
+                       "the name of a whole-number constant).")
     instances: list[Instance] | None = Field(None, description="Explicit pieces: attribute values, optional 'count'.")
     start: str | None = Field(None, description="Zone the pieces start in (an expression, e.g. 'bag'); default: the box.")
     unlimited: bool = Field(False, description="Pieces are made on demand with `create` instead of counted.")
@@ -129,6 +150,8 @@ class PieceKind(Model):
 
 
 ZoneType = Literal["bag", "deck", "pile", "hand", "grid", "graph"]
+Size = Union[Annotated[int, Field(ge=1, le=1000)], str]
+"""A grid's width or height: a number, or the name of a whole-number constant (rulespec/constants.py)."""
 
 
 class ZoneDecl(Model):
@@ -141,18 +164,21 @@ class ZoneDecl(Model):
         None, description="Who sees the pieces: public, owner (only the owning player), hidden (counts only). "
                           "Default by type: bag and deck hidden, hand owner, others public.")
     # grids
-    width: int | None = Field(None, ge=1, le=1000)
-    height: int | None = Field(None, ge=1, le=1000)
+    width: Size | None = Field(None, description="Columns of a bounded grid: a number, or a constant's name.")
+    height: Size | None = Field(None, description="Rows of a bounded grid: a number, or a constant's name.")
     unbounded: bool = Field(False, description="Grid without edges: any integer coordinates are cells.")
     adjacency: Literal["orthogonal", "diagonal", "king", "hex"] = "orthogonal"
     wrap: bool = Field(False, description="Grid edges wrap around (torus).")
-    cell_attributes: dict[str, AttrDecl | list[Any] | AttrType] = {}
+    cell_attributes: dict[str, TypeDecl] = {}
     cells: dict[str, dict[str, Any]] = Field({}, description="Per-cell attribute values, by label (e.g. 'c3').")
     # graphs
     nodes: list[str] | None = None
     edges: list[list[str]] | None = None
     directed: bool = False
-    capacity: int | None = Field(None, ge=0, description="Most pieces a zone (or grid cell) may hold.")
+    capacity: Annotated[int, Field(ge=0)] | str | None = Field(
+        None, description="Most pieces a zone (or grid cell) may hold: a number, or an expression evaluated at each "
+                          "move into it (`p`: the owner of a per-player zone); a constant's name is read when the spec "
+                          "loads.")
     label: str | None = None
 
     @model_validator(mode="after")
@@ -173,8 +199,10 @@ class TrackDecl(Model):
 
     per_player: bool = True
     start: ExprText | None = Field(None, description="Starting value (default 0); per-player tracks see `p`.")
-    min: int | None = None
-    max: int | None = None
+    min: int | str | None = Field(None, description="Lowest value: a number, or an expression evaluated at each "
+                                  "assignment (`p`: the owner of a per-player track).")
+    max: int | str | None = Field(None, description="Highest value: a number, or an expression evaluated at each "
+                                  "assignment (`p`: the owner of a per-player track).")
     description: str | None = None
 
 
@@ -182,7 +210,8 @@ class VarDecl(Model):
     """A state variable of any type, global or per player."""
 
     per_player: bool = False
-    type: Literal["int", "bool", "str", "list", "player", "piece", "cell", "any"] = "any"
+    type: str = Field("any", description="int, bool, str, list, record, player, piece, cell, any, or a `names:` "
+                                         "set (the checker checks the values written to it).")
     start: ExprText | None = None
     description: str | None = None
     visibility: Literal["public", "owner", "hidden"] = "public"
@@ -205,6 +234,8 @@ class Components(Model):
 class TableDecl(Model):
     """A lookup table, e.g. points by chain length."""
 
+    row: dict[str, TypeDecl] | None = Field(None, description="The fields of every entry, each with its type: "
+                                                              "every entry is a checked record.")
     values: dict[str, Any] | list[Any]
     default: Any = None
     above: Literal["error", "last", "default"] = Field(
@@ -213,18 +244,36 @@ class TableDecl(Model):
     description: str | None = None
 
 
-class FunctionDecl(Model):
+Param = Union[str, dict[str, TypeDecl]]
+"""A parameter: its name, or `{name: TYPE}` to type it (arguments are checked against the type)."""
+
+
+class _Params(Model):
+    """Parameters, each a name or `{name: TYPE}`."""
+
+    params: list[Param] = []
+
+    @property
+    def param_names(self) -> list[str]:
+        """The parameters' names, in order."""
+        return [p if isinstance(p, str) else next(iter(p), "") for p in self.params]
+
+    @property
+    def param_types(self) -> dict[str, "TypeDecl"]:
+        """The declared types of the typed parameters."""
+        return {k: v for p in self.params if isinstance(p, dict) for k, v in p.items()}
+
+
+class FunctionDecl(_Params):
     """A named expression with parameters, callable from any expression."""
 
-    params: list[str] = []
     expr: ExprText
     description: str | None = None
 
 
-class ProcedureDecl(Model):
+class ProcedureDecl(_Params):
     """A named effect with parameters, run with `call name(args)`."""
 
-    params: list[str] = []
     effect: EffectText
     description: str | None = None
 
@@ -242,6 +291,37 @@ class ParamDecl(Model):
     optional: bool = False
 
 
+Scope = Literal["turn", "phase", "round", "game"]
+
+
+class LimitDecl(Model):
+    """How often something may be done: `times` per instance of a scope, counted per player and key."""
+
+    times: int = Field(description="Most uses (or firings) in one instance of the scope, at least 1.",
+                       json_schema_extra={"minimum": 1})
+    per: Scope = Field("turn", description="The scope: each turn, each entry into a phase, each round, or the game.")
+    key: str | None = Field(None, pattern=NAME_PATTERN, description="The counter's name (default: the action's or "
+                            "trigger's own); sources with one key share one count, read by `uses(key)`.")
+
+    @field_validator("times")
+    @classmethod
+    def _at_least_once(cls, v: int) -> int:
+        if v < 1:
+            raise ValueError(f"times must be at least 1, got {v}: a limit of {v} would forbid it for ever "
+                             f"(leave it out of the steps, or give it a `condition`, instead)")
+        return v
+
+
+def _limit_form(v: Any) -> Any:
+    """`limit: N` is short for `{times: N, per: turn}`."""
+    return {"times": v} if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+Limit = Annotated[LimitDecl, BeforeValidator(_limit_form, json_schema_input_type=Union[Annotated[int, Field(ge=1)],
+                                                                                      LimitDecl])]
+"""A limit: `N` (N times per turn) or `{times: N, per: turn | phase | round | game, key: NAME}`."""
+
+
 class ActionDecl(Model):
     """Something a player can do at a step of a turn."""
 
@@ -252,8 +332,16 @@ class ActionDecl(Model):
     why: str | None = Field(None, description="Shown when `condition` is false.")
     params: dict[str, ParamDecl] = {}
     cost: dict[str, ExprText] = Field({}, description="Track or variable of the acting player -> amount paid first.")
+    applies_when: ExprText | None = Field(None, description="The action exists only while this holds (a house rule's "
+                                                            "switch, added to `condition`).")
     effect: EffectText = ""
-    limit: int | None = Field(None, ge=1, description="Most times per turn.")
+    limit: Limit | None = Field(None, description="Most uses per scope: N (per turn) or {times, per, key}; "
+                                "a `perform` neither checks nor counts it.")
+    anytime: Literal["own_turn", "always"] | None = Field(
+        None, description="A free action offered at every step menu of its player's turn, in every phase, and in "
+                          "the windows of that turn (own_turn), or in other players' windows too (always).")
+    then: EffectText | None = Field(None, description="Run after the effect, the parameters bound: what becomes of "
+                                                      "what was used (a one-shot card discarded).")
 
 
 class TriggerDecl(Model):
@@ -264,8 +352,112 @@ class TriggerDecl(Model):
     for_: ExprText | None = Field(None, alias="for", description="Binder 'x in collection' for state triggers.")
     when: ExprText | None = None
     order: ExprText | None = Field(None, description="Sort key choosing which match fires first (smallest first).")
+    applies_when: ExprText | None = Field(None, description="The trigger exists only while this holds (a house "
+                                                            "rule's switch, added to `when`).")
+    owner: ExprText | None = Field(None, description="Event triggers: the player it belongs to (`event` bound); "
+                                                     "owned triggers resolve grouped by owner (docs/dsl.md 2.11).")
     effect: EffectText
     rule: str | None = None
+    max_fires: Limit | None = Field(None, description="Most firings per scope: N (per turn) or {times, per, key}; "
+                                    "past it the trigger does not fire (as if its `when` were false).")
+
+
+# ------------------------------------------------------------ quantities
+
+_FRACTION = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+)\s*)?$")
+
+
+def _fraction_text(v: Any) -> Any:
+    """`scale: 1/2` reads as the text "1/2"; a whole number is a fraction too; anything else is refused."""
+    if isinstance(v, bool):
+        raise ValueError(f"scale must be a fraction N/D or a whole number, got {str(v).lower()}")
+    if isinstance(v, int):
+        v = str(v)
+    if isinstance(v, float):
+        raise ValueError(f"scale must be an exact fraction N/D (1/2, 3/2), not the decimal {v}")
+    if isinstance(v, str):
+        m = _FRACTION.match(v)
+        if m is None:
+            raise ValueError(f"scale must be a fraction N/D (1/2, 3/2) or a whole number, 0 or more, got {v!r}")
+        if m.group(2) is not None and int(m.group(2)) == 0:
+            raise ValueError(f"scale {v!r} divides by zero")
+    return v
+
+
+Layer = Literal["set", "add", "scale"]
+
+
+class QuantityDecl(Model):
+    """A named number computed from its parameters, which modifiers change in a fixed order (docs/dsl.md 2.10.3)."""
+
+    params: list[str] = []
+    base: ExprText = Field(description="The value before modifiers (the parameters are bound).")
+    round: Literal["down", "up", "nearest"] = Field("down", description="The one rounding, after every layer "
+                                                    "(nearest: halves go up).")
+    min: ExprText | None = Field(None, description="Applied last, after the rounding.")
+    max: ExprText | None = Field(None, description="Applied last, after the rounding.")
+    layers: list[Layer] = Field(["set", "add", "scale"], description="The order the modifiers apply in: "
+                                "each of set, add and scale once.")
+    description: str | None = None
+
+    @field_validator("layers")
+    @classmethod
+    def _each_once(cls, v: list[str]) -> list[str]:
+        if sorted(v) != ["add", "scale", "set"]:
+            raise ValueError(f"layers must list set, add and scale once each, in the order they apply; got {v}")
+        return v
+
+
+class ModifierDecl(Model):
+    """A change of a quantity while `when` holds: exactly one of set, add, scale."""
+
+    modify: str = Field(description="The quantity it changes.")
+    when: ExprText | None = Field(None, description="Sees the quantity's parameters; default: always.")
+    set: ExprText | None = Field(None, description="The value instead of the base (the last one collected wins).")
+    add: ExprText | None = Field(None, description="Added (every add is summed); may be negative.")
+    scale: Annotated[str, BeforeValidator(_fraction_text, json_schema_input_type=Union[str, int])] | None = Field(
+        None, description="Multiplied, as an exact fraction: 1/2, 3/2, 2 (every scale is multiplied).")
+    description: str | None = None
+    rule: str | None = None
+
+    @model_validator(mode="after")
+    def _one_change(self) -> "ModifierDecl":
+        given = [k for k in ("set", "add", "scale") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"a modifier needs exactly one of set, add, scale (got {', '.join(given) or 'none'})")
+        return self
+
+
+class EventDecl(Model):
+    """How the triggers of one event resolve when several fire at once."""
+
+    order: Literal["declared", "owner_chooses"] = Field(
+        "declared", description="Within one owner's triggers: declaration order, or the owner picks the next "
+                                "(asked only when two or more are pending).")
+    prompt: str | None = Field(None, min_length=1, description="The owner's question (owner_chooses).")
+    description: str | None = None
+
+
+class WindowDecl(Model):
+    """A reaction window: players other than the acting one may respond, one at a time, or pass."""
+
+    description: str | None = None
+    rule: str | None = Field(None, description="The rulebook passage this window encodes.")
+    after: str | None = Field(None, description="Opens right after this event's triggers have run; without it, "
+                                                "only `open NAME(...)` opens the window.")
+    when: ExprText | None = Field(None, description="The window opens only if this holds (`event` bound).")
+    who: ExprText | None = Field(None, description="The players who may respond, evaluated when it opens (`event` "
+                                                   "bound); default: everyone but the player who opened it.")
+    actions: list[str] = Field([], description="The actions a responding player may take (besides `pass`).")
+    poll: Literal["turn_order", "as_listed"] = Field(
+        "turn_order", description="Who is asked first: clockwise from the player after the opener, or `who`'s order.")
+    closes: Literal["all_passed", "first_taken", "each_once"] = Field(
+        "all_passed", description="all_passed: once everyone has passed since the last action taken in it; "
+                                  "first_taken: after one action; each_once: after one answer each.")
+    ask: Literal["when_able", "always"] = Field(
+        "when_able", description="when_able: a player who could only pass is not asked; always: everyone is "
+                                 "asked, so being asked tells nothing of what a player holds.")
+    prompt: str | None = Field(None, min_length=1, description="The question (default: the window's name).")
 
 
 # ------------------------------------------------------------------ flow
@@ -385,6 +577,8 @@ class BotsDecl(Model):
                                                     "clamped to 0..heuristic_max.")
     playout: int | None = Field(None, ge=0, le=100_000, description="Random decisions a search bot plays before it "
                                                                      "scores a playout (default: the bot's own).")
+    windows: Literal["pass"] | None = Field(None, description="A search bot's random playouts answer every reaction "
+                                                              "window with `pass` (fewer branches; not a rule).")
     iterations: int | None = Field(None, ge=1, le=1_000_000,
                                    description="The search budget of a search bot given none (`mcts` plays as "
                                                "`mcts:N`); a budget written on the bot (`mcts:64`, `mcts:2s`) wins.")
@@ -398,6 +592,12 @@ class Spec(Model):
 
     orrery: Literal[1] = Field(1, description="Spec format version.")
     game: GameMeta
+    names: dict[str, list[str]] = Field({}, description="Closed sets of words: a type for attributes, fields, "
+                                                        "variables and parameters; the set's name is the list of its "
+                                                        "words.")
+    constants: dict[str, Any] = Field({}, description="Named values that never change: a YAML value, or a quoted "
+                                                      "expression evaluated once (zones, cells, tables, constants "
+                                                      "above).")
     components: Components = Components.model_construct()  # (no validator built at import: see Model)
     variables: dict[str, VarDecl] = {}
     tables: dict[str, TableDecl] = {}
@@ -407,6 +607,10 @@ class Spec(Model):
     flow: FlowDecl
     actions: dict[str, ActionDecl] = {}
     triggers: dict[str, TriggerDecl] = {}
+    windows: dict[str, WindowDecl] = Field({}, description="Reaction windows (docs/dsl.md 2.19).")
+    events: dict[str, EventDecl] = Field({}, description="How an event's owned triggers resolve (docs/dsl.md 2.11).")
+    quantities: dict[str, QuantityDecl] = Field({}, description="Named numbers (costs, fees) that `modifiers` change.")
+    modifiers: dict[str, ModifierDecl] = Field({}, description="Changes of quantities while a condition holds.")
     scoring: ScoringDecl = ScoringDecl.model_construct()  # (no validator built at import: see Model)
     end: dict[str, EndDecl] = Field(min_length=1)
     ranking: RankingDecl = RankingDecl.model_construct()  # (no validator built at import: see Model)
@@ -421,21 +625,29 @@ class Spec(Model):
 # ------------------------------------------------------------- variants
 
 
+CHANGE_OPS = ("set", "replace", "remove", "add", "append", "prepend", "patch")
+
+
 class ChangeDecl(Model):
-    """One change a variant makes: exactly one of set/replace/remove/add, at a dotted path."""
+    """One change a variant makes: exactly one of set/replace/remove/add/append/prepend/patch, at a dotted path."""
 
     set: str | None = None
     replace: str | None = None
     remove: str | None = None
     add: str | None = None
+    append: str | None = Field(None, description="Add the value at the end of a list, or after an effect's "
+                                                 "statements.")
+    prepend: str | None = Field(None, description="Add the value at the start of a list, or before an effect's "
+                                                  "statements.")
+    patch: str | None = Field(None, description="Set some fields of a mapping (a row, a rule): the value's keys.")
     value: Any = None
     why: str | None = None
 
     @model_validator(mode="after")
     def _one_op(self) -> "ChangeDecl":
-        ops = [k for k in ("set", "replace", "remove", "add") if getattr(self, k) is not None]
+        ops = [k for k in CHANGE_OPS if getattr(self, k) is not None]
         if len(ops) != 1:
-            raise ValueError("a change needs exactly one of set, replace, remove, add")
+            raise ValueError("a change needs exactly one of " + ", ".join(CHANGE_OPS))
         if ops[0] != "remove" and "value" not in self.model_fields_set:
             raise ValueError(f"'{ops[0]}' needs a value")
         return self

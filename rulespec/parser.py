@@ -8,6 +8,7 @@ right line and column of the spec.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Callable, Iterator
@@ -18,20 +19,22 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from . import ast as A
 from . import grammar_tables
 from .errors import Finding, Span, SpecError
+from .matchbuild import Built, Many, MatchBuilder
 
 # Maps (line, col, end_line, end_col) inside the parsed text to a file span.
 SpanMapper = Callable[[int, int, int | None, int | None], Span]
 
 # Token texts after which a newline cannot end a statement, so it is dropped.
 _CONTINUE_AFTER = {",", "+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "=", "+=", "-=", "*=",
-                   "and", "or", "not", "in", "where", "then", "{"}
+                   "and", "or", "not", "in", "where", "then", "{", "=>", "|"}
 # Token texts before which a newline is dropped: words that never start a statement, so a
 # clause may go on the next line (`}` newline `else {`, a long `choose` with `prompt` below).
 _CONTINUE_BEFORE = {"else", "elif", "where", "by", "prompt", "optional", "order", "chosen", "then", "and", "or",
-                    "to", "from", "as", "with", "at"}
+                    "to", "from", "as", "with", "at", "=>", "|"}
 # Before a record's `{` comes an operator, an opening bracket, a comma or `create KIND`; before a
 # block's `{` comes the end of an expression (`if x {`) or `else`.  Newlines inside records and
 # brackets are dropped; inside blocks they separate statements.
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").fullmatch  # a keyword's shape (the grammar's NAME)
 _RECORD_AFTER = {"=", "+=", "-=", "(", "[", ",", ":", "+", "-", "*", "==", "!=", "then", "in", "return"}
 
 
@@ -64,6 +67,9 @@ class _PostLex:
                 pending_nl = tok
                 continue
             text = str(tok) if tok.type != "STRING" else ""
+            if prev is not None and tok.type != "NAME" and str(prev) == "." and _WORD(text):
+                # an attribute may share a keyword's spelling (`w.open`): after `.` only a name can come
+                tok = Token.new_borrow_pos("NAME", text, tok)
             if joiner is not None:
                 self.joined[(tok.line, tok.column)] = joiner
                 joiner = None
@@ -147,12 +153,13 @@ class _LiteralError(Exception):
 MAX_LITERAL_DIGITS = 4000  # as the engine's `digits` limit can go (interpreter.evaluator.MAX_DIGITS)
 
 
-class _Builder(Transformer):
+class _Builder(MatchBuilder, Transformer):
     """Transformer methods are named after grammar rules and build AST nodes."""
 
     def __init__(self, mapper: SpanMapper):
         super().__init__()
         self.mapper = mapper
+        self.matches = 0  # `match`es built so far: each binds its value to a name of its own
 
     # -- helpers
     def _span(self, meta) -> Span:
@@ -173,7 +180,10 @@ class _Builder(Transformer):
         return children[0]
 
     def stmts(self, children):
-        return tuple(children)
+        out: list = []
+        for child in children:
+            out.extend(child) if isinstance(child, Many) else out.append(child)
+        return tuple(out)
 
     @v_args(meta=True)
     def block(self, meta, children):
@@ -333,8 +343,13 @@ class _Builder(Transformer):
         return A.CallProc(span=self._span(meta), name=str(c[0]), args=args, kwargs=kwargs)
 
     @v_args(meta=True)
+    def open_stmt(self, meta, c):
+        args, kwargs = _split_args(c[1])
+        return A.Open(span=self._span(meta), window=str(c[0]), args=args, kwargs=kwargs)
+
+    @v_args(meta=True)
     def perform_stmt(self, meta, c):
-        return A.Perform(span=self._span(meta), action=str(c[0]))
+        return A.Perform(span=self._span(meta), action=str(c[0]), actor=c[1])
 
     # -- expressions
     @v_args(meta=True)
@@ -399,6 +414,14 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def index(self, meta, c):
         return A.Index(span=self._span(meta), obj=c[0], index=c[1])
+
+    @v_args(meta=True)
+    def slice(self, meta, c):
+        return A.Slice(span=self._span(meta), obj=c[0], start=c[1], stop=c[2])
+
+    @v_args(meta=True)
+    def let_expr(self, meta, c):
+        return A.LetIn(span=self._span(meta), name=str(c[0]), value=c[1], body=c[2])
 
     def int_lit(self, c):
         if len(c[0]) > MAX_LITERAL_DIGITS:
@@ -533,12 +556,25 @@ def _describe_expected(expected: set[str], parser: Lark) -> str:
             continue
         names.add(repr(pattern.value) if pattern.type == "str" else name.lower())
     shown = sorted(names, key=lambda n: (not n.startswith("a "), n))
-    if len(shown) > 10:
-        shown = shown[:10] + ["..."]
+    if len(shown) > 16:
+        shown = shown[:16] + ["..."]
     return ", ".join(shown)
 
 
-def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser: Lark) -> Finding:
+def _in_slice(text: str, pos: int) -> bool:
+    """Whether `pos` is inside `[...]` after a `:` of that bracket (a slice's second colon)."""
+    stack: list[bool] = []  # per open bracket: a `[` that holds a colon already
+    for ch in text[:pos]:
+        if ch in "([{":
+            stack.append(False if ch == "[" else None)  # type: ignore[arg-type]
+        elif ch in ")]}" and stack:
+            stack.pop()
+        elif ch == ":" and stack and stack[-1] is not None:
+            stack[-1] = True
+    return bool(stack) and stack[-1] is True
+
+
+def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser: Lark, text: str = "") -> Finding:
     line = getattr(err, "line", 1) or 1
     col = getattr(err, "column", 1) or 1
     if isinstance(err, UnexpectedToken):
@@ -556,6 +592,11 @@ def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser:
             msg = (f"syntax error in {what}: unexpected end of text after '{last}', which needs something after it; "
                    f"expected {_describe_expected(err.expected, parser)}")
             line, col = last.line, last.column
+        elif str(tok) == ":" and _in_slice(text, tok.start_pos or 0):  # (a step is left out of the grammar: its tables)
+            msg = f"syntax error in {what}: a slice takes no step: write xs[a:b] (every item from a up to b)"
+        elif "IN" in err.expected and (tok.type == "COMP_OP" or str(tok) in ("and", "or", "in", "not")):
+            msg += ("; the value of `let NAME = VALUE in ...` is arithmetic: write a comparison, `and`, `or` or "
+                    "`in` there in parentheses")
         elif "NAME" in err.expected and str(tok).isidentifier() and tok.type != "NAME":
             msg += f" ('{tok}' is a reserved word of the rule language: choose another name)"
         if tok.type != "$END":
@@ -574,7 +615,7 @@ def _parse(text: str, start: str, mapper: SpanMapper, what: str):
     try:
         tree = parser.parse(text)
     except UnexpectedInput as err:
-        raise SpecError(_syntax_finding(err, mapper, what, parser)) from None
+        raise SpecError(_syntax_finding(err, mapper, what, parser, text)) from None
     try:
         return _Builder(mapper).transform(tree)
     except VisitError as err:
@@ -582,6 +623,8 @@ def _parse(text: str, start: str, mapper: SpanMapper, what: str):
             tok = err.orig_exc.tok
             raise SpecError(Finding(mapper(tok.line, tok.column, tok.end_line, tok.end_column),
                                     f"'at {tok}': a position is 'at top' or 'at bottom'")) from None
+        if isinstance(err.orig_exc, Built):
+            raise SpecError(Finding(err.orig_exc.span, err.orig_exc.message)) from None
         if isinstance(err.orig_exc, _LiteralError):  # literals are on one line
             e = err.orig_exc
             col = e.tok.column + e.offset

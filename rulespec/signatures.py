@@ -92,11 +92,16 @@ FUNCTIONS: dict[str, Sig] = {
     "players_from": _s(1, 1, "list", "All players clockwise starting with the given one.", "players_from(current)"),
     "random_int": _s(2, 2, "int", "A random number from a to b inclusive (seeded).", "random_int(1, 6)"),
     "shuffled": _s(1, 1, "list", "A list in random (seeded) order.", "shuffled(players)"),
+    # use limits
+    "uses": _s(1, 2, "int", "Times a player (default: the acting player) used a limit's key in its scope now.",
+               "uses(rest) == 0"),
 }
 
 # Names with a fixed meaning everywhere; spec names may not reuse them.
 SPECIAL_NAMES: dict[str, tuple[str, str]] = {
-    "current": ("player", "The player whose turn (or action) it is."),
+    "current": ("player", "The acting player: whose action this is (the turn's player, or the one a window or "
+                          "`perform ... by` acts for)."),
+    "turn_player": ("player", "The player whose turn it is."),
     "players": ("list", "Every player, in seat order."),
     "num_players": ("int", "How many players are in the game."),
     "round": ("int", "The round number, from 1."),
@@ -108,6 +113,6 @@ SPECIAL_NAMES: dict[str, tuple[str, str]] = {
 
 KEYWORDS = frozenset(
     "let if elif else for in where order by desc chosen while repeat choose commit from prompt optional require move to at "
-    "create as destroy draw shuffle swap with emit end_game settle pass end_turn say call perform then "
-    "and or not true false none".split()
+    "create as destroy draw shuffle swap with emit end_game settle pass end_turn say call perform open then "
+    "and or not true false none match".split()
 )

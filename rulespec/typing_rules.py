@@ -16,7 +16,8 @@ from typing import Any, Callable, Iterable
 
 from . import ast as A
 from .errors import Finding, Span
-from .models import AttrDecl, Spec, attr_values
+from .datacheck import DataTypes, build_types, joined_attr
+from .models import Spec
 from .signatures import FUNCTIONS, SPECIAL_NAMES
 
 # A player is a seat number at runtime (interpreter Player subclasses int), so
@@ -56,9 +57,6 @@ _RETURNS = {
 _SAME_LIST = frozenset({"sorted", "reversed", "shuffled", "unique"})
 _ELEMENT = frozenset({"first", "last"})
 
-_ATTR_TYPES = {"int": "int", "str": "str", "bool": "bool", "player": "player", "dir": "str", "list": "list",
-               "any": "any"}
-DIRECTIONS = frozenset({"N", "NE", "E", "SE", "S", "SW", "W", "NW"})
 
 
 def base(t: str) -> str:
@@ -80,8 +78,8 @@ def join(a: str, b: str) -> str:
     """The type of a value that is either a or b."""
     if a == b:
         return a
-    if base(a) == base(b) == "list":
-        return "list"
+    if base(a) == base(b):
+        return base(a)  # two lists, records or words of different sets
     return "any"
 
 
@@ -108,33 +106,6 @@ def value_type(v: Any) -> str:
     if isinstance(v, list):
         return "list"
     return "any"
-
-
-def attr_decl_type(decl: AttrDecl | list | str) -> str:
-    """The type of a piece or cell attribute declaration."""
-    if isinstance(decl, str):
-        return _ATTR_TYPES.get(decl, "any")
-    if isinstance(decl, AttrDecl) and decl.type != "any":
-        return _ATTR_TYPES[decl.type]
-    values = decl if isinstance(decl, list) else decl.values
-    types = {value_type(v) for v in values or []}
-    return types.pop() if len(types) == 1 else "any"
-
-
-
-def value_fits(decl: AttrDecl | list | str, v: Any) -> bool:
-    """Whether a YAML value suits an attribute declaration (None always does: unset)."""
-    vals = attr_values(decl)
-    if v is None:
-        return True
-    if vals:
-        return any(type(v) is type(x) and v == x for x in vals)
-    t = attr_decl_type(decl)
-    if t == "str" and (decl == "dir" or (isinstance(decl, AttrDecl) and decl.type == "dir")):
-        return v in DIRECTIONS
-    if t in ("int", "player"):
-        return isinstance(v, int) and not isinstance(v, bool)
-    return t in ("any", "list") or value_type(v) == t
 
 
 def call_returns(func: str, arg_types: list[str]) -> str:
@@ -230,16 +201,21 @@ class SpecIndex:
     cell_attrs: dict[str, str] = field(default_factory=dict)
     record_fields: set[str] = field(default_factory=set)
     boards: set[str] = field(default_factory=set)  # grid and graph zones: pieces go into their cells
+    dt: DataTypes | None = None  # the declared and inferred types of the spec's data (datacheck.py)
 
     @classmethod
     def build(cls, m: Spec) -> "SpecIndex":
         """Index a validated spec model (same name resolution as the interpreter's _global_names)."""
         ix = cls()
+        ix.dt = dt = build_types(m)
         c = m.components
         ix.globals.update({n: ("piece kind", "str") for n in c.pieces})
         ix.globals.update({n: ("action", "str") for n in m.actions})
         ix.globals.update({n: ("end condition", "str") for n in m.end})
-        ix.globals.update({n: ("table", "table") for n in m.tables})
+        ix.globals.update({n: ("table", f"table:{n}") for n in m.tables})
+        ix.globals.update({n: ("names set", f"list:str:{n}") for n in m.names})
+        ix.globals.update({n: ("constant", dt.static(t)) for n, t in dt.constants.items()})
+        ix.globals.update({n: ("constant", "any") for n, v in m.constants.items() if isinstance(v, str)})
         for n, z in c.zones.items():
             if z.type in ("grid", "graph"):
                 ix.boards.add(n)
@@ -250,14 +226,16 @@ class SpecIndex:
         for n, t in c.tracks.items():
             ix._var(n, t.per_player, "int", "track")
         for n, v in m.variables.items():
-            ix._var(n, v.per_player, v.type, "variable")
+            ix._var(n, v.per_player, dt.static(dt.variables[n]), "variable")
         ix.globals.update({n: ("special name", t) for n, (t, _) in SPECIAL_NAMES.items()})
         for k in c.pieces.values():
-            for a, d in k.attributes.items():
-                ix.piece_attrs[a] = join(ix.piece_attrs.get(a, attr_decl_type(d)), attr_decl_type(d))
+            for a in k.attributes:
+                ix.piece_attrs[a] = joined_attr(dt, a) or "any"
         for z in c.zones.values():
-            for a, d in z.cell_attributes.items():
-                ix.cell_attrs[a] = join(ix.cell_attrs.get(a, attr_decl_type(d)), attr_decl_type(d))
+            for a in z.cell_attributes:
+                ix.cell_attrs[a] = joined_attr(dt, a, cells=True) or "any"
+        for _, fields in dt.names.schemas.values():
+            ix.record_fields |= set(fields)
         ix.record_fields |= EVENT_FIELDS
         for t in m.tables.values():  # rows that are mappings read as records: their keys are fields
             rows = t.values.values() if isinstance(t.values, dict) else t.values
@@ -285,6 +263,9 @@ class SpecIndex:
 
     def attrs_of(self, t: str) -> dict[str, str]:
         """Every attribute a value of known type t has, with its type."""
+        fields = self.dt.names.fields(t) if self.dt is not None else None
+        if fields is not None:
+            return fields
         b = base(t)
         extra = {"player": self.player_attrs, "piece": self.piece_attrs, "cell": self.cell_attrs}.get(b, {})
         return {**BUILTIN_ATTRS.get(b, {}), **extra}
@@ -293,7 +274,9 @@ class SpecIndex:
         """The type of `x.name` for x of type t, or None when no such attribute can exist."""
         b = base(t)
         if b == "record":
-            return "any"  # record fields come from emit arguments and literals: not tracked per value
+            fields = self.dt.names.fields(t) if self.dt is not None else None
+            # a record with a schema has its fields; others come from emit arguments and literals: not tracked
+            return "any" if fields is None else fields.get(name)
         if b != "any":
             return self.attrs_of(t).get(name)
         found = [self.attrs_of(k)[name] for k in BUILTIN_ATTRS if name in self.attrs_of(k)]
@@ -347,18 +330,7 @@ class Scope:
 
 def component_findings(m: Spec, span: Callable[..., Span], key: Callable[..., Span]) -> list[Finding]:
     """Values written in components: piece instances, grid/graph cells and graph edges fit their declarations."""
-    out: list[Finding] = []
-    for kname, kind in m.components.pieces.items():
-        for i, inst in enumerate(kind.instances or []):
-            for attr, value in inst.items():
-                p = ("components", "pieces", kname, "instances", i, attr)
-                if attr == "count":
-                    continue
-                if attr not in kind.attributes:
-                    out.append(Finding(key(*p), f"piece kind '{kname}' declares no attribute '{attr}'"
-                                       + did_you_mean(attr, list(kind.attributes) + ["count"])))
-                elif not value_fits(kind.attributes[attr], value):
-                    out.append(Finding(span(*p), _bad_value(attr, value, kind.attributes[attr])))
+    out: list[Finding] = []  # (the values of instances and cells: datacheck.data_findings)
     for zname, z in m.components.zones.items():
         zp = ("components", "zones", zname)
         if z.cells and z.type not in ("grid", "graph"):
@@ -387,17 +359,8 @@ def _cell_entry(zname: str, z: Any, label: str, attrs: dict, path: tuple, span: 
             out.append(Finding(key(*path), f"'{label}' is not a cell label (column letters then row, e.g. 'c3')"))
         elif not z.unbounded and not (0 <= pos[0] < z.width and 0 <= pos[1] < z.height):
             out.append(Finding(key(*path), f"cell '{label}' is outside grid '{zname}' ({z.width}x{z.height})"))
-    for attr, value in attrs.items():
+    for attr in attrs:
         if attr not in z.cell_attributes:
             out.append(Finding(key(*path, attr), f"zone '{zname}' declares no cell attribute '{attr}'"
                                + did_you_mean(attr, z.cell_attributes)))
-        elif not value_fits(z.cell_attributes[attr], value):
-            out.append(Finding(span(*path, attr), _bad_value(attr, value, z.cell_attributes[attr])))
     return out
-
-
-def _bad_value(attr: str, value: Any, decl: Any) -> str:
-    vals = attr_values(decl)
-    if vals:
-        return f"{value!r} is not a value of '{attr}' (one of: {', '.join(map(str, vals))})"
-    return f"{value!r} does not fit attribute '{attr}'"

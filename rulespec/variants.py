@@ -19,11 +19,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from .errors import Diagnostics, Finding, SpecError, Span
-from .models import Variant
+from .models import CHANGE_OPS, Variant
 from .pydantic_errors import findings_from_validation
 from .source import SourceDoc, YamlLimits, load_yaml
 
-OPS = ("set", "replace", "remove", "add")
+OPS = CHANGE_OPS
 
 
 @dataclass(frozen=True)
@@ -212,6 +212,16 @@ def _item_name(item: Any) -> Any:
     return None
 
 
+def _named_items(items: list, key: str) -> list[int]:
+    """The positions of the items a `[key]` selects: those whose `id` is key, else those whose `name` is."""
+    for field_ in ("id", "name"):
+        found = [i for i, item in enumerate(items) if isinstance(item, dict) and item.get(field_) is not None
+                 and str(item.get(field_)) == key]
+        if found:
+            return found
+    return []
+
+
 def _brief(value: Any) -> str:
     r = repr(value)
     return r if len(r) <= 30 else r[:27] + "..."
@@ -247,11 +257,17 @@ class _Applier:
                     raise _Bad(f"index {tok.value} out of range: {where} has {len(node)} items",
                                tok.start, tok.end)
                 return int(tok.value)
-            for i, item in enumerate(node):
-                if _item_name(item) is not None and str(_item_name(item)) == tok.value:
-                    return i
+            found = _named_items(node, str(tok.value))
+            if len(found) == 1:
+                return found[0]
+            if found:
+                raise _Bad(f"'{tok.value}' names {len(found)} items of {where} (items {', '.join(map(str, found))}): "
+                           f"a change must name exactly one", tok.start, tok.end,
+                           "give the items distinct `id`s, or select one by [index]")
             names = [_item_name(item) for item in node if _item_name(item) is not None]
-            raise _Bad(f"no item named '{tok.value}' in {where} ({_known(names)})", tok.start, tok.end)
+            close = difflib.get_close_matches(str(tok.value), [str(n) for n in names], 1)
+            raise _Bad(f"no item named '{tok.value}' in {where} ({_known(names)})", tok.start, tok.end,
+                       f"did you mean '{close[0]}'?" if close else None)
         label = f"'{tok.value}'" if tok.kind == "key" else text[tok.start:tok.end]
         raise _Bad(f"{where} is a single value ({_brief(node)}), so it has no {label}", tok.start, tok.end)
 
@@ -265,6 +281,8 @@ class _Applier:
         last = toks[-1]
         new = copy.deepcopy(value)
         fresh = _otree(value, doc, vpath)
+        if op in ("append", "prepend", "patch"):
+            return extend(self, op, (node, onode, resolved, last, text), value, doc, vpath)
         if isinstance(node, dict) and last.kind == "key" and last.value not in node:
             if op in ("set", "add"):  # create a new entry
                 node[last.value], onode.kids[last.value] = new, fresh
@@ -339,9 +357,51 @@ def _path_span(doc: SourceDoc, vpath: tuple, text: str, bad: _Bad) -> Span:
 
 def merge(base: SourceDoc, variants: list[SourceDoc]) -> Merged:
     """Apply each variant's changes in order to a copy of `base`; raise SpecError listing every bad change."""
+    merged, findings = merge_all(base, variants)
+    if findings:
+        raise SpecError(findings)
+    return merged
+
+
+def merge_all(base: SourceDoc, variants: list[SourceDoc]) -> tuple[Merged, list[Finding]]:
+    """Apply each variant's good changes in order to a copy of `base`: the merged spec and a finding for every
+    bad change (so that the later stages can still check the rest)."""
     applier = _Applier(base)
     merged = Merged(applier.data, base, _origins=applier.root)
     for doc in variants:
         applier.variant(doc, merged)
-    applier.diag.raise_if_errors()
-    return merged
+    return merged, [f for f in applier.diag.findings if f.severity == "error"]
+
+
+def extend(applier: _Applier, op: str, at: tuple, value: Any, doc: SourceDoc, vpath: tuple) -> tuple[tuple, Any, Any]:
+    """`append`/`prepend` (an item to a list, statements to an effect) and `patch` (fields of a mapping).
+
+    An effect written as one text becomes a list of texts, the base's and the variant's: the engine parses
+    the items one by one and runs them in order as one effect, and each keeps the file it came from, so an
+    error in either is reported where it is written."""
+    node, onode, resolved, last, text = at
+    fresh = _otree(value, doc, vpath)
+    if isinstance(node, dict) and last.kind == "key" and last.value not in node and op != "patch":
+        node[last.value], onode.kids[last.value] = copy.deepcopy(value), fresh  # nothing there yet: the value alone
+        return resolved + (last.value,), None, copy.deepcopy(value)
+    key = applier.step(node, last, text)
+    target, otarget = node[key], onode.kids[key]
+    old = copy.deepcopy(target)
+    if op == "patch":
+        if not isinstance(target, dict) or not isinstance(value, dict):
+            what = "a mapping" if isinstance(target, dict) else f"a {type(target).__name__}"
+            raise _Bad(f"patch sets fields of a mapping: {text} is {what}, and the value must be a mapping of "
+                       f"fields", 0, last.end, "use set or replace for a single value")
+        for k, v in value.items():
+            target[k], otarget.kids[k] = copy.deepcopy(v), _otree(v, doc, vpath + (k,))
+        return resolved + (key,), old, copy.deepcopy(target)
+    if isinstance(target, str):  # an effect's statements: the base's text and the variant's, in order
+        target, otarget = [target], _O(otarget.doc, otarget.path, [otarget])
+        node[key], onode.kids[key] = target, otarget
+    if not isinstance(target, list):
+        raise _Bad(f"{op} adds to a list or an effect: {text} is a single value ({_brief(target)})", 0, last.end,
+                   "use set or replace to change it")
+    at_ = len(target) if op == "append" else 0
+    target.insert(at_, copy.deepcopy(value))
+    otarget.kids.insert(at_, fresh)
+    return resolved + (key,), old, copy.deepcopy(target)

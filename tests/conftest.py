@@ -123,6 +123,25 @@ def on_both_engines(spec: Any, text: str, moves: tuple[str, ...] = (), limits: L
     return outcomes
 
 
+def scenarios_on_both_engines(rules: Path) -> None:
+    """Every scenario of a game (its scenarios/ folder) passes on both engines, which reach the same positions
+    (decider, options, digest, narration) all along (as tests/test_scenarios.py for the bundled games)."""
+    from orrery.interpreter.files.scenarios import load_scenarios, run_scenario, scenario_files
+
+    spec = load_spec(rules)
+    games = [Game(spec, mode=mode) for mode in ("compiled", "interpreted")]
+    files = scenario_files(rules)
+    assert files, f"{rules} has no scenarios"
+    for path in files:
+        for sc in load_scenarios(path):
+            traces = []
+            for game in games:
+                traces.append(trace := [])
+                result = run_scenario(game, sc, rules, trace=trace)
+                assert result.passed, (game.mode, result.name, result.failures)
+            assert traces[0] == traces[1], f"{sc.decl.name}: the engines differ"
+
+
 def interp(gs: GameState) -> Interp:
     """An interpreter over the game state's live state (for labels, describe...)."""
     return Interp(gs.state, gs.game.limits)

@@ -39,7 +39,8 @@ DOCS = [ROOT / "docs" / "dsl.md", ROOT / "docs" / "design.md"]
 _FENCE = re.compile(r"^```(\w*)\s*$")
 _MARK = re.compile(r"^<!--\s*example:(.*?)-->\s*$")
 _SPEC_KEYS = {"orrery", "game", "components", "variables", "tables", "functions", "procedures", "setup", "flow",
-              "actions", "triggers", "scoring", "end", "ranking", "invariants", "assumptions", "display", "bots"}
+              "actions", "triggers", "scoring", "end", "ranking", "invariants", "assumptions", "display", "bots",
+              "windows", "events"}
 _COMPONENT_KEYS = {"pieces", "zones", "tracks"}
 _KIND_KEYS = {"attributes", "instances", "count", "start", "unlimited", "label", "symbol", "style"}
 

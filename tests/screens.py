@@ -173,6 +173,40 @@ def capture(case: Case) -> list[str]:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
 
 
+class TmuxPlay:
+    """`orrery play ARGS` under a private tmux server in a terminal of this size: type keys, wait for text,
+    read the pane or its whole history (the scrollback a player could scroll back to)."""
+
+    def __init__(self, args: list[str], width: int = 100, height: int = 40, name: str = "play"):
+        self.socket = f"orrery-{name}-{os.getpid()}"  # a private server: no other tmux session is touched
+        env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        for var in ("COLUMNS", "LINES", "NO_COLOR"):  # rich would take the size from these instead of the terminal
+            env.pop(var, None)
+        command = [sys.executable, "-m", "orrery.interpreter.cli.main", "play", *args]
+        subprocess.run(["tmux", "-u", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "screen",
+                        "-x", str(width), "-y", str(height), *command], check=True, cwd=REPO, env=env)
+
+    def keys(self, *keys: str) -> None:
+        _tmux(self.socket, "send-keys", "-t", "screen", *keys)
+
+    def history(self) -> list[str]:
+        """Every line the terminal keeps: its scrollback, then the screen."""
+        return _tmux(self.socket, "capture-pane", "-p", "-S", "-", "-E", "-", "-t", "screen").split("\n")
+
+    def wait_for(self, text: str, timeout: float = 60.0) -> list[str]:
+        """The screen once it shows `text` (TimeoutError with the screen if it never does)."""
+        deadline, pane = time.monotonic() + timeout, []
+        while time.monotonic() < deadline:
+            pane = _pane(self.socket)
+            if any(text in line for line in pane):
+                return pane
+            time.sleep(0.2)
+        raise TimeoutError(f"the pane never showed {text!r}; it shows:\n" + "\n".join(pane))
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
 def main(names: list[str]) -> int:
     """Capture the named cases (default: all) and write them as goldens."""
     GOLDEN.mkdir(parents=True, exist_ok=True)

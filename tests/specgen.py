@@ -10,18 +10,26 @@ guarantee by construction, and random contents drawn from a small grammar of con
   ints), `armed` (the counter a state trigger consumes), `score` (per player).
 - a phase with 1-2 steps (some optional, some repeating with a max, some with a `when`), 1-3 actions
   `act0..` with 0-2 params (`from` a list literal, `range(n)` or `cells(board)` with a `where`; some
-  optional, some with a prompt), sometimes a `condition`, a `cost` or a `limit`; often a `rest` action;
+  optional, some with a prompt), sometimes a `condition`, a `cost` (a number, a parameter's price, the
+  quantity `fee(g)`) or a `limit` (per turn, phase, round or game, maybe a shared key read by `uses()` in
+  the condition); often a `rest` action;
   sometimes a free action, a second phase (`until_pass` with a `pass` action, `order: by`, `when`,
   `players`, `on_start`), round hooks, a rotating first player, a spec function `twice(k)`, a table
-  `pts`, `scoring` and `ranking`.
-- a procedure `proc(n)`, an event trigger on `ping`, a state trigger that consumes `armed`, a state
+  `pts`, a quantity `fee(k)` with modifiers, `scoring` and `ranking`.
+- a procedure `proc(n)`, an event trigger on `ping` (sometimes with `max_fires`), a state trigger that consumes `armed`, a state
   trigger `for c in cells(board)` that clears crowded cells (with a random `order`).
+- reactions (docs/dsl.md 2.19, 2.11, 4.23): sometimes a window `w` (its action `react`, once a turn; random
+  `who`, `closes`, `ask`, `poll`), opened by `open w()` in actions and sometimes after `ping`; `perform ...
+  by` a player (always with `by` after a `choose ... by` another player); the free action as `anytime`;
+  triggers on `ping` that belong to players, with `events.ping.order` declared or chosen by the owner.
 - effects from a grammar of statements (let, assignments, if/elif/else, for .. where .. order by,
   for .. chosen by, repeat, bounded while, choose (optional, by, prompt, else), commit (every player's
   sealed answer from a menu of numbers that may depend on `p`, a filter, a prompt), require, create, move,
   destroy, draw, shuffle, say, call, emit, settle, perform, end_turn, end_game) over typed expressions
   (arithmetic, comparisons, and/or/not, count, size, len, empty, sum, min/max, any/all comprehensions,
-  list literals and comprehensions, in / not in, conditionals, random_int, shuffled, sorted, reversed).
+  list literals and comprehensions, in / not in, conditionals, random_int, shuffled, sorted, reversed,
+  `let ... in`, `match` in expressions and as a statement, slices `xs[a:b]`); sometimes `constants` (a
+  number and a record holding a list, read with `.field`, `["field"]` and slices).
 
 Termination is guaranteed by construction: `turns` goes up in every `turn_end` and the end condition
 `timeout` holds once it reaches a small bound; steps repeat at most twice; loops are over literal
@@ -49,7 +57,7 @@ EXCLUDED: dict[str, str] = {}
 LABELS = [f"{c}{r}" for r in (1, 2, 3) for c in "abc"]
 
 # Capabilities of an effect context: which statements may appear in it.
-ALL_CAPS = frozenset({"board", "choose", "settle", "perform", "call", "emit", "require", "end", "armed",
+ALL_CAPS = frozenset({"board", "choose", "commit", "settle", "perform", "call", "emit", "require", "end", "armed",
                       "rng", "end_turn"})
 
 
@@ -82,8 +90,12 @@ class Gen:
         self.used_end_game = False
         self.has_fn = False  # the spec declares the function twice(k)
         self.has_table = False  # the spec declares the table pts
+        self.has_consts = False  # the spec declares the constants base (int) and rec ({a: int, b: [int]})
+        self.has_quantity = False  # the spec declares the quantity fee(k)
         self.risky = False  # may draw expressions that fail at run time (not in setup: the game would not start)
         self.saying = False  # drawing a `say`'s text: no random draws there (dsl.md 4.21)
+        self.asked_other = False  # this effect has a `choose ... by` another player: a `perform` needs `by`
+        self.window = False  # the spec declares the window `w` (actions may `open w()`)
 
     # ------------------------------------------------------------------ helpers
     def pick(self, options):
@@ -113,6 +125,8 @@ class Gen:
             opts.append("oint")
         if self.int_atoms_extra:
             opts.append("extra")
+        if self.has_consts:
+            opts.append("const")
         k = self.pick(opts)
         if k == "lit":
             return str(self.num(0, 5))
@@ -122,6 +136,8 @@ class Gen:
             return f"(if {self.pick(sc.get('oint'))} == none then 0 else {self.pick(sc.get('oint'))})"
         if k == "extra":
             return self.pick(self.int_atoms_extra)
+        if k == "const":
+            return self.pick(["base", "rec.a", 'rec["a"]', "len(rec.b)"])
         if k == "score":
             return self.pick(["current.score", "next_player(current).score"])
         return k
@@ -130,7 +146,7 @@ class Gen:
         if d <= 0 or self.chance(0.35):
             return self.int_atom(sc)
         k = self.pick(["add", "sub", "mul", "div", "mod", "count", "size", "len", "sum", "minmax", "cond",
-                       "piece", "neg", "abs", "random", "index", "ncells", "fn", "table"])
+                       "piece", "neg", "abs", "random", "index", "ncells", "fn", "table", "let", "match"])
         a = lambda: self.int_expr(sc, d - 1)  # noqa: E731
         if k == "add":
             return f"({a()} + {a()})"
@@ -178,7 +194,26 @@ class Gen:
         if k == "index":
             xs = self.list_expr(sc, d - 1)
             return f"(if len({xs}) > 0 then {xs}[{self.pick(['0', '-1'])}] else 0)"
+        if k == "let" and self.on("let_in"):
+            x = self.fresh()
+            return f"(let {x} = {a()} in {self.int_expr(sc.add('int', x), d - 1)})"
+        if k == "match" and self.on("match"):
+            return f"(match {a()} {{ {self.match_arms(a)} }})"
         return self.int_atom(sc)
+
+    def match_patterns(self) -> list[str]:
+        """The patterns of a match's arms over small numbers (some with alternatives), ending with `_`."""
+        values = sorted(set(self.draw(st.lists(st.integers(0, 4), min_size=1, max_size=4))))
+        arms, i = [], 0
+        while i < len(values):
+            take = self.num(1, 2)
+            arms.append(" | ".join(map(str, values[i:i + take])))
+            i += take
+        return arms + ["_"]
+
+    def match_arms(self, result: Callable[[], str]) -> str:
+        """A match expression's arms."""
+        return ", ".join(f"{pattern} => {result()}" for pattern in self.match_patterns())
 
     def bool_expr(self, sc: Scope, d: int = 2) -> str:
         if d <= 0 or self.chance(0.2):
@@ -232,7 +267,9 @@ class Gen:
     def list_expr(self, sc: Scope, d: int = 2) -> str:
         opts = ["lit", "range", "log"]
         if d > 0:
-            opts += ["comp", "concat", "sorted", "reversed", "powers", "shuffled", "adjsizes"]
+            opts += ["comp", "concat", "sorted", "reversed", "powers", "shuffled", "adjsizes", "slice"]
+        if self.has_consts:
+            opts.append("const")
         k = self.pick(opts)
         if k == "lit":
             return "[" + ", ".join(self.int_expr(sc, d - 1) for _ in range(self.num(0, 3))) + "]"
@@ -256,6 +293,11 @@ class Gen:
         if k == "adjsizes":
             n = self.fresh()
             return f"[size({n}) for {n} in adjacent({self.cell_expr(sc)})]"
+        if k == "const":
+            return self.pick(["rec.b", 'rec["b"]'])
+        if k == "slice" and self.on("slice"):
+            lo, hi = (self.pick(["", "0", "1", "-1", "-2", "3", self.int_atom(sc)]) for _ in range(2))
+            return f"{self.list_expr(sc, d - 1)}[{lo}:{hi}]"
         m = self.fresh()
         return f"[{m}.power for {m} in pieces({self.pick(['board', 'pile', 'bag'])})]"
 
@@ -309,11 +351,11 @@ class Gen:
         """One statement (maybe several lines) and the scope after it."""
         kinds = ["let", "assign", "assign", "say", "log"]
         if d > 0:
-            kinds += ["if", "for_int", "for_cell", "for_piece", "repeat", "while"]
+            kinds += ["if", "for_int", "for_cell", "for_piece", "repeat", "while", "match"]
             if "choose" in caps:
                 kinds += ["chosen_by"]
         if "choose" in caps:
-            kinds += ["choose", "choose", "commit"]
+            kinds += ["choose", "choose"] + (["commit"] if "commit" in caps else [])
         if "board" in caps:
             kinds += ["create", "move", "destroy", "draw"]
         else:
@@ -323,6 +365,8 @@ class Gen:
         for cap in ("require", "call", "emit", "settle", "perform", "end_turn", "armed"):
             if cap in caps:
                 kinds.append(cap)
+        if "perform" in caps and self.window:  # (actions only: an answer in the window never opens it again)
+            kinds.append("open")
         if "end" in caps and self.chance(0.3):
             kinds.append("end")
         if sc.get("piece"):
@@ -364,6 +408,11 @@ class Gen:
                 lines[-1] = "} else {"
                 lines += ["  " + x for x in self.block(sc, caps, d - 1)] + ["}"]
             return lines, sc
+        if k == "match":  # arms of statements, one per line
+            lines = [f"match {ie()} {{"]
+            for pattern in self.match_patterns():
+                lines += ["  " + x for x in self.braces(f"{pattern} =>", self.block(sc, caps, d - 1, (1, 2)))]
+            return lines + ["}"], sc
         if k == "for_int":
             x = self.fresh()
             inner = sc.add("int", x)
@@ -457,8 +506,11 @@ class Gen:
         if k == "perform":
             later = [f"act{j}" for j in range(self.action_index + 1, self.n_actions)]
             if later:
-                return [f"perform {self.pick(later)}"], sc
+                by = "" if not self.asked_other and self.chance(0.6) else f" by {self.player_expr(sc)}"
+                return [f"perform {self.pick(later)}{by}"], sc
             return [f"g += {self.num(1, 2)}"], sc
+        if k == "open":
+            return ["open w()"], sc
         if k == "end_turn":
             return (["end_turn"] if self.chance(0.5) else self.braces(f"if {be()}", ["end_turn"])), sc
         if k == "end":
@@ -482,7 +534,9 @@ class Gen:
         if self.chance(0.7):
             parts.append(f"where {self.bool_expr(inner, 1)}")
         if self.chance(0.3):
-            parts.append(f"by {self.player_expr(sc)}")
+            who = self.player_expr(sc)
+            parts.append(f"by {who}")
+            self.asked_other = self.asked_other or who != "current"
         if self.chance() and self.on("prompt"):
             parts.append(f'prompt "pick {x}"' if self.chance() else f'prompt "pick " + text({self.int_expr(sc, 1)})')
         optional = self.chance(0.35) and self.on("choose_optional")
@@ -537,8 +591,8 @@ def specs(draw) -> str:
     max_players = g.num(1, 3)
     board: dict[str, Any] = {"type": "grid", "width": 3, "height": 3,
                              "adjacency": g.pick(["orthogonal", "king", "diagonal", "hex"])}
-    if g.chance(0.3):
-        board["capacity"] = g.num(2, 3)
+    if g.chance(0.3):  # (sometimes a bound written as an expression, read at each move: dsl.md 2.3.3)
+        board["capacity"] = "2 + g % 2" if g.on("bound_expr") and g.chance(0.3) else g.num(2, 3)
     spec: dict[str, Any] = {
         "orrery": 1,
         "game": {"name": "generated", "players": {"min": 1, "max": max_players}},
@@ -565,11 +619,28 @@ def specs(draw) -> str:
     if g.chance(0.5) and g.on("function"):
         spec["functions"] = {"twice": {"params": ["k"], "expr": g.int_expr(Scope().add("int", "k"), 2)}}
         g.has_fn = True
+    if g.chance(0.4) and g.on("constants"):
+        spec["constants"] = {"base": g.num(0, 4),
+                             "rec": {"a": g.num(0, 3), "b": [g.num(0, 5) for _ in range(g.num(0, 3))]}}
+        g.has_consts = True
     if g.chance(0.4) and g.on("table"):
         spec["tables"] = {"pts": {"values": [0, 1, 3, 6], "default": 0}}
         g.has_table = True
+    if g.chance(0.3) and g.on("quantity"):  # a quantity and its modifiers (dsl.md 2.10.3)
+        spec["quantities"] = {"fee": {"params": ["k"], "base": "k % 4 + 1", "min": 0,
+                                      "round": g.pick(["down", "up", "nearest"])}}
+        if g.chance(0.3):
+            spec["quantities"]["fee"]["layers"] = ["set", "scale", "add"]
+        mods = {}
+        for i in range(g.num(1, 3)):
+            kind = g.pick(["set", "add", "scale"])
+            value = g.pick(["1/2", "3/2", "2"]) if kind == "scale" else str(g.num(-2, 3))
+            mods[f"m{i}"] = {"modify": "fee", "when": g.pick(["g > 2", "k % 2 == 0", "turns > 3", "true"]),
+                             kind: value}
+        spec["modifiers"] = mods
+        g.has_quantity = True
     # procedures: may choose and emit; no call, perform, settle, end_turn, armed
-    proc_caps = frozenset({"board", "choose", "emit", "require", "rng", "end"})
+    proc_caps = frozenset({"board", "choose", "commit", "emit", "require", "rng", "end"})
     g.int_atoms_extra = ["n"]
     proc_body = g.block(top.add("int", "n"), proc_caps, 2)
     g.int_atoms_extra = []
@@ -583,8 +654,10 @@ def specs(draw) -> str:
     # actions
     actions: dict[str, Any] = {}
     action_caps = ALL_CAPS
+    g.window = g.chance(0.3) and g.on("window")
     for i in range(n_actions):
         g.action_index = i
+        g.asked_other = False
         act: dict[str, Any] = {}
         sc = top
         params: dict[str, Any] = {}
@@ -619,9 +692,20 @@ def specs(draw) -> str:
             if g.chance():
                 act["why"] = "not allowed now"
         if g.chance(0.2):
-            act["cost"] = {"score": g.num(0, 2)}
+            ints = [n for n, p in params.items() if not p.get("optional") and not p["from"].startswith("cells")]
+            if ints and g.on("late_cost") and g.chance():  # a price read from a parameter: paid once they are chosen
+                act["cost"] = {"score": f"{ints[-1]} % 3"}
+            elif g.has_quantity and g.chance():
+                act["cost"] = {"score": "fee(g)"}
+            else:
+                act["cost"] = {"score": g.num(0, 2)}
         if g.chance(0.2):
             act["limit"] = g.num(1, 2)
+            if g.on("limit_scope") and g.chance(0.6):  # per turn, phase, round or game; maybe a shared counter
+                act["limit"] = ({"times": 2, "per": "round", "key": "shared"} if g.chance(0.3) else
+                                {"times": g.num(1, 2), "per": g.pick(["turn", "phase", "round", "game"])})
+                if "condition" not in act and g.chance(0.4):
+                    act["condition"] = f"uses({act['limit'].get('key', f'act{i}')!r}) < 2 or g > 5"
         if g.chance(0.3):
             act["rule"] = f"Rule of act{i}."
         act["effect"] = effect(g.block(sc, action_caps, 2, (1, 4)))
@@ -650,7 +734,10 @@ def specs(draw) -> str:
         phase["turn_start"] = effect(g.block(top, frozenset({"rng", "armed"}), 1, (1, 1)))
     if g.chance(0.25) and g.on("free_action"):  # a free action: offered at every step, once a turn
         actions["tip"] = {"limit": 1, "effect": effect(["g += 1", f"say {g.text_expr(top)}"])}
-        phase["free_actions"] = ["tip"]
+        if g.chance(0.5) and g.on("anytime"):  # at any time: every step menu of the turn, and windows
+            actions["tip"]["anytime"] = g.pick(["own_turn", "always"])
+        else:
+            phase["free_actions"] = ["tip"]
     phases = [phase]
     if g.chance(0.35) and g.on("second_phase"):  # until_pass: ends when everyone passed (or the game ends)
         chosen = draw(st.lists(st.sampled_from(names), min_size=0, max_size=len(names), unique=True))
@@ -673,6 +760,16 @@ def specs(draw) -> str:
         spec["flow"]["round_start"] = effect([f"say {g.text_expr(top)}"])
     if g.chance(0.2):
         spec["flow"]["round_end"] = effect(["g += 1"])
+    if g.window:  # a reaction window, opened by `open w()` in actions (and after `ping` when it is emitted)
+        # (its answer never commits: a commit cannot run inside one player's reaction, dsl.md 4.24)
+        actions["react"] = {"limit": 1, "effect": effect(g.block(top, frozenset({"board", "choose", "require", "rng"}),
+                                                                 1, (1, 2)))}
+        window: dict[str, Any] = {"actions": ["react"], "who": g.pick(["players", "[p for p in players where p != current]"]),
+                                  "closes": g.pick(["all_passed", "first_taken", "each_once"]),
+                                  "ask": g.pick(["when_able", "always"]), "poll": g.pick(["turn_order", "as_listed"])}
+        if g.emits and g.chance(0.5):
+            window["after"] = "ping"
+        spec["windows"] = {"w": window}
     spec["actions"] = actions
     # triggers
     triggers: dict[str, Any] = {}
@@ -681,16 +778,24 @@ def specs(draw) -> str:
     ev: dict[str, Any] = {"on": "ping"}
     if g.chance():
         ev["when"] = g.bool_expr(top, 1)
-    ev["effect"] = effect(g.block(top, frozenset({"board", "choose", "require", "rng"}), 1, (1, 2)))
+    ev["effect"] = effect(g.block(top, frozenset({"board", "choose", "commit", "require", "rng"}), 1, (1, 2)))
     g.int_atoms_extra = []
     if not g.emits:  # no effect emits ping: listen to the built-in action event instead
         ev["on"] = "action"
         ev.pop("when", None)
         ev["effect"] = effect(["say \"after \" + event.action"])
+    if g.on("max_fires") and g.chance(0.3):  # fires at most once per scope instance
+        ev["max_fires"] = {"times": 1, "per": g.pick(["turn", "phase", "round", "game"])}
+    if g.emits and g.chance(0.3) and g.on("owner"):  # triggers that belong to players, maybe ordered by them
+        ev["owner"] = g.pick(["current", "next_player(current)", "event.player"])
+        triggers["on_ping"] = ev
+        triggers["on_ping_too"] = {"on": "ping", "owner": g.pick(["current", "players[0]"]),
+                                   "effect": effect(["g += 1", f"say {g.text_expr(top)}"])}
+        spec["events"] = {"ping": {"order": g.pick(["declared", "owner_chooses"])}}
     triggers["on_ping"] = ev
     if g.on("state_trigger"):
         # consumes `armed`: fires `armed` times; may put pieces on the board, choose, require
-        body = g.block(top, frozenset({"board", "choose", "require", "rng"}), 1, (0, 2))
+        body = g.block(top, frozenset({"board", "choose", "commit", "require", "rng"}), 1, (0, 2))
         triggers["fire"] = {"when": "armed > 0", "effect": effect(["armed -= 1"] + body)}
         if g.chance(0.3):
             triggers["fire"]["order"] = str(g.num(-2, 2))

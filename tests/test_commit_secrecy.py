@@ -127,4 +127,4 @@ def test_a_log_holds_every_answer_and_replays_exactly(tmp_path, capsys, monkeypa
     assert steps and all(s["prompt"].startswith("Your sealed bid") for s in steps)
     assert main(["replay", str(log)]) == 0
     out = capsys.readouterr().out
-    assert "every state matches" in out and "game over (last_round)" in out
+    assert "every state matches" in out and "game over (last round)" in out

@@ -131,7 +131,7 @@ def _rules(ex: Example, tmp: Path) -> None:
         effects.append(parse_block(ex.text, file=ex.where))
     except SpecError as block_error:
         try:  # one expression per line
-            exprs = [parse_expr(line, file=ex.where) for line in ex.text.splitlines()
+            exprs = [(line, parse_expr(line, file=ex.where)) for line in ex.text.splitlines()
                      if line.strip() and not line.strip().startswith("#")]
         except SpecError:
             findings = block_error.findings
@@ -141,15 +141,10 @@ def _rules(ex: Example, tmp: Path) -> None:
         path.write_text(context, encoding="utf-8")
         spec = load_spec(path)
         findings = [f for f in check_rule_text(spec, [], effects, _locals(ex))]
-        for e in exprs:  # expressions are values here, not conditions: check each as `let _ = EXPR`
-            findings += check_rule_text(spec, [], [parse_block(f"let example_ = {_one_line(e, ex)}", file=ex.where)],
+        for line, _ in exprs:  # expressions are values here, not conditions: check each as `let _ = EXPR`
+            findings += check_rule_text(spec, [], [parse_block(f"let example_ = {line}", file=ex.where)],
                                         _locals(ex))
     _outcome(ex, findings)
-
-
-def _one_line(e, ex: Example) -> str:
-    lines = [ln for ln in ex.text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
-    return lines[e.span.line - 1] if e.span is not None and 0 < e.span.line <= len(lines) else "none"
 
 
 _RUN = {"spec": _spec, "variant": _variant, "scenario": _scenario, "fragment": _fragment, "rules": _rules}
@@ -180,3 +175,8 @@ def test_a_wrong_example_is_caught(tmp_path: Path):
     wrong_rule = Example(ROOT / "docs" / "dsl.md", 1, "orrery", "say text(curent)\n", {"context": "tic-tac-toe"})
     with pytest.raises(AssertionError, match="unknown name 'curent'"):
         _rules(wrong_rule, tmp_path)
+    # a block of expressions, one per line: each line is checked, not the first one again (lang-geo's report)
+    later_line = Example(ROOT / "docs" / "dsl.md", 1, "orrery", "round + 1\nlen(players) > curent\n",
+                         {"context": "tic-tac-toe"})
+    with pytest.raises(AssertionError, match="unknown name 'curent'"):
+        _rules(later_line, tmp_path)

@@ -205,6 +205,7 @@ def test_an_action_pays_its_cost_asks_its_parameters_and_counts_its_use(games):
         gs.apply_label("10")
         assert gs.pos.decision.prompt == "who answers?" and gs.pos.decision.player == 1, mode
         assert gs.state.cursor.turn_actions == {"trade": 1}, mode
+        assert gs.state.uses == {(0, "trade"): (1, 1)}, mode  # (seat, key): (the turn, one use)
 
 
 def test_an_event_whose_trigger_asks_pushes_its_generated_frame(games):

@@ -292,7 +292,7 @@ def test_action_limit_per_turn_and_end_turn(game_from):
     assert labels(gs) == ["gain", "spend", "peek"]
     gs.apply_label("peek")
     assert labels(gs) == ["gain", "spend"]     # peek used up for this turn
-    assert "at most 1 time(s) per turn" in gs.decision.reasons[2]
+    assert "at most 1 time per turn" in gs.decision.reasons[2]
     with pytest.raises(IllegalMove, match="at most 1"):
         gs.apply_label("peek")
     gs.apply_label("spend")                    # end_turn: the second step never comes

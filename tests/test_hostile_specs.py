@@ -308,7 +308,7 @@ EXPRESSIONS = [
     ('__import__("os").system("touch @SENTINEL@")', "syntax error"),
     ('eval("open(\'@SENTINEL@\', \'w\')")', "unknown function 'eval'"),
     ('exec("import os")', "unknown function 'exec'"),
-    ('open("@SENTINEL@")', "unknown function 'open'"),
+    ('input("@SENTINEL@")', "unknown function 'input'"),  # (`open` is a word of the language: §4.25)
     ("globals()", "unknown function 'globals'"),
     ("vars()", "unknown function 'vars'"),
     ('getattr(current, "__class__")', "unknown function 'getattr'"),
@@ -318,7 +318,7 @@ EXPRESSIONS = [
     ("__import__", "unknown name '__import__'"),
     ("eval", "unknown name 'eval'"),
     ("exec", "unknown name 'exec'"),
-    ("open", "unknown name 'open'"),
+    ("input", "unknown name 'input'"),
     ("globals", "unknown name 'globals'"),
     ("__name__", "unknown name '__name__'"),
     ("os", "unknown name 'os'"),
@@ -359,7 +359,7 @@ def test_names_that_mean_something_to_python_are_plain_spec_names(capsys, tmp_pa
     gs = Game(load_spec(path)).new_initial_state(players=2, seed=0)
     assert gs.is_terminal()
     v = gs.state.vars
-    assert (v["__import__"], v["__builtins__"], v["eval"], v["exec"], v["open"], v["globals"]) == (1, 2, 3, 4, 5, 6)
+    assert (v["__import__"], v["__builtins__"], v["eval"], v["exec"], v["input"], v["globals"]) == (1, 2, 3, 4, 5, 6)
     assert v["total"] == 21
     assert v["n"] == 100  # the spec's own print(x) = x + 100
     assert v["said"] == f"__import__('os').system('touch {sentinel}')" + str(sentinel)

@@ -549,6 +549,18 @@ def test_keywords_are_not_names():
     syntax_error("[a for a in as]")
 
 
+@pytest.mark.parametrize("text", ["w.open", "not w.open and x.if", "[w for w in ws where w.open]"])
+def test_an_attribute_may_share_a_keywords_spelling(text):
+    # after `.` only a name can come, so a keyword there is the attribute's name (`open` became a keyword
+    # after games had named attributes so)
+    assert isinstance(parse_expr(text), A.Expr)
+
+
+def test_an_attribute_named_like_a_keyword_can_be_assigned():
+    s = one("w.open = true")
+    assert isinstance(s, A.Assign) and isinstance(s.target, A.Attr) and s.target.name == "open"
+
+
 def test_assignment_targets_may_start_with_a_call():
     # `top(c).lit = true` writes an attribute of the piece the call returns
     s = one("top(c).lit = true")

@@ -360,7 +360,7 @@ def test_outcome_line_at_game_end(ttt: GameState) -> None:
         ttt.apply_label(move)
     assert ttt.is_terminal()
     out = text_of(render_state(ttt))
-    assert "Game over: three_in_a_row" in out
+    assert "Game over: three in a row" in out  # (the end condition three_in_a_row, as words: dsl.md 1.6)
     assert "winners: X" in out and "scores: X 1, O 0" in out
     assert "★ X" in out
     assert text_of(render_decision(ttt)).strip() == "The game is over."

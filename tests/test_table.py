@@ -12,13 +12,14 @@ import pytest
 from rich.console import Console
 
 from conftest import REPO, SPECS, load_game
+from screens import TmuxPlay, tmux_available
 from orrery.interpreter.cli import render
 from orrery.interpreter.cli.main import main
 from orrery.interpreter.files.log import read_log
 from orrery.interpreter.cli.table import Handover, draws_at_random, hidden_information, private_views
 
 CARDS = SPECS / "draw-discard.yaml"
-CLEAR = "\x1b[3J\x1b[2J"
+CLEAR = "\x1b[2J\x1b[H\x1b[3J"  # the screen, then the scrollback it was moved into
 
 
 def run(capsys, monkeypatch, *argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -138,6 +139,34 @@ def test_handover_waits_for_enter_and_stops_at_end_of_input():
 
     h.ask = eof
     assert h.to(0) is False
+
+
+def test_the_incoming_player_is_told_what_the_others_did_as_they_may_see_it(capsys, monkeypatch):
+    code, out, _ = run(capsys, monkeypatch, "play", str(CARDS), "--seats", "human,human", "--seed", "3", "--no-save",
+                       stdin="1\n\n1\n\n")
+    assert code == 0
+    to_p2 = out.split("Since your last turn, P2:")[1].split("P2, Discard which card?")[0]
+    to_p1 = out.split("Since your last turn, P1:")[1].split("P1, Discard which card?")[0]
+    assert "P1 (human): Discard which card? -> moon 2 card" in to_p2  # discarded: public from then on
+    assert "P2 (human): Discard which card? -> sun 2 card" in to_p1 and "P1 (human)" not in to_p1
+
+
+@pytest.mark.skipif(not tmux_available(), reason="tmux is not installed")
+def test_after_a_hand_over_the_scrollback_holds_nothing_of_the_previous_hand():
+    # P1 holds moon 2, moon 3 and sun 4 (seed 3) and discards moon 2; P2 must not scroll back to the others
+    play = TmuxPlay([str(CARDS), "--seats", "human,human", "--seed", "3", "--no-save"], name="handover")
+    try:
+        play.wait_for("P1, Discard which card?")
+        assert any("moon 3 card" in line for line in play.history())  # (P1's screen shows it)
+        play.keys("1", "Enter")
+        play.wait_for("Pass the screen to P2")
+        play.keys("Enter")
+        play.wait_for("P2, Discard which card?")
+        seen = "\n".join(play.history())
+    finally:
+        play.close()
+    assert "Since your last turn, P2:" in seen and "moon 2 card" in seen
+    assert "moon 3 card" not in seen and "sun 4 card" not in seen
 
 
 def test_no_hand_over_when_everyone_sees_the_same(capsys):

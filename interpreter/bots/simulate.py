@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from .backends import BACKENDS, TaskSpec, play_in_processes, play_on_ray
 from .factory import Bot, apply_choice, make_bot
 from ..reference.evaluator import Interp
 from ..engine.game import Game, GameState
@@ -112,8 +112,12 @@ def play_game(game: Game, players: int, seed: int, bots: list[Bot], max_steps: i
 
 def simulate(game: Game, games: int, players: int, seed: int, bot_names: list[str], max_steps: int = 20_000,
              check: bool = False, variants: list[str] = (),
-             progress: Callable[[int], None] | None = None, jobs: int = 1) -> dict[str, Any]:
-    """Play `games` games; game i uses seed `seed + i` (in `jobs` processes: the same games, faster)."""
+             progress: Callable[[int], None] | None = None, jobs: int = 1, backend: str = "local",
+             address: str | None = None, batch: int | None = None, start_method: str | None = None) -> dict[str, Any]:
+    """Play `games` games; game i uses seed `seed + i`. The same games, faster: in `jobs` processes (forked, or
+    spawned where fork is unavailable or `start_method` says so), or as Ray tasks of `batch` games
+    (`backend="ray"`: a local Ray instance of `jobs` workers, or the cluster at `address`). Ctrl-C stops it and
+    keeps the games played so far (`"interrupted": true`)."""
     if len(bot_names) == 1:
         bot_names = bot_names * players
     if len(bot_names) != players:
@@ -121,11 +125,16 @@ def simulate(game: Game, games: int, players: int, seed: int, bot_names: list[st
     task = _Task(game, players, list(bot_names), max_steps, check)
     seeds = [seed + i for i in range(games)]
     records: list[GameRecord] = []
-    for record in _play_all(task, seeds, jobs):
-        records.append(record)
-        if progress:
-            progress(len(records))
+    interrupted = False
+    try:
+        for record in _play_all(task, seeds, jobs, backend, address, batch, start_method):
+            records.append(record)
+            if progress:
+                progress(len(records))
+    except KeyboardInterrupt:
+        interrupted = True
     return {
+        "interrupted": interrupted,
         "game": game.name,
         "variants": list(variants),
         "players": players,
@@ -153,28 +162,33 @@ class _Task:
         return play_game(self.game, self.players, gseed, bots, self.max_steps, self.check)
 
 
-_WORKER_TASK: _Task | None = None  # a worker process's task (inherited by fork: a Game holds compiled code)
-
-
-def _play_in_worker(gseed: int) -> GameRecord:
-    assert _WORKER_TASK is not None
-    return _WORKER_TASK.play(gseed)
-
-
-def _play_all(task: _Task, seeds: list[int], jobs: int) -> Iterator[GameRecord]:
-    """The games' records in seed order; with jobs > 1, played by that many forked processes."""
-    global _WORKER_TASK
-    if jobs <= 1 or len(seeds) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+def _play_all(task: _Task, seeds: list[int], jobs: int, backend: str = "local", address: str | None = None,
+              batch: int | None = None, start_method: str | None = None) -> Iterator[GameRecord]:
+    """The games' records in seed order, played here, by `jobs` processes, or on Ray (bots/backends.py)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    if backend == "ray":
+        yield from play_on_ray(task_from_spec, _spec_of(task), seeds, jobs, address, batch)
+    elif jobs <= 1 or len(seeds) <= 1:
         for gseed in seeds:
             yield task.play(gseed)
-        return
-    _WORKER_TASK = task
-    try:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(min(jobs, len(seeds))) as pool:
-            yield from pool.imap(_play_in_worker, seeds)
-    finally:
-        _WORKER_TASK = None
+    else:
+        yield from play_in_processes(task, task_from_spec, lambda: _spec_of(task), seeds, jobs, start_method)
+
+
+def task_from_spec(spec: TaskSpec) -> _Task:
+    """The task of a spec, its game loaded from its files (in a spawned process or a Ray worker)."""
+    game = Game.load(spec.path, list(spec.variants), spec.limits, spec.mode)
+    return _Task(game, spec.players, list(spec.bot_names), spec.max_steps, spec.check)
+
+
+def _spec_of(task: _Task) -> TaskSpec:
+    """What another process needs to rebuild the task: the game's files, engine and limits, and the settings."""
+    if task.game.source is None:
+        raise ValueError("this game was not loaded from files: it can only be played in this process or forked")
+    path, variants = task.game.source
+    return TaskSpec(path, tuple(variants), task.game.mode, task.game.limits, task.players, tuple(task.bot_names),
+                    task.max_steps, task.check)
 
 
 def outcome_kind(record: GameRecord) -> str:

@@ -20,6 +20,8 @@ from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
 
 from .explain_prose import Phraser, code, words
+from .explain_windows import windows_section
+from .explain_quantities import quantity_entries
 
 INDENT = "    "
 MAX_LINE = 100  # a value longer than this on one line is shown as a block (never cut: --diff is complete)
@@ -65,6 +67,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _limit_text(limit: Any, lead: str) -> str:
+    """`At most 2 times per round, counted together as “plays”` (a `limit:` or `max_fires:`)."""
+    shared = f", counted together as “{words(limit.key)}”" if limit.key else ""
+    return f"{lead} {_plural(limit.times, 'time')} per {limit.per}{shared}"
+
+
 def _join(items: list[str], last: str = "and") -> str:
     """`a`, `a and b`, `a, b and c`."""
     items = [i for i in items if i]
@@ -98,7 +106,10 @@ def _attr_text(name: str, decl: AttrDecl | list | str) -> str:
     if isinstance(decl, str):
         return f"{words(name)} ({decl})"
     values = decl if isinstance(decl, list) else decl.values
-    out = f"{words(name)}: {'/'.join(map(str, values))}" if values else f"{words(name)} ({decl.type})"
+    kind = "" if isinstance(decl, list) else decl.type if decl.type != "any" else (
+        f"a row of {decl.row}" if decl.row else f"record of {', '.join(decl.record)}" if decl.record is not None
+        else "list" if decl.list_ is not None else decl.type)
+    out = f"{words(name)}: {'/'.join(map(str, values))}" if values else f"{words(name)} ({kind})"
     default = None if isinstance(decl, list) else decl.default
     return out if default is None else f"{out}, default {default}"
 
@@ -457,7 +468,7 @@ def _actions(c: _Ctx) -> list[str]:
             extra = [x for x in extra if x]
             items.append(line.rstrip(".") + (f" ({'; '.join(extra)})" if extra else "") + ".")
         if a.limit:
-            items.append(f"- At most {_plural(a.limit, 'time')} per turn.")
+            items.append(f"- {_limit_text(a.limit, 'At most')}.")
         effect = c.budgeted(("actions", name, "effect"), bool(a.rule or a.description))
         items += ["- Nothing else happens."] if effect == [] else effect or []
         out += items
@@ -474,6 +485,11 @@ def _triggers(c: _Ctx) -> list[str]:
             head = f"When the event “{words(t.on)}” happens"
             when = c.cond("triggers", name, "when", current="the current player")
             head += f" and {when}" if when else ""
+            owner = c.value("triggers", name, "owner", current="the current player")
+            chooses = t.on in c.model.events and c.model.events[t.on].order == "owner_chooses"
+            head += (f" (it belongs to {owner}: after the triggers of nobody, each player's resolve in turn, "
+                     f"the acting player's first, {'in the order their owner chooses' if chooses else 'in this order'})"
+                     if owner else "")
         else:
             binder = c.spec.expr("triggers", name, "for")
             head = "Whenever " + (c.cond("triggers", name, "when", current="the current player") or "true")
@@ -486,6 +502,8 @@ def _triggers(c: _Ctx) -> list[str]:
         out += ["", f"### {words(name).capitalize()}"]
         out += [_stop(t.description)] if t.description else []  # the author's account, then the passage
         out += [f"> {_said(t.rule)}"] if t.rule else []
+        out += [f"- {_limit_text(t.max_fires, 'It happens at most')} (for each player who is acting)."] \
+            if t.max_fires else []
         effect = c.budgeted(("triggers", name, "effect"), bool(t.rule or t.description), current="the current player")
         if effect is None:
             out.append(f"- {head}, as described above.")
@@ -607,14 +625,15 @@ def _glossary(c: _Ctx, above: str) -> list[str]:
             phrase = c.value("functions", name, "expr", current="the current player") or ""
             text = phrase + "." if len(phrase) <= 140 and phrase.count("`") <= 2 else \
                 f"`{code(c.spec.expr('functions', name, 'expr'))}`"
-        out.append(f"- `{name}({', '.join(f.params)})`: {text}")
+        out.append(f"- `{name}({', '.join(f.param_names)})`: {text}")
     for name, p in m.procedures.items():
         if f"“{words(name)}”" not in above:
             continue
         lines = c.effect("procedures", name, "effect", current="the current player")
         text = _stop(p.description) if p.description else (
             lines[0][2:] if len(lines) == 1 else f"{_plural(len(lines), 'step')} (see the spec).")
-        out.append(f"- “{words(name)}” ({', '.join(p.params)}): {text}")
+        out.append(f"- “{words(name)}” ({', '.join(p.param_names)}): {text}")
+    out += quantity_entries(c, above)
     if m.invariants:
         out.append("- Always true (`orrery simulate --check` checks these invariants): "
                    f"{'; '.join(words(n) for n in m.invariants)}.")
@@ -681,15 +700,15 @@ def _assumptions(c: _Ctx) -> list[str]:
     return out
 
 
-SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Scoring",
-            "End of the game", "Glossary", "Hints for search bots", "Assumptions")
+SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Reaction windows",
+            "Scoring", "End of the game", "Glossary", "Hints for search bots", "Assumptions")
 
 
 def explain_text(spec: GameSpec) -> str:
     """A rules summary of a spec that reads like a rulebook, in a rulebook's order, as Markdown."""
     c = _Ctx(spec)
     sections = [_header(c), _overview(c), _components(c), _setup(c), _flow(c), _actions(c), _triggers(c),
-                _scoring(c), _end(c)]
+                windows_section(c, _said, _stop), _scoring(c), _end(c)]
     above = "\n".join("\n".join(s) for s in sections)
     sections += [_glossary(c, above), _bot_hints(c), _assumptions(c)]
     text = "\n\n".join("\n".join(s) for s in sections if s) + "\n"
@@ -705,6 +724,8 @@ def compact_value(value: Any, absent: str = "(none)") -> list[str]:
         return [absent]
     if isinstance(value, str):
         return value.strip().splitlines() or [""]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value) and any("\n" in v for v in value):
+        return [ln for v in value for ln in v.strip().splitlines()]  # an effect in parts (a variant's append)
     one = _dump(value, flow=True)
     if len(one) == 1 and len(one[0]) <= MAX_LINE:
         return one

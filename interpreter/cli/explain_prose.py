@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 from orrery.rulespec.gamespec import GameSpec
+from .explain_forms import code_form, is_match_value, match_lines
 
 _COMPARE = {"==": "is", "!=": "is not", ">=": "is at least", "<=": "is at most", ">": "is more than",
             "<": "is less than", "in": "is in", "not in": "is not in"}
@@ -89,7 +90,7 @@ def code(e: A.Node | None) -> str:
         clauses = " ".join(f"for {c.var} in {code(c.iter)}" + (f" where {code(c.cond)}" if c.cond else "")
                            for c in e.clauses)
         return f"[{code(e.elt)} {clauses}]"
-    return type(e).__name__.lower()
+    return code_form(e, code, _paren) or type(e).__name__.lower()
 
 
 def _literal_code(value: Any) -> str:
@@ -105,7 +106,7 @@ def _literal_code(value: Any) -> str:
 def _paren(e: A.Node, level: int) -> str:
     """Source text of a sub-expression, in brackets when it binds more loosely than its place."""
     own = (_PRECEDENCE.get(e.op, 4) if isinstance(e, A.Binary) else 3 if isinstance(e, A.Unary) and e.op == "not"
-           else 0 if isinstance(e, A.Cond) else 10)
+           else 0 if isinstance(e, (A.Cond, A.LetIn)) else 10)
     text = code(e)
     return f"({text})" if own < level else text
 
@@ -170,6 +171,8 @@ class Phraser:
     def _x_Name(self, e: A.Name) -> str:
         if e.id == "current":
             return self.current
+        if e.id == "turn_player":
+            return "the player whose turn it is"
         if e.id == "players":
             return "the players"
         if e.id in self.zones:
@@ -258,9 +261,9 @@ class Phraser:
                 return e
             decl = self.spec.model.functions[e.func]
             body = self.spec.expr("functions", e.func, "expr")
-            if decl.description or body is None or e.kwargs or len(e.args) != len(decl.params):
+            if decl.description or body is None or e.kwargs or len(e.args) != len(decl.param_names):
                 return e
-            e = substitute(body, dict(zip(decl.params, e.args)))
+            e = substitute(body, dict(zip(decl.param_names, e.args)))
         return e
 
     def _inline(self, e: A.Call, as_cond: bool = False) -> str | None:
@@ -272,11 +275,11 @@ class Phraser:
         decl = self.spec.model.functions[e.func]
         body = self.spec.expr("functions", e.func, "expr")
         if decl.description or body is None or self._depth >= MAX_INLINE_DEPTH or e.kwargs \
-                or len(e.args) != len(decl.params):
+                or len(e.args) != len(decl.param_names):
             return None
         self._depth += 1
         try:
-            put = substitute(body, dict(zip(decl.params, e.args)))
+            put = substitute(body, dict(zip(decl.param_names, e.args)))
             text = self.cond(put) if as_cond else self.expr(put)
         finally:
             self._depth -= 1
@@ -618,8 +621,11 @@ class Phraser:
         if block is None:
             return []
         out: list[str] = []
-        for s in block.body:
-            out += self.stmt(s, depth)
+        for i, s in enumerate(block.body):
+            if is_match_value(s) and i + 1 < len(block.body) and getattr(block.body[i + 1], "match", None):
+                out += match_lines(self, s.value, block.body[i + 1], depth)  # the `if` it is parsed into: skipped
+            elif not (isinstance(s, A.If) and s.match is not None and i > 0 and is_match_value(block.body[i - 1])):
+                out += self.stmt(s, depth)
         return out
 
     def stmt(self, s: A.Stmt, depth: int = 0) -> list[str]:
@@ -760,8 +766,12 @@ class Phraser:
         args = [self.expr(a) for a in s.args]
         return f"do “{words(s.name)}”" + (f" for {', '.join(args)}" if args else "")
 
+    def _s_Open(self, s: A.Open) -> str:
+        return f"other players may answer (reaction window “{words(s.window)}”)"
+
     def _s_Perform(self, s: A.Perform) -> str:
-        return f"perform the action “{self.actions.get(s.action, words(s.action))}”"
+        who = "" if s.actor is None else f" (done by {self.expr(s.actor)})"
+        return f"perform the action “{self.actions.get(s.action, words(s.action))}”{who}"
 
     def if_lines(self, s: A.If, depth: int) -> list[str]:
         """An `if` with `elif`/`else` branches: one item per branch."""

@@ -72,4 +72,6 @@ def load_game_from_args(args: argparse.Namespace, game_arg: str | None = None):
     variants = [resolve_variant(path, v) for v in getattr(args, "variant", None) or []]
     spec = load_spec(path, variants, limits=ylimits)
     mode = getattr(args, "mode_override", None) or getattr(args, "mode", None)
-    return Game(spec, limits, mode), path, [str(v) for v in getattr(args, "variant", None) or []]
+    game = Game(spec, limits, mode)
+    game.source = (str(path), tuple(str(v) for v in variants))  # for processes that load it again (simulate)
+    return game, path, [str(v) for v in getattr(args, "variant", None) or []]

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from orrery import __version__
 from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, printable
+from orrery.rulespec.wording import spoken
 
 # The game-loading helpers live in .loading (cli_perf and play use them too); the old private names stay.
 from .loading import LIMIT_NAMES
@@ -139,11 +140,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     with progress as tick:
         seed = new_seed() if args.seed is None else args.seed
         result = simulate(game, args.games, players, seed, bots, max_steps=steps, check=args.check,
-                          variants=variants, progress=tick, jobs=args.jobs)
+                          variants=variants, progress=tick, jobs=args.jobs, backend=args.backend,
+                          address=args.address, batch=args.batch)
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
         _print_summary(result)
+    if result["interrupted"]:  # Ctrl-C: the games played so far were summarised above
+        print(f"interrupted after {len(result['results'])} of {args.games} games", file=sys.stderr)
+        return 130
     if args.check and result["violations"]:
         for v in result["violations"][:20]:
             print(f"{v['where']}: invariant '{v['invariant']}' failed in game seed {v['seed']} at step {v['step']} "
@@ -226,7 +231,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(printable(f"replay diverged: {report.divergence}"), file=sys.stderr)
         return EXIT_FAIL
     o = report.final.outcome()
-    status = f"game over ({o.end}), winners: {_winner_names(game, o.winners)}" \
+    status = f"game over ({spoken(o.end)}), winners: {_winner_names(game, o.winners)}" \
         if o else f"game in progress: {report.final.decision.prompt}"
     print(printable(f"replayed {report.steps} step(s) of {args.log}: every state matches; {status}"))
     if report.result_matches is False:
@@ -354,6 +359,12 @@ def build_parser() -> argparse.ArgumentParser:
                     "results are the same for any number")
     sp.add_argument("--mode", choices=["compiled", "interpreted"], help="engine: the compiled fast path "
                     "(default) or the tree-walking reference interpreter; both give identical games")
+    sp.add_argument("--backend", choices=["local", "ray"], default="local", help="where the games are played: "
+                    "here (with --jobs processes) or as Ray tasks (needs orrery[ray]); the same results either way")
+    sp.add_argument("--address", help="with --backend ray: the Ray cluster to use (default: a new local Ray "
+                    "instance of --jobs workers; 'auto': the cluster this machine belongs to)")
+    sp.add_argument("--batch", type=GAMES, help="with --backend ray: games per Ray task (default: about four tasks "
+                    "per worker)")
     sp = add("replay", cmd_replay, "Replay a game log, verifying the state after every step.")
     sp.add_argument("log", metavar="LOG")
     sp.add_argument("--game", help="the game's spec, if the log's game cannot be found")

@@ -103,7 +103,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
 def add_commands(add: Any, game_args: Any) -> None:
     """Register `bench` and `compile` on the CLI's subcommand parser."""
     sp = add("bench", cmd_bench, "Measure random playouts per second (the machinery of simulate --bots random); "
-             "--report: every figure of issue 17 for the bundled games.")
+             "--report: every performance figure of the bundled games, each against its target (docs/performance.md).")
     sp.add_argument("game", metavar="GAME", nargs="?", help="a bundled game's name (see orrery list) or a path to "
                     "rules.yaml (with --report: one bundled game; default every one)")
     sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")

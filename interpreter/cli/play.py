@@ -68,12 +68,12 @@ from ..reference.evaluator import Interp
 from ..engine.game import Game, GameState
 from ..engine.gamefiles import game_ref, resolve_game
 from ..files.log import LogWriter
-from .narrate import auto_lines, bot_lines, hidden_labels, public_view
+from .narrate import Sight, auto_lines, bot_lines, public_view
 from .prompter import EOF, HELP, QUIT, UNDO, LineReader, Table, answer_words, ask
 from ..files.save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
                    replay_save, save_status, write_save)
 from ..bots.simulate import bot_seed
-from .table import PRIVATE_RECORD, Handover, hidden_information, new_seed, seed_text
+from .table import PRIVATE_RECORD, Handover, Recap, hidden_information, new_seed, seed_text
 from ..core.values import PieceRef
 
 HUMAN = "human"
@@ -440,14 +440,33 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     quiet_board = getattr(args, "quiet_board", False)
     humans = [i for i, k in enumerate(seats) if k == HUMAN]
     handover = Handover(humans, game.rules, console)
+    recap = Recap(humans, handover.active)  # what each human is told after a hand-over
     readers: dict[int, LineReader] = {}  # one per human seat: nobody recalls another seat's answers
 
-    def hidden_now(g: GameState) -> list[str]:
-        """Labels that must not be printed: pieces some human cannot see (none at a table of bots)."""
-        return hidden_labels(g, humans, visible_pieces) if secret else []
+    seen: dict[int, set[int]] = {}  # the pieces each human could see before the move being told
+
+    def look() -> None:
+        """Note what each human sees now, before a move (what they saw then is not hidden from them)."""
+        seen.clear()
+        if secret:
+            seen.update((h, visible_pieces(gs, h)) for h in humans)
+
+    def screen_viewers() -> list[int]:
+        """Who reads the shared screen now: the human it was handed to, else every human at the table."""
+        return [handover.last] if handover.active and handover.last is not None else humans
+
+    def sight(g: GameState, viewers: list[int]) -> Sight:
+        """What must not be printed to `viewers` (nothing at a table of bots or without hidden information)."""
+        return Sight.around(g, viewers, seen, visible_pieces) if secret else Sight()
+
+    def note_move(g: GameState, p: int, kind: str, d, opt, said: list[str], before, since: int) -> None:
+        """Keep the move for the other humans' recaps, as each of them may see it."""
+        recap.note(lambda h: bot_lines(g, p, kind, d.prompt, opt.label, said, before, sight(g, [h]), d.sealed,
+                                       opt.value) + auto_lines(g, since, sight(g, [h])),
+                   mover=p if kind == HUMAN else None)
 
     def tell_autos(g: GameState, since: int) -> int:
-        told = auto_lines(g, since, hidden_now(g))
+        told = auto_lines(g, since, sight(g, screen_viewers()))
         for line in told:
             console.print(f"[dim]{escape(line)}[/dim]", soft_wrap=True)
         return len(told)
@@ -479,6 +498,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             d = gs.decision
             assert d is not None
             steps_before, said_before = len(gs.steps), len(gs.narration)
+            look()
             if p in bots:
                 before = public_view(gs)
                 budget = getattr(bots[p], "seconds", None)
@@ -488,21 +508,25 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                         index = apply_choice(gs, bots[p].choose(gs))
                 else:
                     index = apply_choice(gs, bots[p].choose(gs))
-                label = next(o.label for o in d.options if o.index == index)
+                opt = next(o for o in d.options if o.index == index)
+                label = opt.label
                 lines = bot_lines(gs, p, seats[p], d.prompt, label, gs.narration[said_before:], before,
-                                  hidden_now(gs), d.sealed)
+                                  sight(gs, screen_viewers()), d.sealed, opt.value)
                 console.print(f"[dim]{escape(lines[0])}[/dim]", soft_wrap=True)
                 for line in lines[1:]:
                     console.print(escape(line), soft_wrap=True)
+                if recap.pending:
+                    note_move(gs, p, seats[p], d, opt, gs.narration[said_before:], before, steps_before)
                 autos = tell_autos(gs, steps_before)
                 if all_bots and not quiet_board:  # the board shows the narration too; it fits with the move's lines
                     console.print(watched_state(gs, console, debug, terminal_height(console), len(lines) + autos))
                 if getattr(args, "delay", 0):
                     time.sleep(args.delay)
             else:
-                if not handover.to(p):
+                if not handover.to(p, recap.take(p)):
                     console.print(stopped("input ended."), soft_wrap=True)
                     return 0
+                before = public_view(gs) if recap.pending else None
                 screen = PlayScreen(gs, p, console, debug, terminal_height(console))  # fits the terminal
                 page = [0]
 
@@ -538,6 +562,9 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                     console.print(stopped("input ended." if answer == EOF else "game stopped."), soft_wrap=True)
                     return 0
                 index, label = answer
+                if recap.pending:
+                    opt = next(o for o in d.options if o.index == index)
+                    note_move(gs, p, HUMAN, d, opt, gs.narration[said_before:], before, steps_before)
                 tell_autos(gs, steps_before)
             if log:
                 log.step(p, index, label, d.prompt, gs)

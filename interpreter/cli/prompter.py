@@ -162,14 +162,17 @@ def why_text(gs: GameState, text: str) -> str:
     if opt is None:
         return with_rule(gs, text, gs.why_not_label(text))
     actions = gs.game.rules.actions
-    name = opt.value if d.kind == "action" and isinstance(opt.value, str) and opt.value in actions else d.action
+    menu = d.kind in ("action", "window")  # a menu of actions (a step's, or a window's)
+    if d.kind == "window" and opt.value is None:
+        return f"'{opt.label}' takes no action in answer to '{d.prompt}'."
+    name = opt.value if menu and isinstance(opt.value, str) and opt.value in actions else d.action
     if name is None or name not in actions:
         if d.kind == "action":
             return f"'{opt.label}' ends this step of the turn."
         return f"'{opt.label}' is one of the answers to '{d.prompt}'." + _piece_text(gs, opt.value)
     decl = gs.game.spec.model.actions[name]
     label = actions[name].label
-    part = f"'{opt.label}' is" if d.kind == "action" else f"'{opt.label}' is an answer within"
+    part = f"'{opt.label}' is" if menu and opt.value == name else f"'{opt.label}' is an answer within"
     out = f"{part} the action '{label}'"
     out += f": {decl.description}" if decl.description else "."
     if decl.rule:
@@ -193,7 +196,7 @@ def with_rule(gs: GameState, text: str, reason: str) -> str:
         return reason
     actions = gs.game.spec.model.actions
     name = d.action
-    if d.kind == "action":
+    if d.kind in ("action", "window"):
         t = text.strip().lower()
         name = next((n for n, a in gs.game.rules.actions.items() if a.label.lower() == t), None)
     decl = actions.get(name) if name else None

@@ -24,6 +24,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from orrery.rulespec.wording import spoken
 from orrery.rulespec.errors import printable
 
 from ..reference.evaluator import Interp
@@ -103,7 +104,7 @@ class _Ctx:
 
     def zone_title(self, zone: "ZoneInfo", owner: int | None) -> str:
         """A zone's display name, with its owner for per-player zones."""
-        name = zone.decl.label or zone.name
+        name = spoken(zone.name, zone.decl.label)
         return name if owner is None else f"{name} of {self.seat(owner)}"
 
     def owners(self, zone: "ZoneInfo") -> list[int | None]:
@@ -479,7 +480,8 @@ def players_table(ctx: _Ctx) -> RenderableType:
     for name in columns:
         zone = ctx.rules.zones.get(name)
         counted = zone is not None and zone.per_player and (name not in shows or zone.type in ("grid", "graph"))
-        table.add_column(Text(f"{name} (count)" if counted else name), overflow="fold")
+        title = spoken(name, zone.decl.label if zone is not None else None)
+        table.add_column(Text(f"{title} (count)" if counted else title), overflow="fold")
     for p in range(ctx.state.n):
         mark, seat = _seat_text(ctx, p)
         table.add_row(mark, seat, *[_player_value(ctx, p, n) for n in columns])
@@ -496,7 +498,7 @@ def globals_line(ctx: _Ctx) -> Text | None:
     for i, name in enumerate(names):
         if i:
             out.append("  ·  ", style="dim")
-        out.append(f"{name}: ", style="bold")
+        out.append(f"{spoken(name)}: ", style="bold")
         out.append(ctx.label(ctx.state.vars.get(name)) if _var_shown(ctx, name, None) else "?")
     return out
 
@@ -586,8 +588,9 @@ def status_line(ctx: _Ctx) -> Text:
     """Title, round, turn, phase and who is to act."""
     c = ctx.state.cursor
     out = Text(ctx.model.game.title or ctx.model.game.name, style="bold underline")
-    phase = ctx.rules.phases[c.phase].name if 0 <= c.phase < len(ctx.rules.phases) else "-"
-    out.append(f"   round {c.round} · turn {c.turn} · phase {phase}")
+    phase = spoken(ctx.rules.phases[c.phase].name) if 0 <= c.phase < len(ctx.rules.phases) else "-"
+    # (before the first round the game is still being set up: there is no round 0 to show)
+    out.append(f"   round {c.round} · turn {c.turn} · phase {phase}" if c.round > 0 else "   setting up")
     acting = _acting(ctx)
     if acting is not None:
         out.append(f" · {ctx.seat(acting)} to act")
@@ -603,7 +606,7 @@ def outcome_text(ctx: _Ctx) -> Text | None:
     if o is None:
         return None
     out = Text("Game over: ", style="bold")
-    out.append(o.end, style="bold")
+    out.append(spoken(o.end), style="bold")
     decl = ctx.model.end.get(o.end)
     if decl is not None and decl.description:
         out.append(f" ({decl.description})")
@@ -681,7 +684,7 @@ def render_decision(gs: "GameState", first: int = 0, count: int | None = None,
         return Text("The game is over.", style="bold")
     head = Text(f"{gs.game.rules.seat_name(d.player)}, {d.prompt}", style="bold")
     shown = d.options[first:] if count is None else d.options[first:first + count]
-    items = [Text(f"{i}) {opt.label}") for i, opt in enumerate(shown, first + 1)]
+    items = [_option_text(i, opt.label, d.note(opt.index)) for i, opt in enumerate(shown, first + 1)]
     more = []
     if d.sealed:  # a commit: the answer stays hidden from the others until everyone has answered
         head.append(Text(" (sealed: revealed when everyone has answered)", style="dim"))
@@ -691,6 +694,14 @@ def render_decision(gs: "GameState", first: int = 0, count: int | None = None,
     if columns or (columns is None and len(d.options) >= MENU_COLUMNS_FROM):
         return Group(head, Columns(items, padding=(0, 3), column_first=True), *more)
     return Group(head, *items, *more)
+
+
+def _option_text(number: int, label: str, note: str | None) -> Text:
+    """`3) buy a card` and, dimmed, what the decision says of it (`(costs 2 coins)`)."""
+    text = Text(f"{number}) {label}")
+    if note:
+        text.append(f" ({note})", style="dim")
+    return text
 
 
 def print_state(gs: "GameState", viewer: int | None = None, console: Console | None = None,

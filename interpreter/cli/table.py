@@ -8,7 +8,8 @@ the game is over.  The save and the log keep it: they are the table's private re
 
 In a hot-seat game of several humans with private views (an owner-only hand, a
 `commit`'s sealed answers), the screen is cleared and handed over ("pass to <seat>, press Enter") before another
-human's turn, so that nobody reads the previous player's hand or its scrollback.
+human's turn, so that nobody reads the previous player's hand or its scrollback; the incoming player is then
+told what the others did since their last turn, as that player may see it (`Recap`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ if TYPE_CHECKING:  # rich is imported where it is used: simulate needs only new_
 
     from ..core.rules import Rules
 
+RECAP_LINES = 12  # the last lines of a hand-over's recap (the play screen follows it)
 SEED_BITS = 48  # plenty against guessing, short enough to type back with --seed
 PRIVATE_RECORD = ("the table's private record: it holds the seed, which decides every hidden card and draw, so keep "
                   "it from the players until the game is over")
@@ -75,8 +77,10 @@ def clear_screen(console: "Console") -> None:
     from rich.segment import Segment
 
     ctl = Control(ControlType.CLEAR, ControlType.HOME)
-    # \x1b[3J also drops the scrollback, which rich's CLEAR (\x1b[2J) keeps: the last hand must not be scrolled to
-    ctl.segment = Segment("\x1b[3J" + ctl.segment.text, None, ctl.segment.control)
+    # \x1b[3J then drops the scrollback, which rich's CLEAR (\x1b[2J) keeps: the last hand must not be scrolled
+    # to.  After the clear, not before: tmux, VTE and xterm (with its default saveLines) move a cleared screen into
+    # the scrollback, so a \x1b[3J sent first would leave the last screen there.
+    ctl.segment = Segment(ctl.segment.text + "\x1b[3J", None, ctl.segment.control)
     console.control(ctl)
 
 
@@ -88,8 +92,9 @@ class Handover:
         self.rules, self.console, self.ask = rules, console, ask
         self.last: int | None = None  # the human who last saw their own screen
 
-    def to(self, seat: int) -> bool:
-        """Before `seat`'s screen: clear it and wait for Enter if another human saw theirs; False on end of input."""
+    def to(self, seat: int, since: list[str] | None = None) -> bool:
+        """Before `seat`'s screen: clear it and wait for Enter if another human saw theirs, then print `since`
+        (what the others did since this seat's last screen, as it may see it); False on end of input."""
         if not self.active or self.last in (None, seat):
             self.last = seat
             return True
@@ -104,8 +109,36 @@ class Handover:
         except EOFError:
             return False
         clear_screen(self.console)
+        if since:
+            self.console.print(f"[bold]Since your last turn, {escape(name)}:[/bold]")
+            shown = since[-RECAP_LINES:]
+            if len(since) > len(shown):
+                self.console.print(f"[dim]  ({len(since) - len(shown)} earlier lines left out)[/dim]")
+            for line in shown:
+                self.console.print(f"  {escape(line)}", soft_wrap=True)
         return True
 
 
+class Recap:
+    """What each human seat may read of the moves made since it last had the screen: told to it after a
+    hand-over (the screen was cleared, so the moves printed meanwhile are gone)."""
+
+    def __init__(self, humans: list[int], active: bool):
+        self.pending: dict[int, list[str]] = {h: [] for h in humans} if active else {}
+
+    def note(self, lines_for: Callable[[int], list[str]], mover: int | None = None) -> None:
+        """A move: `lines_for(seat)` tells it as `seat` may see it (not told to `mover`, who made it)."""
+        for seat, lines in self.pending.items():
+            if seat != mover:
+                lines.extend(lines_for(seat))
+
+    def take(self, seat: int) -> list[str]:
+        """The lines kept for `seat`, now told (so forgotten)."""
+        out = self.pending.get(seat, [])
+        if seat in self.pending:
+            self.pending[seat] = []
+        return out
+
+
 __all__ = ["new_seed", "private_views", "commits", "draws_at_random", "hidden_information", "seed_text", "clear_screen",
-           "Handover", "PRIVATE_RECORD", "SEED_BITS"]
+           "Handover", "Recap", "PRIVATE_RECORD", "RECAP_LINES", "SEED_BITS"]

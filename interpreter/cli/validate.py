@@ -7,7 +7,7 @@ from pathlib import Path
 from orrery.rulespec.errors import Finding, OrreryError, Span
 from orrery.rulespec.loader import build_spec, load_spec
 from orrery.rulespec.source import YamlLimits, load_yaml
-from orrery.rulespec.variants import load_variant, merge, variant_base_path
+from orrery.rulespec.variants import load_variant, merge_all, variant_base_path
 
 
 GAME_FOLDERS = ("variants", "scenarios")  # beside a rules.yaml: the folders `orrery validate DIR` also checks
@@ -68,7 +68,8 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
                 where = vdoc.span(("variant", "base")) if "base" in vdoc.data.get("variant", {}) else vdoc.span()
                 return [Finding(where, f"the variant's base spec {base_path} {what}")], kind
             base = load_yaml(base_path, limits=limits)
-            spec = build_spec(merge(base, [vdoc]), str(base_path))
+            merged, bad_changes = merge_all(base, [vdoc])
+            spec = build_spec(merged, str(base_path), earlier=bad_changes)
         elif kind == "scenario":
             from ..engine.game import Game
             from ..files.scenarios import check_scenarios, load_scenarios, scenario_game
@@ -80,6 +81,10 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
             return check_scenarios(Game(load_spec(game_path, limits=limits)), scenarios, game_path), kind
         else:
             spec = load_spec(path, limits=limits)
+        if any(isinstance(v, str) for v in spec.model.constants.values()):
+            from ..engine.game import Game
+
+            Game(spec, mode="interpreted")  # constants written as expressions: worked out as a game would
         return list(spec.warnings), kind
     except OrreryError as err:
         return err.findings, kind

@@ -32,8 +32,10 @@ from . import fastlib, geotables, ordergen, typedlib
 from ..core.rules import SPECIAL_SOURCE
 from ..core.suspends import suspends_of
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
+from ..reference.quantities import read_quantity
 from .analysis import cheap, counts_no_loops, env_bound_names, memoisable, placebound
 from .effectgen import frame_steps
+from .exprgen import HELPERS as EXPR_HELPERS, ExprForms
 from .inline import InlineCalls
 from .inplace import attr_source, builtin_source, top_attr_source
 from .link import link
@@ -87,7 +89,7 @@ class Module:
         return None
 
 
-class CodeGen(InlineCalls):
+class CodeGen(ExprForms, InlineCalls):
     """Generates Python source for expressions (as Python expressions) and blocks (as statements)."""
 
     def __init__(self, rules: Any, env_names: set[str]):
@@ -339,7 +341,7 @@ class CodeGen(InlineCalls):
             from ..core.values import ZoneRef
 
             return self.const(ZoneRef(node.id))
-        if kind in ("table", "kind", "action", "end"):
+        if kind in ("table", "kind", "action", "end", "const"):
             return self.const(payload, hashable=False)
         return f"UNK({self.const(node.id)}, {self.span(node)})"
 
@@ -366,6 +368,10 @@ class CodeGen(InlineCalls):
         from ..reference.builtins import REGISTRY
 
         spec = REGISTRY.get(node.func)
+        if spec is None and node.func in self.rules.quantities:  # read by the reference's one function
+            args = "".join(f"{self.expr(a)}, " for a in node.args)
+            kwargs = "".join(f"({self.const(k)}, {self.expr(v)}), " for k, v in node.kwargs)
+            return f"QTY(it, {self.const(node.func)}, {self.span(node)}, ({args}), ({kwargs}))"
         if spec is None:
             return f"UNKF({self.const(node.func)}, {self.span(node)})"
         if (node.func in ("any", "all") and len(node.args) == 1 and not node.kwargs
@@ -779,7 +785,8 @@ def _link(source: str, consts: list[Any], linked: dict[str, Callable[..., Any]] 
     ns.update(typedlib.HELPERS)
     ns.update(linked or {})
     ns.update(fastlib.HELPERS)
-    ns["CMB"], ns["SETG"] = combine, assign_global
+    ns.update(EXPR_HELPERS)
+    ns["CMB"], ns["SETG"], ns["QTY"] = combine, assign_global, read_quantity
     ns["MOVETO"], ns["DESTROY"], ns["ASSIGNA"], ns["CREATE"], ns["CALLW"] = (move_to, destroy, assign_attr, create_with,
                                                                            call_with)
     ns["UNKF"] = _unknown_function

@@ -35,11 +35,12 @@ from typing import Any
 from orrery.rulespec import ast as A
 
 # statements that may ask and start as the reference starts them (engine/frames.py START)
-STARTED = ("Emit", "Settle", "Perform", "Commit")
+STARTED = ("Emit", "Settle", "Perform", "Commit", "Open")
 
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
-RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_CLAMP", "FR_EMIT",
-           "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT", "FR_COUNT", "FR_FOR_ITEMS")
+RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_PAY", "FR_EMIT",
+           "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT", "FR_COUNT", "FR_FOR_ITEMS", "FR_USE",
+           "FR_FIRES", "FR_NOTES")
 RUNTIME += tuple(f"FR_START_{name}" for name in STARTED)
 
 
@@ -280,7 +281,10 @@ class StepGen:
             g.emit(2, f"self.i = {k + 1}")
             g.emit(2, f"env = {{{g.const('event')}: self.record}}  # {_at(trig.effect)}", trig.effect)
             g.bound = {"event"}
-            if trig.when is None:
+            if trig.fires is not None:  # max_fires: effects.fires (the count, then `when`, then counted)
+                g.emit(2, f"if FR_FIRES(it, {g.const(trig, hashable=False)}, env):")
+                self.branch(trig.effect, 3)
+            elif trig.when is None:
                 self.branch(trig.effect, 2)
                 if self.sus.block(trig.effect):
                     continue  # (pushed: the step has returned)
@@ -301,27 +305,29 @@ class StepGen:
         g.emit(1, "it = pos.it")
         g.emit(1, "env = self.env")
         g.bound = set()
+        act = g.const(action, hashable=False)
         g.emit(1, "if self.phase == 0:")
-        if action.limit is not None or action.condition is not None or action.cost:  # (else nothing can refuse it)
-            g.emit(2, f"FR_CHECK(it, {g.const(action, hashable=False)}, self.count_limit)")
+        if action.limit is not None or action.condition is not None:  # (else nothing can refuse it here)
+            g.emit(2, f"FR_CHECK(it, {act}, self.count_limit, False)")
         g.emit(2, "me = self.me = it.current()")
-        for var, amount in action.cost:
-            key = g.const(var)
-            g.emit(2, f"pv_ = it.s.pvars[me]")
-            g.emit(2, f"pv_[{key}] = FR_CLAMP(it, {key}, (pv_.get({key}, 0) or 0) - {g.expr(amount)})", amount)
-            g.emit(2, "it.s.version += 1")
+        if action.cost:  # the costs reading no parameter: computed once, checked, paid (reference/costs.py)
+            g.emit(2, f"FR_PAY(it, {act}, {act}.cost, env, me)")
         g.emit(2, "self.phase = 1")
         g.emit(1, "if self.phase == 1:")
         for k, p in enumerate(action.params):
             self.parameter(action, k, p, 2)
-        g.emit(2, "if self.count_limit:")
+        if action.late_cost:  # the costs reading a parameter, now that every one is chosen
+            g.emit(2, f"FR_PAY(it, {act}, {act}.late_cost, env, self.me)")
+        g.emit(2, "if self.count_limit:  # chosen from a menu: a use (a perform is none)")
         g.emit(3, "ta_ = it.s.cursor.turn_actions")
         g.emit(3, f"ta_[{g.const(action.name)}] = ta_.get({g.const(action.name)}, 0) + 1")
+        if action.limit is not None:
+            g.emit(3, f"FR_USE(it.s, {g.const(action.limit, hashable=False)}, self.me)")
         g.emit(2, "self.phase = 2")
         self.branch(action.effect, 2)
         g.emit(1, "if self.phase == 2:")
         g.emit(2, "self.phase = 3")
-        if g.rules.event_triggers.get("action"):
+        if "action" in g.rules.listened:
             g.emit(2, f"if FR_EMIT(pos, 'action', FR_RECORD(action={g.const(action.name)})):")
             g.emit(3, "return None")
         g.emit(1, "it.current_action, it.top_action = self.outer")
@@ -350,6 +356,8 @@ class StepGen:
         g.emit(indent + 1, f"done_, got_ = FR_ASK(pos, {name}, vals_, FR_INT(self.me), {prompt}, {bool(p.optional)}, "
                            f"{g.const(p.span, hashable=False)}, {why}, rej_, {g.const((action.name, k))})")
         g.emit(indent + 1, "if not done_:")
+        if k == action.cost_site:  # each option's price, shown with it
+            g.emit(indent + 2, f"FR_NOTES(it, {g.const(action, hashable=False)}, env, {name}, got_)")
         g.emit(indent + 2, "return got_")
         g.emit(indent + 1, f"env[{name}] = got_")
         g.emit(indent + 1, f"self.k = {k + 1}")
@@ -380,7 +388,7 @@ def frame_steps(gen: Any, rules: Any, sus: Any) -> tuple[dict[int, str], dict[in
                           else type(node).__name__, sg.loop_step(node)) for node in loops}
     by_action = {name: sg.action_step(rules.actions[name]) for name in sorted(rules.actions)}
     by_event = {event: sg.event_step(event, list(triggers)) for event, triggers in sorted(rules.event_triggers.items())
-                if sus.event(event)}
+                if sus.event(event) and event not in rules.owned_events}  # (those: engine/frames.py OrderedEmitFrame)
     return by_block, by_loop, by_action, by_event, blocks + loops
 
 

@@ -27,7 +27,8 @@ from typing import Any
 # the runtime names the generated source uses, which the engine must link (checked by flowcompiled.py)
 RUNTIME = ("RUN_BLOCK", "EMIT", "SETTLE", "CHECK_ACTION", "PARAMETER_MENUS", "NEXT_TURN",
            "TURN_ORDER", "OPTION", "DECISION", "RECORD", "PLAYER", "REQUIRE_FAILED", "DONE", "FLOW_RUNAWAY",
-           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL")
+           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL", "ONLY_ANYTIME",
+           "STEP_NOTE")
 
 
 @dataclass
@@ -120,7 +121,7 @@ class _Gen:
         A part the spec does not have is left out; the sub values a suspension can leave are the
         reference's."""
         has_block = block is not None
-        has_event = event in self.r.event_triggers
+        has_event = event in self.r.listened  # (a trigger or a window hears it)
         if not has_block and not has_event:
             self.line(indent, "fr.sub = 3")  # (where the reference leaves it: a game ending here keeps it)
             return
@@ -180,7 +181,7 @@ class _Gen:
         self.goto(3, "phase_end")
         self.line(3, "return None")
         self.line(2, "fr.sub = 1")
-        self.line(2, "c.current = c.order[c.pos]")
+        self.line(2, "c.current = c.turn_player = c.order[c.pos]")
         self.line(2, "c.turn += 1")
         self.line(2, "c.step = 0")
         self.line(2, "c.step_count = 0")
@@ -239,12 +240,14 @@ class _Gen:
             self.line(2, "c.step_count = 0")
             self.line(2, "return None")
         names = list(st.actions)  # then the phase's free actions not yet offered (flow.step_candidates)
-        for a in ph.free_actions:
+        for a in list(ph.free_actions) + list(r.anytime):
             if a not in names:
                 names.append(a)
         self.line(1, "options = []")
         self.line(1, "reasons = {}")
         self.line(1, "rejected = []")
+        priced = any(r.actions[a].cost for a in names)
+        self.line(1, "notes = {}" if priced else "notes = None")
         for n, action_name in enumerate(names):
             action = r.actions[action_name]
             opt = f"OPTION({self.k(action.label)}, {self.k(action.name)}, {n})"
@@ -252,18 +255,23 @@ class _Gen:
                 self.line(1, f"options.append({opt})")  # nothing can refuse it here (check_action)
                 continue
             self.line(1, "try:")
-            self.line(2, f"CHECK_ACTION(it, {self.k(action)})", action.span)
+            self.line(2, f"got = CHECK_ACTION(it, {self.k(action)})", action.span)
             self.line(1, "except REQUIRE_FAILED as why:")
             self.line(2, f"reasons[{n}] = why.explain()")
             self.line(2, f"rejected.append(({self.k(action.label)}, reasons[{n}]))")
             self.line(1, "else:")
             self.line(2, f"options.append({opt})")
+            if action.cost:  # its price, shown with it
+                self.line(2, f"notes[{n}] = STEP_NOTE(got)")
         if st.optional or st.repeat:
             more = "c.step_count > 0"
             cond = "True" if st.optional else more
             label = f"(DONE if {more} else 'skip')" if st.repeat else "'skip'"
             self.line(1, f"if {cond}:")
             self.line(2, f"options.append(OPTION({label}, DONE, {len(names)}))")
+        if r.anytime and not st.optional:  # a menu of actions free at any time only may be left
+            self.line(1, f"{'el' if st.repeat else ''}if ONLY_ANYTIME(it.r, options):")
+            self.line(2, f"options.append(OPTION('skip', DONE, {len(names)}))")
         most = len(names) + (1 if st.optional or st.repeat else 0)  # (parameter_menus needs two options)
         if most >= 2 and any(n in r.param_gated for n in names):
             self.line(1, "menus = PARAMETER_MENUS(it, options, reasons, rejected)")
@@ -278,7 +286,7 @@ class _Gen:
         self.line(2, "return None")
         self.line(1, f"fr.sub, fr.menus, fr.prompt = 1, menus, {self.k(where)}")
         self.line(1, f"return DECISION(c.current, {self.k(prompt)}, options, 'action', {self.k(ph.span)}, "
-                     "reasons=reasons, rejected=rejected)")
+                     "reasons=reasons, rejected=rejected, notes=notes or None)")
         return name
 
     def turn_end(self, i: int, ph: Any) -> str:

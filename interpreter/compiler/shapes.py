@@ -147,6 +147,13 @@ class Shapes:
             inner[clause.var] = element(self.of(clause.iter, inner))
         return inner
 
+    def _Slice(self, node: A.Slice, local: dict) -> str | None:
+        obj = self.of(node.obj, local)  # a list's slice has its items; a text's is a text (flat)
+        return obj if obj is not None and obj.startswith("list:") else None
+
+    def _LetIn(self, node: A.LetIn, local: dict) -> str | None:
+        return self.of(node.body, {**local, node.name: self.of(node.value, local)})
+
     def _Attr(self, node: A.Attr, local: dict) -> str | None:
         obj = self.of(node.obj, local)
         if obj == "cell":

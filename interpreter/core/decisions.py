@@ -59,7 +59,7 @@ class Decision:
     player: int
     prompt: str
     options: list[Option]
-    kind: str  # "action" (a step menu) or "choose" (inside an effect)
+    kind: str  # "action" (a step menu), "choose" (inside an effect) or "window" (a reaction window's menu)
     span: Span | None = None
     var: str | None = None
     reasons: dict[int, str] = field(default_factory=dict)  # raw index -> why that option is not offered
@@ -67,6 +67,20 @@ class Decision:
     rejected: list[tuple[Any, str]] = field(default_factory=list)  # domain values filtered out, with why
     site: Any = None  # where it is asked: a choose's AST node id, or (action, parameter index); see engine/fallible
     sealed: bool = False  # a `commit`'s question: the answer stays hidden from the others until the reveal
+    must_ask: bool = False  # asked even with one option (a window with `ask: always`: being asked tells nothing)
+    # option index -> a short text shown after its label (an action's price), or a function making it when first
+    # read; None: no option has one (most menus)
+    notes: Any = None
+
+    def note(self, index: int) -> str | None:
+        """The note of the option with this index (its price...), or None."""
+        notes = self.notes
+        if not notes:
+            return None
+        n = notes.get(index)
+        if n is not None and n.__class__ is not str:
+            n = notes[index] = n()
+        return n
 
     def find(self, text: str) -> Option | None:
         """The offered option whose label (case-insensitive) or 1-based number is `text`."""

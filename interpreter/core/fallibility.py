@@ -47,7 +47,10 @@ class Fallibility:
     def action_fails(self, action: Any) -> bool:
         """Can this action, once chosen from a step menu, still be refused (a later parameter, its effect,
         what follows it)?"""
-        return len(action.params) > 1 or self.capped or self.block(action.effect) or self.tail
+        # (a cost that reads a parameter is paid once they are all chosen: it may refuse the move then; a priced
+        # action's one parameter is not checked by the menu, rules.param_gated, so its menu may come up empty)
+        return (len(action.params) > 1 or self.capped or bool(action.late_cost) or self.block(action.effect)
+                or self.tail or bool(action.cost) and len(action.params) == 1 and not action.params[0].optional)
 
     def block(self, block: A.Block | None) -> bool:
         """Can running this block refuse the move?"""

@@ -12,11 +12,16 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Span
+from orrery.rulespec.datacheck import build_types
 from orrery.rulespec.gamespec import GameSpec
-from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_default, attr_values
+from orrery.rulespec.models import PieceKind, ZoneDecl, attr_values
 
+from .data import as_value, typed_value
 from .decisions import RuleError
+from .reactions import anytime_actions, owned_events, windows_after, windows_of
 from .fallibility import Fallibility
+from .modifiers import quantities_of
+from .uses import Limit, limit_of
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
 from .valueops import TableRef
 
@@ -101,10 +106,12 @@ class ActionInfo:
     condition: A.Expr | None
     why: str | None
     params: list[ParamInfo]
-    cost: list[tuple[str, A.Expr]]
+    cost: list[tuple[str, A.Expr]]  # the entries reading no parameter: checked and paid when the action starts
     effect: A.Block
-    limit: int | None
+    limit: Limit | None  # (a `perform` neither checks nor counts it)
     span: Span
+    late_cost: list[tuple[str, A.Expr]] = field(default_factory=list)  # reading a parameter: paid once all are chosen
+    cost_site: int | None = None  # the last parameter a late cost reads: its menu shows the prices
 
 
 @dataclass
@@ -119,6 +126,8 @@ class TriggerInfo:
     order: A.Expr | None
     effect: A.Block
     span: Span
+    owner: A.Expr | None = None  # event triggers: the player it belongs to (grouped by owner when several fire)
+    fires: Limit | None = None  # max_fires: past it the trigger does not fire
 
 
 @dataclass
@@ -203,7 +212,12 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
     for n in m.end:
         names[n] = ("end", n)
     for n, t in m.tables.items():
-        names[n] = ("table", TableRef(n, t))
+        names[n] = ("table", TableRef(n, t, rules.table_values(n), rules.table_default(n)))
+    for n, words in m.names.items():  # a set of words is the list of its words
+        names[n] = ("const", list(words))
+    for n, value in m.constants.items():
+        if not isinstance(value, str):  # (an expression's value: engine/constants.py, before the first game)
+            names[n] = ("const", as_value(value))
     for n, z in m.components.zones.items():
         if not z.per_player:
             names[n] = ("zone", n)
@@ -215,6 +229,7 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
             names[n] = ("var", n)
     names.update({
         "current": ("special", lambda it: Player(it.s.cursor.current)),
+        "turn_player": ("special", lambda it: Player(it.s.cursor.turn_player)),
         "players": ("special", lambda it: it.s.players),
         "num_players": ("special", lambda it: it.s.n),
         "round": ("special", lambda it: it.s.cursor.round),
@@ -231,7 +246,7 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
 # path to read them in place instead of calling the functions; tests/test_compiler_specialise.py checks
 # that each gives what its function gives.
 SPECIAL_SOURCE = {
-    "current": "PLAYER(it.s.cursor.current)", "players": "it.s.players", "num_players": "it.s.n",
+    "current": "PLAYER(it.s.cursor.current)", "turn_player": "PLAYER(it.s.cursor.turn_player)", "players": "it.s.players", "num_players": "it.s.n",
     "round": "it.s.cursor.round", "turn": "it.s.cursor.turn", "first_player": "PLAYER(it.s.cursor.first_player)",
     "cascade": "it.s.cascade",
 }
@@ -248,21 +263,36 @@ class Rules:
         self.max_players = m.game.players.max
         self.default_players = m.game.players.default or m.game.players.min
         self.seat_names = m.game.seat_names
+        self.types = build_types(m)  # the declared types of the data: YAML values become runtime values by them
+        self._tables: dict[str, Any] = {}
         self.zones = {n: self._zone(n, z) for n, z in m.components.zones.items()}
         self.player_attrs: dict[str, set[str]] = {}
         self.kinds = {n: self._kind(n, k) for n, k in m.components.pieces.items()}
         self.tracks = m.components.tracks
         self.variables = m.variables
         self.tables = m.tables
-        self.functions = {n: (f.params, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
-        self.procedures = {n: (p.params, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
+        self.functions = {n: (f.param_names, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
+        self.procedures = {n: (p.param_names, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
         self.actions = {n: self._action(n) for n in m.actions}
+        self.quantities, self.modifiers_of = quantities_of(spec)  # (read by name like functions: dsl.md 2.10.3)
         self.triggers = [self._trigger(n) for n in m.triggers]
         self.event_triggers: dict[str, list[TriggerInfo]] = {}
         for t in self.triggers:
             if t.on:
                 self.event_triggers.setdefault(t.on, []).append(t)
         self.state_triggers = [t for t in self.triggers if not t.on]
+        self.trigger_named = {t.name: t for t in self.triggers}
+        self.windows = windows_of(spec)
+        self.windows_after = windows_after(self.windows)  # event -> the windows that open after it
+        self.listened = set(self.event_triggers) | set(self.windows_after)  # events something hears
+        # events with triggers that belong to players: event -> its order (declared or owner_chooses)
+        self.owned_events = owned_events(spec, self.event_triggers)
+        # free actions offered at any time: (in the player's own turn, also in others' windows)
+        self.anytime, self.anytime_always = anytime_actions(spec)
+        # every use counter's key -> its limit (the checker makes one key mean one times/per): read by uses()
+        self.limit_keys: dict[str, Limit] = {lim.key: lim for lim in [a.limit for a in self.actions.values()]
+                                             + [t.fires for t in self.triggers] if lim is not None}
+        self.fire_limited = any(t.fires is not None for t in self.state_triggers)  # (cascade scans check them)
         self.phases = [self._phase(i) for i in range(len(m.flow.phases))]
         self.ends = {n: self._end(n) for n in m.end}
         self.ends_at: dict[str, tuple] = {}  # timing -> (the ends checked then, whether they read the flow)
@@ -279,19 +309,51 @@ class Rules:
         # actions whose only way to fail is an empty menu for their one parameter: the step menu checks
         # that menu itself instead of a look-ahead replay (see flow._step)
         self.param_gated = {n for n, a in self.actions.items() if not self._may_fail[n] and len(a.params) == 1
-                            and not a.params[0].optional and not a.cost}
+                            and not a.params[0].optional and not a.cost and not a.late_cost}
         self.outside_may_fail = _outside_failure(self)
         self.player_zone_names = {n for n, z in self.zones.items() if z.per_player}
         self.player_var_names = {n for n, t in self.tracks.items() if t.per_player} | {
             n for n, v in self.variables.items() if v.per_player}
 
+    # -- data
+    def table_values(self, name: str) -> Any:
+        """A table's entries as runtime values (converted once; rows may name rows of other tables)."""
+        found = self._tables.get(name)
+        if found is None:
+            decl, ts = self.tables[name], self.types.rows.get(name)
+            self._tables[name] = decl.values  # (a row naming its own table reads the YAML: the checker refuses it)
+            if decl.row is None:
+                found = as_value(decl.values)
+            elif isinstance(decl.values, dict):
+                found = {k: self.value(ts, v) for k, v in decl.values.items()}
+            else:
+                found = [self.value(ts, v) for v in decl.values]
+            self._tables[name] = found
+        return found
+
+    def table_default(self, name: str) -> Any:
+        """A table's default as a runtime value."""
+        return as_value(self.tables[name].default)
+
+    def row(self, table: str, key: Any) -> Any:
+        """The row of a table a `{row: T}` value names by its key (none when it names no row)."""
+        values = self.table_values(table)
+        if isinstance(values, dict):
+            return values.get(str(key))
+        return values[key] if isinstance(key, int) and 0 <= key < len(values) else None
+
+    def value(self, ts: Any, v: Any) -> Any:
+        """YAML data of a declared type as a runtime value (core/data.py)."""
+        return typed_value(ts, v, self.row)
+
     # -- builders
     def _zone(self, name: str, decl: ZoneDecl) -> ZoneInfo:
         info = ZoneInfo(name, decl)
-        info.cell_defaults = {k: attr_default(v) for k, v in decl.cell_attributes.items()}
+        types = self.types.cell_attrs.get(name, {})
+        info.cell_defaults = {k: self.value(types[k], types[k].default) for k in decl.cell_attributes}
         for label, attrs in decl.cells.items():
             pos = label if decl.type == "graph" else parse_cell_label(label)
-            info.cell_attrs[pos] = dict(attrs)
+            info.cell_attrs[pos] = {k: self.value(types.get(k), v) for k, v in attrs.items()}
         if decl.type == "graph":
             info.graph_adj = {n: [] for n in decl.nodes or []}
             for edge in decl.edges or []:
@@ -302,9 +364,9 @@ class Rules:
         return info
 
     def _kind(self, name: str, decl: PieceKind) -> KindInfo:
-        defaults = {k: attr_default(v) for k, v in decl.attributes.items()}
-        self.player_attrs[name] = {k for k, v in decl.attributes.items()
-                                   if v == "player" or (isinstance(v, AttrDecl) and v.type == "player")}
+        types = self.types.kind_attrs.get(name, {})
+        defaults = {k: self.value(types[k], types[k].default) for k in decl.attributes}
+        self.player_attrs[name] = {k for k in decl.attributes if types[k].kind == "player"}
         s = self.spec
         return KindInfo(name, decl, defaults, s.expr("components", "pieces", name, "label"),
                         s.expr("components", "pieces", name, "symbol"),
@@ -319,9 +381,15 @@ class Rules:
             for p, pd in decl.params.items()
         ]
         cost = [(var, s.expr("actions", name, "cost", var)) for var in decl.cost]
+        order = {p.name: k for k, p in enumerate(params)}
+        reads = [max((order[n.id] for n in amount.walk() if isinstance(n, A.Name) and n.id in order), default=None)
+                 for _, amount in cost]
         effect = s.effect("actions", name, "effect") or A.Block(span=s.span("actions", name), body=())
         return ActionInfo(name, decl.label or name.replace("_", " "), decl.rule, s.expr("actions", name, "condition"),
-                          decl.why, params, cost, effect, decl.limit, s.span("actions", name))
+                          decl.why, params, [c for c, k in zip(cost, reads) if k is None], effect,
+                          limit_of(decl.limit, name), s.span("actions", name),
+                          [c for c, k in zip(cost, reads) if k is not None],
+                          max((k for k in reads if k is not None), default=None))
 
     def _trigger(self, name: str) -> TriggerInfo:
         s, decl = self.spec, self.spec.model.triggers[name]
@@ -331,7 +399,8 @@ class Rules:
             var, domain = binder.left.id, binder.right
         return TriggerInfo(name, decl.on, var, domain, s.expr("triggers", name, "when"),
                            s.expr("triggers", name, "order"), s.effect("triggers", name, "effect"),
-                           s.span("triggers", name))
+                           s.span("triggers", name), owner=s.expr("triggers", name, "owner") if decl.on else None,
+                           fires=limit_of(decl.max_fires, name))
 
     def _phase(self, i: int) -> PhaseInfo:
         s, decl = self.spec, self.spec.model.flow.phases[i]
@@ -413,16 +482,17 @@ class Rules:
             if decl.unlimited:
                 continue
             if decl.instances is not None:
+                types = self.types.kind_attrs[name]
                 for inst in decl.instances:
                     attrs = dict(k.defaults)
-                    attrs.update({a: self.coerce_attr(name, a, v) for a, v in inst.items() if a != "count"})
+                    attrs.update({a: self.value(types.get(a), v) for a, v in inst.items() if a not in ("count", "id")})
                     out.extend((name, dict(attrs)) for _ in range(int(inst.get("count", decl.count))))
                 continue
             enums = [(a, attr_values(d)) for a, d in decl.attributes.items() if attr_values(d)]
             combos = itertools.product(*[vals for _, vals in enums]) if enums else [()]
             for combo in combos:
                 attrs = dict(k.defaults)
-                attrs.update({a: v for (a, _), v in zip(enums, combo)})
+                attrs.update({a: as_value(v) for (a, _), v in zip(enums, combo)})
                 out.extend((name, dict(attrs)) for _ in range(decl.count))
         return out
 

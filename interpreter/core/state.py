@@ -33,8 +33,11 @@ class Cursor:
     step_count: int = 0
     passed: set[int] = field(default_factory=set)
     first_player: int = 0
-    current: int = 0
+    current: int = 0  # the acting player: the turn's, or the one a window or `perform ... by` acts for
+    turn_player: int = 0  # the player whose turn it is
     turn: int = 0
+    # the actions taken in this turn, by name (every action, limited or not): not a use counter (those are
+    # State.uses), kept because the state digest covers it and logs record digests
     turn_actions: dict[str, int] = field(default_factory=dict)
     end_turn: bool = False
 
@@ -63,7 +66,7 @@ class State:
 
     __slots__ = ("rules", "n", "kinds", "attrs", "loc", "places", "stamps", "clock", "vars", "pvars",
                  "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override", "cascades", "_own",
-                 "derived", "version")
+                 "derived", "version", "uses")
 
     def __init__(self, rules: Rules, n_players: int, seed: int):
         self.rules = rules
@@ -90,6 +93,8 @@ class State:
         # an entry stamped with the current one is up to date)
         self.derived: dict[Any, tuple[int, Any]] = {}
         self.version = 0
+        # use counters (core/uses.py): (seat, key) -> (scope instance, count); replaced, never changed in place
+        self.uses: dict[tuple[int, str], tuple[Any, int]] = {}
 
     def clone(self) -> "State":
         """An independent copy (pieces' attribute dicts are shared until written)."""
@@ -116,6 +121,7 @@ class State:
         s.cascades = dict(self.cascades)
         s.derived = {}
         s.version = self.version
+        s.uses = self.uses  # (shared: a count writes a new dict)
         return s
 
     # -- players
@@ -218,11 +224,23 @@ class State:
             "kinds": self.kinds, "attrs": self.attrs, "loc": [_ser(p) for p in self.loc],
             "places": sorted(([_ser(k), v] for k, v in self.places.items() if v), key=lambda kv: json.dumps(kv[0])),
             "vars": _ser(self.vars), "pvars": _ser(self.pvars), "rng": self.rng.state,
-            "cursor": _ser({k: v for k, v in self.cursor.__dict__.items()}),
+            "cursor": _ser(self._cursor_data()),
             "outcome": _ser(self.outcome.__dict__ if self.outcome else None),
         }
+        if self.uses:  # (use counters: only games with limits have any, so other digests stay as they were)
+            data["uses"] = sorted([seat, key, _ser(at), n] for (seat, key), (at, n) in self.uses.items())
         blob = json.dumps(data, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+    def _cursor_data(self) -> dict[str, Any]:
+        """The cursor as the digest sees it: the turn's player only while another player acts (so the
+        digests of games that never let another player act, and the logs that recorded them, stay as
+        they were before the field existed)."""
+        data = dict(self.cursor.__dict__)
+        if data["turn_player"] == data["current"]:
+            del data["turn_player"]
+        return data
 
 
 _EMPTY: list[int] = []

@@ -16,16 +16,23 @@ _ENGINE_EVENTS = ("action", "cascade_end", "game_start", "round_start", "round_e
                   "turn_start", "turn_end")
 
 
-def solve_calls(owner: Any, rules: Any, block: Callable[[A.Block | None], bool]) -> None:
+def solve_calls(owner: Any, rules: Any, block: Callable[[A.Block | None], bool], windows: bool = False) -> None:
     """Set `owner.procs` (per procedure), `owner.events` (per event) and `owner.cascade` to `block` of their
     bodies, growing them until nothing changes: a call, an emit or a settle reads the others (through `owner`,
-    as `block` does while they grow)."""
+    as `block` does while they grow).  `windows`: an event a reaction window follows counts as true (it asks
+    its players)."""
     while True:
         before = (dict(owner.procs), dict(owner.events), owner.cascade)
         for name, (_, body) in rules.procedures.items():
             owner.procs[name] = block(body)
         for event, triggers in rules.event_triggers.items():
             owner.events[event] = any(block(t.effect) for t in triggers)
+        if windows:  # a window asks its players; an owner may be asked which trigger resolves next
+            for event in rules.windows_after:
+                owner.events[event] = True
+            for event, order in rules.owned_events.items():
+                owned = sum(t.owner is not None for t in rules.event_triggers[event])
+                owner.events[event] = owner.events[event] or (order == "owner_chooses" and owned > 1)
         owner.cascade = (any(block(t.effect) for t in rules.state_triggers)
                          or owner.events.get("cascade_end", False))
         if (owner.procs, owner.events, owner.cascade) == before:
@@ -47,7 +54,7 @@ class Suspends:
     def _solve(self) -> None:
         """Grow the sets until nothing changes (calls, events and cascades refer to each other)."""
         r = self.rules
-        solve_calls(self, r, self._block)
+        solve_calls(self, r, self._block, windows=True)
         self.ids = set()
         roots = [body for _, body in r.procedures.values()] + [t.effect for t in r.triggers]
         roots += [a.effect for a in r.actions.values()]
@@ -58,7 +65,7 @@ class Suspends:
         return block is not None and any(self._stmt(s) for s in block.body)
 
     def _stmt(self, node: A.Stmt) -> bool:
-        if isinstance(node, (A.Choose, A.Commit, A.Perform)):
+        if isinstance(node, (A.Choose, A.Commit, A.Perform, A.Open)):
             return True
         if isinstance(node, A.For):
             return node.chooser is not None or self._block(node.body)

@@ -13,7 +13,7 @@ from typing import Any
 from orrery.rulespec import ast as A
 
 from .decisions import RuleError, RunawayError
-from .values import Cell, PieceRef, Player, Record, ZoneRef
+from .values import Cell, PieceRef, Player, ZoneRef
 
 Interp = Any  # the evaluator's Interp; not imported: the evaluator imports this module
 
@@ -42,40 +42,38 @@ _MISSING = object()
 
 
 class TableRef:
-    """A lookup table value."""
+    """A lookup table value: its entries are runtime values (mappings are records, at any depth: core/data.py)."""
 
-    __slots__ = ("name", "decl", "_seen")
+    __slots__ = ("name", "decl", "values", "default", "_seen")
 
-    def __init__(self, name: str, decl: Any):
+    def __init__(self, name: str, decl: Any, values: Any = None, default: Any = None):
         self.name = name
         self.decl = decl
+        self.values = decl.values if values is None else values
+        self.default = decl.default if default is None else default
         self._seen: dict[Any, Any] = {}  # key -> entry, for numbers, players and texts (tables never change)
 
     def lookup(self, key: Any, span: Any) -> Any:
-        """`table[key]` with the table's rule for keys past the end; mapping rows read as records."""
+        """`table[key]` with the table's rule for keys past the end."""
         cls = key.__class__
         if cls is int or cls is str or cls is Player:  # a player and its seat number look up the same entry
             hit = self._seen.get(key, _MISSING)
             if hit is not _MISSING:
                 return hit
-            value = self._lookup(key, span)
-            if isinstance(value, dict):
-                return Record(value)  # a new record each time, as before
-            self._seen[key] = value
+            value = self._seen[key] = self._lookup(key, span)  # (shared: values are never changed in place)
             return value
-        value = self._lookup(key, span)
-        return Record(value) if isinstance(value, dict) else value
+        return self._lookup(key, span)
 
     def _lookup(self, key: Any, span: Any) -> Any:
-        vals, d = self.decl.values, self.decl
+        vals, d = self.values, self
         if isinstance(key, bool):
             raise RuleError(f"table '{self.name}' is looked up by number or name, not by {str(key).lower()}", span)
         if isinstance(vals, list):
             if isinstance(key, int) and 0 <= key < len(vals):
                 return vals[key]
-            if isinstance(key, int) and key >= len(vals) and d.above == "last" and vals:
+            if isinstance(key, int) and key >= len(vals) and self.decl.above == "last" and vals:
                 return vals[-1]
-            if d.default is not None or d.above == "default":
+            if d.default is not None or self.decl.above == "default":
                 return d.default
             raise RuleError(f"table '{self.name}' has no entry {key!r}", span)
         skey = str(int(key)) if isinstance(key, int) else str(key)  # a player looks up its seat number
@@ -83,11 +81,29 @@ class TableRef:
             return vals[skey]
         if isinstance(key, int) and not isinstance(key, bool):
             ints = sorted(int(k) for k in vals if _is_int(k))
-            if ints and key > ints[-1] and d.above == "last":
+            if ints and key > ints[-1] and self.decl.above == "last":
                 return vals[str(ints[-1])]
-        if d.default is not None or d.above == "default":
+        if d.default is not None or self.decl.above == "default":
             return d.default
         raise RuleError(f"table '{self.name}' has no entry {key!r}", span)
+
+
+def slice_value(interp: Interp, obj: Any, start: Any, stop: Any, node: Any) -> Any:
+    """`obj[start:stop]` of a list or a text: Python's bounds (negative from the end, clamped, never an error);
+    the new list or text counts its items against the loop limit, as `+` does."""
+    if not isinstance(obj, (list, str)):
+        raise RuleError(f"cannot slice {interp.describe(obj)}: only a list or a text has items to take", node.span)
+    for bound, what in ((start, "start"), (stop, "end")):
+        if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
+            raise RuleError(f"a slice's {what} must be a number, got {interp.describe(bound)}", node.span)
+    out = obj[start:stop]
+    spend(interp, len(out), node.span)
+    return out
+
+
+def no_match(interp: Interp, value: Any, span: Any) -> Any:
+    """A `match` that fits none of its arms: a located error (the checker sees that typed ones cannot)."""
+    raise RuleError(f"no arm of this match fits {interp.describe(value)}; add an arm for it, or `_ =>`", span)
 
 
 def values_equal(a: Any, b: Any) -> bool:

@@ -28,7 +28,7 @@ from orrery.rulespec import ast as A
 from ..core.decisions import Decision, RequireFailed, RuleError
 from ..core.values import Player, Record
 from ..reference.effects import _filter, message_text
-from .frames import START, copy_env, emit
+from .frames import START, WindowFrame, copy_env, emit
 
 if TYPE_CHECKING:
     from .position import Position
@@ -114,6 +114,9 @@ def menu_of(it: Any, node: A.Commit, env: dict, seat: int) -> tuple[list, list, 
 def start_commit(pos: "Position", node: A.Commit, env: dict) -> None:
     """Work out every player's menu now (the state cannot change before the reveal), then push the frame."""
     it = pos.it
+    if any(f.__class__ is WindowFrame for f in pos.stack):  # (the checker refuses those it can see: dsl.md 4.24)
+        raise RuleError(f"`commit {node.var}` ran while a reaction window was open: a commit asks every player at "
+                        f"once and cannot run inside one player's reaction", node.span)
     seats = committers(it, node, env)
     f = CommitFrame.__new__(CommitFrame)
     f.node, f.env, f.seats, f.k, f.answers = node, env, seats, 0, []

@@ -50,6 +50,7 @@ class Step:
     prompt: str
     auto: bool = False
     sealed: bool = False  # an answer to a `commit`: hidden from the other players until the reveal
+    value: Any = None  # the answer's value (the table checks whether a chosen piece is hidden from a reader)
 
 
 def after_reveal(failed: RequireFailed) -> RuleError:
@@ -64,6 +65,12 @@ def refusal(failed: RequireFailed, revealing: bool) -> Exception:
     """What an answer a rule refused raises: IllegalMove with the rule's words, or after a commit's reveal an
     error in the rules (`after_reveal`)."""
     return after_reveal(failed) if revealing else IllegalMove(failed.explain())
+
+
+def _starts(d: Decision, scope: str | None) -> bool:
+    """Whether an answer to `d` that names an action starts an action of its own: at a step menu, or at a
+    window opened outside any action (inside one, the window's answers are part of that action's move)."""
+    return d.kind == "action" or (d.kind == "window" and scope is None)
 
 
 class _Spent(Exception):
@@ -225,6 +232,9 @@ class GameState:
                 data["decision"]["sealed"] = True
             if player is None or player == d.player:  # options can name hidden pieces (cards in a hand)
                 data["decision"]["options"] = [{"index": o.index, "label": o.label} for o in d.options]
+                for o, shown in zip(d.options, data["decision"]["options"]):
+                    if (note := d.note(o.index)) is not None:  # (an option's price)
+                        shown["note"] = note
         sealed = commit_view(self.pos, player)
         if sealed is not None:  # who has committed; a player's own sealed answer (all of them for None)
             data["commit"] = sealed
@@ -249,7 +259,7 @@ class GameState:
         label = self.pos.it.label
 
         def forced(chooser: int, prompt: str, value: Any) -> None:
-            history.append(Step(chooser, 0, label(value), prompt, auto=True))
+            history.append(Step(chooser, 0, label(value), prompt, True, False, value))
 
         self.pos.on_forced = forced
 
@@ -286,7 +296,7 @@ class GameState:
             self._checkpoint()
         told = self._told
         nh, nn = len(self.steps), 0 if told is None else len(told)
-        self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False, d.sealed))
+        self.steps.append(Step(d.player, opt.index, opt.label, d.prompt, False, d.sealed, opt.value))
         self._revealing = False
         try:
             if d.sealed:
@@ -359,9 +369,10 @@ class GameState:
                     pos.resume(NOTHING_VIABLE)
                     continue
                 raise RequireFailed(f"no option of '{decision.prompt}' can be completed", decision.span)
-            if len(viable) == 1:
+            if len(viable) == 1 and not decision.must_ask:
                 opt = viable[0]
-                self.steps.append(Step(decision.player, opt.index, opt.label, decision.prompt, True, decision.sealed))
+                self.steps.append(Step(decision.player, opt.index, opt.label, decision.prompt, True, decision.sealed,
+                                       opt.value))
                 if decision.sealed:
                     self._sealed_answer()
                 pos.resume(opt.value)
@@ -444,6 +455,8 @@ class GameState:
         whose copy is thrown away.  The top keeps `pos` intact (a step menu with no completable action is
         skipped from it).  Past the `lookahead` budget, branches are taken without looking further."""
         options = list(d.options)
+        if d.kind == "window" and self.game.rules.spec.model.bots.windows == "pass":  # (a playout hint)
+            options = [o for o in options if o.value is None]
         check = self._needs_lookahead(d)
         actions = self.game.rules.actions
         while options:
@@ -462,7 +475,9 @@ class GameState:
                 if q is pos:
                     return None
                 continue
-            inner = opt.value if d.kind == "action" and opt.value in actions else scope
+            # (an answer that starts an action of its own: at a step menu, or at a window outside any action)
+            inner = (opt.value if (d.kind == "action" or d.kind == "window" and scope is None) and opt.value in actions
+                     else scope)
             if (nxt is None or nxt.kind == "action" or inner is None or nxt.action != inner or not check
                     or self.lookahead_used > self.game.limits.lookahead):
                 return q, opt
@@ -483,6 +498,10 @@ class GameState:
             if not rules.some_may_fail:  # (most abstract games: no action can fail once chosen)
                 return False
             return any(rules.may_fail(o.value) for o in decision.options if o.value in rules.actions)
+        if decision.kind == "window":  # its actions, or the move it is part of (answered with `pass`)
+            return (rules.some_may_fail or rules.outside_may_fail) and (
+                any(rules.may_fail(o.value) for o in decision.options if o.value in rules.actions)
+                or (rules.may_fail(decision.action) if decision.action is not None else rules.outside_may_fail))
         if decision.action is None:
             return rules.outside_may_fail
         known = fallible_of(rules).needs_lookahead(decision.site, decision.action)
@@ -497,7 +516,7 @@ class GameState:
         actions = self.game.rules.actions
         out = []
         for opt in decision.options:
-            if decision.kind == "action":
+            if _starts(decision, decision.action):
                 scope = opt.value if opt.value in actions else None
             else:
                 scope = decision.action
@@ -535,7 +554,9 @@ class GameState:
         if nxt is None or nxt.kind == "action" or scope is None or nxt.action != scope:
             return None
         options = nxt.options
-        if len(options) > 1 and options[-1].value is None:
+        if nxt.kind == "window":  # others' reactions are not explored: `pass` witnesses that the move completes
+            options = [o for o in options if o.value is None]
+        elif len(options) > 1 and options[-1].value is None:
             # an optional choice's `skip` first: it usually ends the choosing (a loop of optional steps),
             # so a completion is found in one run instead of going as deep as the other options allow.
             # Only the order of the search changes: the answer is the same, and when every option fails

@@ -34,7 +34,8 @@ class Fallible:
             effect_fails = base.block(action.effect)
             for k, p in enumerate(action.params):
                 later = any(self._param_fails(q) for q in action.params[k + 1:])
-                self.after[(name, k)] = (name, later or effect_fails or tail)
+                # (a cost reading a parameter is paid once they are all chosen, and may be refused)
+                self.after[(name, k)] = (name, later or effect_fails or tail or bool(action.late_cost))
             self._walk(name, action.effect, tail)
 
     @staticmethod

@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from orrery.rulespec import ast as A
+from orrery.rulespec.wording import spoken
 
 from ..core.decisions import GameEnded, Option, RequireFailed, RuleError
-from ..reference.effects import param_values
+from ..reference.costs import step_note
+from ..reference.effects import check_action, param_values
 from ..reference.evaluator import Interp
 from ..core.state import Outcome
 from ..core.values import Player
@@ -58,14 +60,41 @@ def eligible(it: Interp, ph: Any, p: int) -> bool:
 
 
 def step_candidates(it: Interp, ph: Any, st: Any) -> list[str]:
-    """The actions a step offers, in menu order: its own, then the phase's free actions (do not mutate)."""
+    """The actions a step offers, in menu order: its own, then the phase's free actions, then the actions
+    free at any time (do not mutate)."""
     key = (id(ph), id(st))  # both live as long as the rules that cache the list
     names = it.r.step_menus.get(key)
     if names is None:
         names = list(st.actions)
         names.extend(a for a in ph.free_actions if a not in names)
+        names.extend(a for a in it.r.anytime if a not in names)
         it.r.step_menus[key] = names
     return names
+
+
+def action_options(it: Interp, names: list[str]) -> tuple[list[Option], dict[int, str], list, dict | None]:
+    """A menu of actions: those the acting player may start now (labelled, valued by name, indexed by their
+    place in `names`), with the reasons of the others (by index, and as (label, reason) pairs) and the prices
+    of those with a cost (Decision.notes: index -> note; None when none has one)."""
+    options, reasons, rejected, notes = [], {}, [], None
+    for i, name in enumerate(names):
+        action = it.r.actions[name]
+        try:
+            got = check_action(it, action)
+        except RequireFailed as why:
+            reasons[i] = why.explain()
+            rejected.append((action.label, reasons[i]))
+            continue
+        options.append(Option(action.label, name, i))
+        if got:  # its price, shown with it
+            notes = notes or {}
+            notes[i] = step_note(got)
+    return options, reasons, rejected, notes
+
+
+def only_anytime(rules: Any, options: list[Option]) -> bool:
+    """A step menu offering nothing but actions free at any time: the player may also move on (`skip`)."""
+    return bool(options) and all(o.value in rules.anytime for o in options)
 
 
 def parameter_menus(it: Interp, options: list[Option], reasons: dict[int, str],
@@ -213,7 +242,7 @@ def emit_safe(it: Interp) -> None:
     if o is None:
         return
     who = ", ".join(it.r.seat_name(p) for p in o.winners) or "nobody"
-    it.s.msgs.append(f"game over ({o.end}): winner {who}")
+    it.s.msgs.append(f"game over ({spoken(o.end)}): winner {who}")
 
 
 def rank_winners(it: Interp) -> list[int]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
-from ..reference.effects import check_action, param_values
-from .flow import (DONE, NOTHING_VIABLE, check_ends, eligible, init_var, next_step, parameter_menus,
-                    step_candidates, turn_order)
+from ..reference.effects import param_values
+from .flow import (DONE, NOTHING_VIABLE, action_options, check_ends, eligible, init_var, next_step, only_anytime,
+                   parameter_menus, step_candidates, turn_order)
 from ..core.values import BOX
 from ..core.values import Player, Record
 from .frames import emit, perform, run_block, settle
@@ -65,7 +65,7 @@ class FlowFrame:
                 return True
         if self.sub == 2:
             self.sub = 3
-            if event in pos.it.r.event_triggers and emit(pos, event, record()):
+            if event in pos.it.r.listened and emit(pos, event, record()):
                 return True
         return False
 
@@ -104,7 +104,7 @@ class FlowFrame:
                 c.first_player = int(first)
             elif it.r.spec.model.flow.rotate_first_player:
                 c.first_player = (c.first_player + 1) % s.n
-            c.current = c.first_player
+            c.current = c.turn_player = c.first_player
             c.phase = 0
         if self._hooks(pos, it.r.spec.effect("flow", "round_start"), "round_start", lambda: Record(round=c.round)):
             return None
@@ -137,7 +137,7 @@ class FlowFrame:
                 self._goto(pos, "phase_end")
                 return None
             self.sub = 1
-            c.current = c.order[c.pos]
+            c.current = c.turn_player = c.order[c.pos]
             c.turn += 1
             c.step = 0
             c.step_count = 0
@@ -181,18 +181,11 @@ class FlowFrame:
             next_step(c)
             return None
         names = step_candidates(it, ph, st)
-        options, reasons, rejected = [], {}, []
-        for i, name in enumerate(names):
-            action = it.r.actions[name]
-            try:
-                check_action(it, action)
-            except RequireFailed as why:
-                reasons[i] = why.explain()
-                rejected.append((action.label, reasons[i]))
-                continue
-            options.append(Option(action.label, name, i))
+        options, reasons, rejected, notes = action_options(it, names)
         if st.optional or (st.repeat and c.step_count > 0):
             options.append(Option(DONE if st.repeat and c.step_count > 0 else "skip", DONE, len(names)))
+        elif it.r.anytime and only_anytime(it.r, options):
+            options.append(Option("skip", DONE, len(names)))
         menus = parameter_menus(it, options, reasons, rejected)
         prompt = st.prompt or (f"{ph.name}: {st.name}" if len(ph.steps) > 1 else ph.name)
         where = f"'{prompt}'" if st.prompt else prompt  # where narration says a player could do nothing
@@ -201,7 +194,8 @@ class FlowFrame:
             next_step(c)
             return None
         self.sub, self.menus, self.prompt = 1, menus, where
-        return Decision(c.current, prompt, options, "action", ph.span, reasons=reasons, rejected=rejected)
+        return Decision(c.current, prompt, options, "action", ph.span, reasons=reasons, rejected=rejected,
+                        notes=notes)
 
     def resume(self, pos: "Position", choice: Any) -> None:
         """The answer to the step menu: the action to perform (DONE: the step is over)."""

@@ -21,9 +21,13 @@ from typing import TYPE_CHECKING, Any
 from orrery.rulespec import ast as A
 
 from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
-from ..reference.effects import (EXEC, _clamp, _filter, call_args, cascade_scan, check_action, enter_call, for_items,
-                       message_text)
+from ..reference.costs import late_notes, pay
+from ..reference.effects import (EXEC, _filter, call_args, cascade_scan, check_action, enter_call, fires, for_items,
+                                 message_text)
+from ..core.uses import count_use
 from ..core.values import Player, Record
+from ..reference import triggerorder
+from . import windows as W
 
 if TYPE_CHECKING:
     from .position import Position
@@ -334,7 +338,7 @@ class EmitFrame:
             trig = self.triggers[self.i]
             self.i += 1
             env = {"event": self.record}
-            if it.truth(trig.when, env):
+            if it.truth(trig.when, env) if trig.fires is None else fires(it, trig, env):
                 if run_block(pos, trig.effect, env):
                     return None
         it.emit_depth -= 1
@@ -349,29 +353,94 @@ class EmitFrame:
 
 
 def emit(pos: "Position", event: str, data: Record | None = None, span: Any = None) -> bool:
-    """Run the triggers of an event (effects.emit's semantics): True when a frame was pushed for them."""
+    """Run the triggers of an event (effects.emit's semantics), then open the windows that follow it: True
+    when a frame was pushed for them."""
     it = pos.it
     triggers = it.r.event_triggers.get(event)
-    if not triggers:
+    if not triggers and event not in it.r.windows_after:
         return False
-    if not pos.sus.event(event):
+    if not pos.sus.event(event):  # (never an event a window follows: windows ask)
         from ..reference.effects import emit as emit_now
 
         emit_now(it, event, data, span)
         return False
+    record = Record(data or {})
+    record.setdefault("name", event)
+    record.setdefault("player", it.current())
+    if it.r.windows_after:
+        for win in reversed(it.r.windows_after.get(event, ())):  # under the triggers: they open after them
+            pos.stack.append(WindowFrame(win, record))
+        if not triggers:
+            return True
     it.emit_depth += 1
     if it.emit_depth > it.limits.emit_depth:
         raise RunawayError(f"events nested more than {it.limits.emit_depth} deep while emitting '{event}' "
                            f"(limit emit_depth); raise it with --limit emit_depth=N", span)
-    record = Record(data or {})
-    record.setdefault("name", event)
-    record.setdefault("player", it.current())
+    if event in it.r.owned_events:  # some triggers belong to players: grouped by owner, maybe chosen
+        pos.stack.append(OrderedEmitFrame(record, _queue(it, triggers, record, it.r.owned_events[event])))
+        return True
     fast = it.fast  # the fast path pushes the event's generated frame (engine/framescompiled.py)
     cls = fast.event_frames.get(event, EmitFrame) if fast is not None else EmitFrame
     f = cls.__new__(cls)
     f.triggers, f.i, f.record = triggers, 0, record
     pos.stack.append(f)
     return True
+
+
+class OrderedEmitFrame:
+    """The triggers of an event some of which belong to players (reference/triggerorder.py): `remaining`
+    holds, in order, trigger names to run and (owner, names) groups whose owner picks the next."""
+
+    __slots__ = ("record", "remaining")
+
+    def __init__(self, record: Record, remaining: tuple):
+        self.record, self.remaining = record, remaining
+
+    def step(self, pos: "Position") -> Decision | None:
+        it = pos.it
+        named = it.r.trigger_named
+        env = {"event": self.record}
+        while self.remaining:
+            unit, rest = self.remaining[0], self.remaining[1:]
+            if unit.__class__ is str:
+                self.remaining = rest
+                trig = named[unit]
+                if it.truth(trig.when, env) and run_block(pos, trig.effect, env):
+                    return None
+                continue
+            owner, pending = unit
+            live = tuple(t for t in pending if it.truth(named[t].when, env))  # the others are skipped
+            if len(live) >= 2:
+                self.remaining = ((owner, live),) + rest
+                return triggerorder.choice(it, self.record, owner, [named[t] for t in live])
+            self.remaining = rest
+            if live and run_block(pos, named[live[0]].effect, env):
+                return None
+        it.emit_depth -= 1
+        pos.stack.pop()
+        return None
+
+    def resume(self, pos: "Position", value: Any) -> None:
+        (owner, pending), rest = self.remaining[0], self.remaining[1:]
+        left = tuple(t for t in pending if t != value)
+        self.remaining = (((owner, left),) if left else ()) + rest
+        run_block(pos, pos.it.r.trigger_named[value].effect, {"event": self.record})
+
+    def copy(self, envs: dict) -> "OrderedEmitFrame":
+        return OrderedEmitFrame(self.record, self.remaining)  # (its parts are never changed in place)
+
+
+def _queue(it: Any, triggers: list[Any], record: Record, order: str) -> tuple:
+    """What an OrderedEmitFrame runs: the unowned triggers, then each owner's (a group when the owner
+    chooses among two or more)."""
+    first, groups = triggerorder.owner_groups(it, triggers, record)
+    out: list[Any] = [t.name for t in first]
+    for owner, group in groups:
+        if order == "owner_chooses" and len(group) > 1:
+            out.append((owner, tuple(t.name for t in group)))
+        else:
+            out.extend(t.name for t in group)
+    return tuple(out)
 
 
 def _start_emit(pos: "Position", node: A.Emit, env: dict) -> None:
@@ -460,12 +529,10 @@ class ActionFrame:
     def step(self, pos: "Position") -> Decision | None:
         it, action = pos.it, self.action
         if self.phase == 0:
-            check_action(it, action, self.count_limit)
-            env = self.env
+            check_action(it, action, self.count_limit, False)
             me = self.me = it.current()
-            for var, amount_expr in action.cost:
-                it.s.pvars[me][var] = _clamp(it, var, (it.s.pvars[me].get(var, 0) or 0) - it.ev(amount_expr, env))
-                it.s.version += 1
+            if action.cost:  # the costs reading no parameter: computed once, checked, paid (costs.py)
+                pay(it, action, action.cost, self.env, me)
             self.phase = 1
         if self.phase == 1:
             params = action.params
@@ -473,16 +540,20 @@ class ActionFrame:
                 d = self._ask(pos, params[self.k])
                 if d is not None:
                     return d
-            if self.count_limit:
+            if action.late_cost:  # the costs reading a parameter, now that every one is chosen
+                pay(it, action, action.late_cost, self.env, self.me)
+            if self.count_limit:  # chosen from a menu: a use (a perform is none)
                 ta = it.s.cursor.turn_actions
                 ta[action.name] = ta.get(action.name, 0) + 1
+                if action.limit is not None:
+                    count_use(it.s, action.limit, self.me)
             self.phase = 2
             if run_block(pos, action.effect, self.env):
                 return None
         if self.phase == 2:
             self.phase = 3
             # (the event's record is made only when some trigger listens: most games have none)
-            if it.r.event_triggers.get("action") and emit(pos, "action", Record(action=action.name)):
+            if "action" in it.r.listened and emit(pos, "action", Record(action=action.name)):
                 return None
         it.current_action, it.top_action = self.outer
         pos.stack.pop()
@@ -498,6 +569,8 @@ class ActionFrame:
         done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or f"{self.action.label}: choose {p.name}",
                               p.optional, p.span, p.why, rejected, (self.action.name, self.k))
         if not done:
+            if self.k == self.action.cost_site:  # each option's price, shown with it
+                late_notes(it, self.action, env, p.name, got)
             return got
         self.resume(pos, got)
         return None
@@ -528,8 +601,104 @@ def perform(pos: "Position", action: Any, count_limit: bool = True, first: tuple
     pos.stack.append(f)
 
 
+class ActorFrame:
+    """Below an action done for another player than the acting one (a window's answer, `perform ... by`):
+    that player acts (`current`, Interp.current()) until the action above is done, then the one before."""
+
+    __slots__ = ("prev",)
+
+    def __init__(self, prev: int):
+        self.prev = prev
+
+    def step(self, pos: "Position") -> Decision | None:
+        pos.s.cursor.current = self.prev
+        pos.stack.pop()
+        return None
+
+    def copy(self, envs: dict) -> "ActorFrame":
+        return self  # (never changed once made)
+
+
+def act_as(pos: "Position", seat: int) -> None:
+    """`seat` is the acting player until the frame pushed next (an action) is done."""
+    c = pos.s.cursor
+    if seat != c.current:
+        pos.stack.append(ActorFrame(c.current))
+        c.current = seat
+
+
 def _start_perform(pos: "Position", node: A.Perform, env: dict) -> None:
-    perform(pos, pos.it.r.actions[node.action], count_limit=False)
+    it = pos.it
+    action = it.r.actions[node.action]
+    if node.actor is not None:
+        act_as(pos, seat_of(it, it.ev(node.actor, env), node.actor.span))
+    perform(pos, action, count_limit=False)
+    return None
+
+
+# ------------------------------------------------------------------ windows
+
+
+class WindowFrame:
+    """A reaction window (engine/windows.py): its players asked in poll order until it closes; a player's
+    action runs above it, done by that player."""
+
+    __slots__ = ("win", "record", "order", "k", "passes", "answered", "taken", "phase", "menus")
+
+    def __init__(self, win: Any, record: Record):
+        self.win, self.record, self.order, self.menus = win, record, [], {}
+        self.k = self.passes = self.answered = self.taken = self.phase = 0
+
+    def step(self, pos: "Position") -> Decision | None:
+        it, win = pos.it, self.win
+        if self.phase == 0:  # it opens now: its `when` and `who` are read once
+            W.enter(it, win, win.span)
+            self.order = W.poll_order(it, win, self.record)
+            self.phase = 1
+        while not W.closed(win, len(self.order), self.passes, self.answered, self.taken):
+            seat = self.order[self.k % len(self.order)]
+            options, reasons, rejected, menus, notes = W.window_menu(it, win, seat)
+            if len(options) == 1 and win.ask == "when_able":  # only `pass`: not asked, nothing told
+                self._answered(False)
+                continue
+            self.menus = menus
+            return W.decision(it, win, seat, options, reasons, rejected, notes)
+        it.emit_depth -= 1
+        pos.stack.pop()
+        return None
+
+    def _answered(self, took: bool) -> None:
+        self.answered += 1
+        self.k += 1
+        if took:
+            self.passes, self.taken = 0, self.taken + 1
+        else:
+            self.passes += 1
+
+    def resume(self, pos: "Position", value: Any) -> None:
+        seat = self.order[self.k % len(self.order)]
+        menus, self.menus = self.menus, {}
+        self._answered(value is not W.PASS)
+        if value is not W.PASS:
+            act_as(pos, seat)
+            perform(pos, pos.it.r.actions[value], first=menus.get(value))
+
+    def copy(self, envs: dict) -> "WindowFrame":
+        f = WindowFrame.__new__(WindowFrame)
+        f.win, f.record, f.order, f.menus = self.win, self.record, self.order, self.menus
+        f.k, f.passes, f.answered, f.taken, f.phase = self.k, self.passes, self.answered, self.taken, self.phase
+        return f
+
+
+def _start_open(pos: "Position", node: A.Open, env: dict) -> None:
+    it = pos.it
+    win = it.r.windows.get(node.window)
+    if win is None:
+        raise RuleError(f"unknown window '{node.window}'", node.span)
+    data = Record((k, it.ev(v, env)) for k, v in node.kwargs)
+    if node.args:
+        data["args"] = [it.ev(a, env) for a in node.args]
+    pos.stack.append(WindowFrame(win, W.open_record(it, node.window, data)))
     return None
 
 
@@ -543,4 +712,5 @@ START: dict[type, Any] = {
     A.Emit: _start_emit,
     A.Settle: _start_settle,
     A.Perform: _start_perform,
+    A.Open: _start_open,
 }

@@ -21,6 +21,7 @@ from .flowframe import FlowFrame
 from ..core.valueops import Limits
 from ..core.rng import Rng
 from ..core.rules import Rules
+from .constants import evaluate_constants
 
 MODES = ("compiled", "interpreted")
 
@@ -37,8 +38,10 @@ class Game:
         self.spec = spec
         self.rules = Rules(spec)
         self.limits = limits or Limits()
+        evaluate_constants(self.rules, self.limits)
         self.players: int | None = None  # seats of new states by default (None: the spec's default)
         self.mode = mode or default_mode()
+        self.source: tuple[str, tuple[str, ...]] | None = None  # the spec file and variant files it was loaded from
         if self.mode not in MODES:
             raise ValueError(f"unknown engine mode '{self.mode}' (known: {', '.join(MODES)})")
         # the flow frame new positions start with: the reference stage machine, or on the fast path the
@@ -78,7 +81,9 @@ class Game:
     def load(cls, path: str | Path, variants: list[str | Path] = (), limits: Limits | None = None,
              mode: str | None = None) -> "Game":
         """Load a spec file (and variants) and build the game."""
-        return cls(load_spec(path, list(variants)), limits, mode)
+        game = cls(load_spec(path, list(variants)), limits, mode)
+        game.source = (str(path), tuple(str(v) for v in variants))
+        return game
 
     @property
     def name(self) -> str:

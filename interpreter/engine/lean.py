@@ -100,7 +100,7 @@ class LeanState(GameState):
                     pos.resume(NOTHING_VIABLE)
                     continue
                 raise RequireFailed(f"no option of '{decision.prompt}' can be completed", decision.span)
-            if len(viable) == 1:
+            if len(viable) == 1 and not decision.must_ask:
                 if decision.sealed:
                     self._sealed_answer()
                 pos.resume(viable[0].value)

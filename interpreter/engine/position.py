@@ -106,7 +106,8 @@ class Position:
         return out
 
 
-_PROGRESS = ("i", "j", "k", "sub", "phase", "left", "scan", "remaining", "answers")
+_PROGRESS = ("i", "j", "k", "sub", "phase", "left", "scan", "remaining", "answers", "prev", "order", "passes",
+             "answered", "taken")
 
 
 def run_answering(pos: Position, answers: list[int]) -> Decision | None:

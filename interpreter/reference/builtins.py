@@ -13,6 +13,7 @@ from orrery.rulespec.signatures import FUNCTIONS, Sig
 
 from ..core.valueops import check_size, checked_number, list_contains, spend, values_equal
 from ..core.decisions import RuleError
+from ..core.uses import used
 from ..core.values import (CLOCKWISE, DIRS, HEX_DIRS, PIECE_REFS, Cell, PieceRef, Player, ZoneRef, cell_key,
                            parse_cell_label)
 
@@ -597,6 +598,23 @@ def shuffled(it: "Interp", v: Any) -> list[Any]:
     _built(it, len(items))
     it.s.rng.shuffle(items)
     return items
+
+
+# ---------------------------------------------------------- use limits
+
+
+@builtin("uses")
+def uses(it: "Interp", key: Any, who: Any = None) -> int:
+    """How many times `who` (default: the acting player) used a limit's key in the scope instance in progress."""
+    limit = it.r.limit_keys.get(key) if key.__class__ is str else None
+    if limit is None:
+        known = ", ".join(sorted(it.r.limit_keys)) or "none"
+        raise ValueError(f"no limit is counted under {it.describe(key)} (keys: {known})")
+    if who is None:
+        who = it.current()
+    elif who.__class__ is not Player and not (who.__class__ is int and 0 <= who < it.s.n):
+        raise ValueError(f"the player must be a player, got {it.describe(who)}")
+    return used(it.s, limit, int(who))
 
 
 missing = set(FUNCTIONS) - set(REGISTRY)

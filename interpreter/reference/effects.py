@@ -12,6 +12,11 @@ from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
 from ..core.valueops import list_contains as contains
+from ..core.uses import count_use, used
+from .bounds import bound_value, track_bounds
+from .costs import amounts, check_amounts
+
+from .triggerorder import in_order
 
 if TYPE_CHECKING:
     from ..core.rules import ActionInfo
@@ -49,14 +54,18 @@ def _combine(it: "Interp", op: str, old: Any, new: Any, node: A.Assign) -> Any:
     return checked_number(it, old + new if op == "+=" else old - new if op == "-=" else old * new, node.span)
 
 
-def _clamp(it: "Interp", name: str, value: Any) -> Any:
+def _clamp(it: "Interp", name: str, value: Any, who: Any = None) -> Any:
+    """A value assigned to a track, within its bounds (for its owner `who`: bounds may be expressions)."""
     track = it.r.tracks.get(name)
     if track is None or not isinstance(value, int) or isinstance(value, bool):
         return value
-    if track.min is not None and value < track.min:
-        value = track.min
-    if track.max is not None and value > track.max:
-        value = track.max
+    lo, hi = track.min, track.max
+    if (lo is not None and lo.__class__ is not int) or (hi is not None and hi.__class__ is not int):
+        lo, hi = track_bounds(it, name, track, who)
+    if lo is not None and value < lo:
+        value = lo
+    if hi is not None and value > hi:
+        value = hi
     return value
 
 
@@ -82,7 +91,7 @@ def assign_attr(it: "Interp", node: A.Assign, value: Any, obj: Any) -> None:
     s, name = it.s, node.target.name
     if isinstance(obj, Player) and name in it.r.player_var_names:
         d = s.pvars[obj]
-        d[name] = _clamp(it, name, _combine(it, node.op, d.get(name), value, node))
+        d[name] = _clamp(it, name, _combine(it, node.op, d.get(name), value, node), obj)
         s.version += 1
         return
     if isinstance(obj, PieceRef):
@@ -238,6 +247,9 @@ def _check_capacity(it: "Interp", place: Any, adding: int, span: Any) -> None:
     if zname == BOX.name:
         return
     cap = it.r.zones[zname].decl.capacity
+    if cap is not None and cap.__class__ is not int:  # an expression, for the place's owner (bounds.py)
+        owner = place.owner if it.r.zones[zname].per_player else None
+        cap = bound_value(it, ("components", "zones", zname, "capacity"), None if owner is None else Player(owner))
     if cap is not None and len(it.s.contents(place)) + adding > cap:
         raise RequireFailed(f"{it.label(place)} can hold at most {cap}", span)
 
@@ -356,12 +368,29 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
         record = Record(data or {})
         record.setdefault("name", event)
         record.setdefault("player", it.current())
+        if event in it.r.owned_events:  # some belong to players: grouped by owner (reference/triggerorder.py)
+            triggers = in_order(it, triggers, record)
         for trig in triggers:
             env = {"event": record}
-            if it.truth(trig.when, env):
+            if trig.fires is None:
+                if it.truth(trig.when, env):
+                    it.run(trig.effect, env)
+            elif fires(it, trig, env):
                 it.run(trig.effect, env)
     finally:
         it.emit_depth -= 1
+
+
+def fires(it: "Interp", trig: Any, env: dict) -> bool:
+    """Whether a trigger with `max_fires` fires now: its count for the acting player is not spent and its
+    `when` holds (tested after the count, so a spent trigger's condition is not evaluated); if so the
+    firing is counted.  A firing is never a use: `uses()` of an action's key does not see it."""
+    if used(it.s, trig.fires, it.current()) >= trig.fires.times:
+        return False
+    if not it.truth(trig.when, env):
+        return False
+    count_use(it.s, trig.fires, it.current())
+    return True
 
 
 def settle(it: "Interp", span: Any = None) -> int:
@@ -413,7 +442,10 @@ def cascade_scan(it: "Interp", first_seen: dict[tuple, int], scan: int) -> tuple
     best = None
     still: set[tuple] = set()
     scans = it.scans
+    limited = it.r.fire_limited
     for ti, trig in enumerate(triggers):
+        if limited and trig.fires is not None and used(s, trig.fires, it.current()) >= trig.fires.times:
+            continue  # (max_fires spent in this scope instance: as if its `when` were false)
         for env, i in (scans[ti](it) if scans is not None else _matches(it, trig)):
             mkey = (ti, _binding_key(env.get(trig.var)) if trig.var else None)
             still.add(mkey)
@@ -437,6 +469,8 @@ def cascade_scan(it: "Interp", first_seen: dict[tuple, int], scan: int) -> tuple
         trig = best[1]
         raise RunawayError(f"trigger '{trig.name}' keeps firing: more than {it.limits.cascade} firings in one "
                            f"cascade (limit cascade); raise it with --limit cascade=N", trig.span)
+    if best[1].fires is not None:
+        count_use(s, best[1].fires, it.current())
     fired = (triggers.index(best[1]), _binding_key(best[2].get(best[1].var)) if best[1].var else None)
     first_seen.pop(fired, None)  # the match is consumed: if it holds again later, it queues anew
     return best[1], best[2]
@@ -472,8 +506,10 @@ def _end_game(it: "Interp", node: A.EndGame, env: dict) -> None:
 
 
 def _pass(it: "Interp", node: A.Pass, env: dict) -> None:
-    it.s.cursor.passed.add(it.s.cursor.current)
-    it.s.cursor.end_turn = True
+    c = it.s.cursor
+    c.passed.add(c.current)  # the acting player passes; the turn ends only when it is theirs
+    if c.current == c.turn_player:
+        c.end_turn = True
 
 
 def _end_turn(it: "Interp", node: A.EndTurn, env: dict) -> None:
@@ -534,24 +570,24 @@ def call_with(it: "Interp", node: A.CallProc, local: dict) -> None:
 # ---------------------------------------------------------------- actions
 
 
-def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True) -> None:
-    """Raise RequireFailed if the acting player may not start this action now."""
+def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True, costs: bool = True) -> list | None:
+    """Raise RequireFailed if the acting player may not start this action now: its limit (count_limit), its
+    condition, then (costs) the amounts of its costs that read no parameter, which are returned (a menu shows
+    them; the action computes them again when it pays, costs/pay)."""
     env: dict[str, Any] = {}
-    if count_limit and action.limit is not None:
-        done = it.s.cursor.turn_actions.get(action.name, 0)
-        if done >= action.limit:
-            raise RequireFailed(f"'{action.label}' can be done at most {action.limit} time(s) per turn",
-                                action.span, action.rule)
+    limit = action.limit
+    if count_limit and limit is not None and used(it.s, limit, it.current()) >= limit.times:
+        shared = f" (counted as '{limit.key}')" if limit.key != action.name else ""
+        raise RequireFailed(f"'{action.label}' can be done at most {limit.describe()}{shared}", action.span,
+                            action.rule)
     if not it.truth(action.condition, env):
         raise RequireFailed(action.why or f"'{action.label}' is not allowed now", action.condition.span,
                             action.rule)
-    me = it.current()
-    for var, amount_expr in action.cost:
-        amount = it.ev(amount_expr, env)
-        have = it.s.pvars[me].get(var, 0) or 0
-        if have < amount:
-            raise RequireFailed(f"'{action.label}' costs {amount} {var}; you have {have}", amount_expr.span,
-                                action.rule)
+    if not costs or not action.cost:
+        return None
+    got = amounts(it, action.cost, env)
+    check_amounts(it, action, got, it.current())
+    return got
 
 
 def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
@@ -591,6 +627,7 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.Say: _say,
     A.CallProc: _call_proc,
     A.Perform: cannot_ask,
+    A.Open: cannot_ask,
 }
 
-__all__ = ["EXEC", "emit", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]
+__all__ = ["EXEC", "emit", "fires", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]

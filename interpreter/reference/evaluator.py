@@ -16,7 +16,9 @@ from ..core.decisions import Decision, GameEnded, Option, RequireFailed, RuleErr
 from ..core.state import State
 from ..core.values import PIECE_REFS, Cell, PieceRef, Player, Record, ZoneRef
 from .builtins import REGISTRY
-from ..core.valueops import Limits, TableRef, _arith, check_nested, list_contains, values_equal
+from .quantities import read_quantity
+from ..core.valueops import (Limits, TableRef, _arith, check_nested, list_contains, no_match, slice_value,
+                              values_equal)
 
 
 class Interp:
@@ -134,7 +136,7 @@ class Interp:
             return self.s.vars.get(name)
         if kind == "zone":
             return ZoneRef(name)
-        if kind in ("table", "kind", "action", "end"):
+        if kind in ("table", "kind", "action", "end", "const"):
             return payload
         raise RuleError(f"unknown name '{name}'", node.span)
 
@@ -236,6 +238,9 @@ class Interp:
                 self.call_depth -= 1
         spec = self.builtins.get(node.func)
         if spec is None:
+            if node.func in self.r.quantities:  # a declared quantity, read with its live modifiers
+                return read_quantity(self, node.func, node.span, tuple(self.ev(a, env) for a in node.args),
+                                     tuple((k, self.ev(v, env)) for k, v in node.kwargs))
             raise RuleError(f"unknown function '{node.func}'", node.span)
         if node.func in _LAZY and len(node.args) == 1 and not node.kwargs and isinstance(node.args[0],
                                                                                           A.Comprehension):
@@ -310,6 +315,28 @@ class Interp:
 
     def _record(self, node: A.Record, env: dict) -> Any:
         return check_nested(self, Record((k, self.ev(v, env)) for k, v in node.items), node.span)
+
+    def _let_in(self, node: A.LetIn, env: dict) -> Any:
+        # the name is bound around the body only (saved and put back: the environment serves the whole effect)
+        name = node.name
+        old = env.get(name, _UNSET)
+        env[name] = self.ev(node.value, env)
+        try:
+            return self.ev(node.body, env)
+        finally:
+            if old is _UNSET:
+                del env[name]
+            else:
+                env[name] = old
+
+    def _slice(self, node: A.Slice, env: dict) -> Any:
+        obj = self.ev(node.obj, env)
+        start = None if node.start is None else self.ev(node.start, env)
+        stop = None if node.stop is None else self.ev(node.stop, env)
+        return slice_value(self, obj, start, stop, node)
+
+    def _no_match(self, node: A.NoMatch, env: dict) -> Any:
+        return no_match(self, self.ev(node.subject, env), node.span)
 
     def _comprehension(self, node: A.Comprehension, env: dict) -> Any:
         out: list[Any] = []
@@ -512,6 +539,8 @@ class Interp:
         return Player(self.s.cursor.current)
 
 
+_UNSET = object()  # (a name that was not bound before a `let ... in`)
+
 # values whose label depends on the rules alone, never on the state: their menu labels are made when read
 _FIXED_LABEL = frozenset({str, int, bool, type(None), Cell, Player, ZoneRef})
 
@@ -545,6 +574,9 @@ _EVAL: dict[type, Callable[[Interp, Any, dict], Any]] = {
     A.ListLit: Interp._list,
     A.Record: Interp._record,
     A.Comprehension: Interp._comprehension,
+    A.LetIn: Interp._let_in,
+    A.Slice: Interp._slice,
+    A.NoMatch: Interp._no_match,
 }
 
 from .effects import EXEC as _EXEC  # noqa: E402  (statements live in their own module)
