@@ -70,6 +70,7 @@ import time
 from typing import Any
 
 from ..core.decisions import RequireFailed, RuleError, RunawayError
+from ..engine.flatapi import as_flat
 from ..engine.game import GameState, IllegalMove
 from ..core.rng import Rng
 from .worlds import WORLD_TRIES, Deal, determinise, hidden_pools, reseeded  # noqa: F401 (the bot's public names)
@@ -225,6 +226,8 @@ class MctsBot:
         deal = Deal(gs, me)  # (the same position is determinised at every iteration)
         world: GameState | None = determinise(gs, me, self.rng, target, probe, deal)
         exact = "exact" in probe
+        if exact:  # (nothing hidden: the search's positions on the flat flow where the spec has one)
+            world = as_flat(world)
         self._bump(probe)
         root = self._reused_root(gs, exact, fresh=bool(deal.sealed))
         if exact:
@@ -370,7 +373,7 @@ class MctsBot:
         general mode); its position is not kept (it is rebuilt when needed); a terminal child is proven at once.
         """
         g = self._fresh(parent)
-        before = g.state.rng.state
+        before = g.rng_state()
         try:
             g.apply(opt.index, keep=False)  # (a failed answer leaves g unusable: it is dropped)
         except _SEARCH_ERRORS:
@@ -379,7 +382,7 @@ class MctsBot:
             child.proven = tuple([0.0] * parent.num_players)
             return None
         child = node.children[opt.index] = _Node(opt.label)
-        if g.state.rng.state != before:
+        if g.rng_state() != before:
             return None
         child.sure = True
         if g.is_terminal():
@@ -479,7 +482,7 @@ class MctsBot:
             if not moves:
                 return self._fresh(base)
             ready = self._rebuild(base, moves)
-        ready.state.rng = Rng(self.rng.next64())
+        ready.reseed(self.rng.next64())
         return ready
 
     def _rebuild(self, base: GameState, moves: list[int]) -> GameState:
@@ -633,7 +636,7 @@ class MctsBot:
 
         while not gs.is_terminal() and steps < cap:
             self._tick()
-            real = len(gs.decision.options) > 1  # a lone option is no move of a player (as in the tree)
+            real = len(gs.legal_actions()) > 1  # a lone option is no move of a player (as in the tree)
             # uniform over the options that can be completed, found by trying them in a random order
             # rather than by checking every one (engine.driver.GameState.sample_step)
             mover, label = gs.sample_step(rng)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from ..core.values import BOX, DIRS, HEX_DIRS, Cell
+from ..core.values import BOX, DIRS, HEX_DIRS, PIECE_REFS, Cell, Player
 from ..reference.builtins import REGISTRY, _step
+from . import typepass as T
 
 
 class NoLayout(Exception):
@@ -157,8 +158,6 @@ class FlatLayout:
     # ------------------------------------------------------------ values between the layouts
     def to_flat(self, value: Any, t: str) -> Any:
         """A general value of type t in the flat layout."""
-        from . import typepass as T
-
         if value is None:
             return None
         s = T.strip(t)
@@ -174,9 +173,6 @@ class FlatLayout:
 
     def to_general(self, value: Any, t: str) -> Any:
         """A flat value of type t back in the general layout."""
-        from ..core.values import PIECE_REFS, Player
-        from . import typepass as T
-
         if value is None:
             return None
         s = T.strip(t)

@@ -36,6 +36,7 @@ class FlatModule:
     types: TypePass
     steps: list[list[str]]  # per step of the phase: its actions, in menu order
     params: dict[str, bool] = field(default_factory=dict)  # action -> whether it has its one parameter
+    param_types: dict[str, str] = field(default_factory=dict)  # action -> its parameter's value type (typepass)
     conditions: set[str] = field(default_factory=set)  # the actions with a condition
     hooks: set[str] = field(default_factory=set)  # "turn_start", "turn_end" when the phase has them
     ends: list[tuple[int, str, str]] = field(default_factory=list)  # (index, name, check timing), spec order
@@ -184,6 +185,7 @@ def _action(gen: FlatStatements, name: str, a: Any, mod: FlatModule) -> None:
         gen.emit(0, "")
         params = [(p.name, value_t)]
         mod.params[name] = True
+        mod.param_types[name] = value_t
     else:
         mod.params[name] = False
     gen.scope = []

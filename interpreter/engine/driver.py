@@ -19,6 +19,7 @@ from typing import Any
 from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
 from ..reference.evaluator import Interp
 from .flow import NOTHING_VIABLE
+from ..core.rng import Rng
 from ..core.state import State
 from .commit import commit_view, pending
 from .fallible import fallible_of
@@ -216,6 +217,14 @@ class GameState:
     def outcome(self):
         """How the game ended, or None."""
         return self.pos.s.outcome
+
+    def rng_state(self) -> int:
+        """The state of the game's random generator (a search tells by it whether a move drew at random)."""
+        return self.pos.s.rng.state
+
+    def reseed(self, seed: int) -> None:
+        """Draw what is drawn from now on (draws, dice, shuffles) from a generator of this seed."""
+        self.pos.s.rng = Rng(seed)
 
     def digest(self) -> str:
         """A hash of the position: the state and where the continuation stands."""

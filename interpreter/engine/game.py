@@ -102,7 +102,9 @@ class Game:
         if not self.rules.min_players <= n <= self.rules.max_players:
             raise IllegalMove(f"{self.name} takes {self.rules.player_count_text()}, not {n}")
         if setup is None and not replace_setup and not narrate:
-            return self.start_state(n, seed)
+            from .flatapi import flat_start
+
+            return flat_start(self, n, seed) or self.start_state(n, seed)
         return GameState.start(self, n, seed, setup, replace_setup, narrate)
 
     def start_state(self, players: int | None, seed: int) -> GameState:
