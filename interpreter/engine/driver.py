@@ -218,6 +218,10 @@ class GameState:
         """How the game ended, or None."""
         return self.pos.s.outcome
 
+    def cascade_lengths(self) -> dict[int, int]:
+        """How many cascades of each length (trigger firings) the game has had so far."""
+        return dict(self.pos.s.cascades)
+
     def rng_state(self) -> int:
         """The state of the game's random generator (a search tells by it whether a move drew at random)."""
         return self.pos.s.rng.state

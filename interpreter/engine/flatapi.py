@@ -106,6 +106,9 @@ class FlatGameState(GameState):
             self.__dict__["_ended"] = flat_ended(self.game, self._fg, self._st, self._n, self.seed)
         return self._ended.outcome
 
+    def cascade_lengths(self) -> dict[int, int]:
+        return {} if self._fg is not None else super().cascade_lengths()  # (the flat flow takes no triggers)
+
     def rng_state(self) -> int:
         return self._st.rng if self._fg is not None else super().rng_state()
 
