@@ -734,8 +734,7 @@ def compile_rules(rules: Any, generator: Callable[[Any, set[str]], "CodeGen"] | 
     exprs, blocks, triggers = _roots(rules)
     names: list[tuple[Any, str, str]] = []
     functions = [(n, p, b) for n, (p, b) in sorted(rules.functions.items()) if b is not None]
-    for n, _, _ in functions:
-        gen.fn_ids[n] = gen.fresh("f")
+    gen.fn_ids.update((n, gen.fresh("f")) for n, _, _ in functions)
     gen.memo_depth = memoisable(rules)
     gen.by_clock = placebound(rules, gen.memo_depth)
     gen.cheap = cheap(rules)
@@ -787,8 +786,7 @@ def _link(source: str, consts: list[Any], linked: dict[str, Callable[..., Any]] 
     ns.update(fastlib.HELPERS)
     ns.update(EXPR_HELPERS)
     ns["CMB"], ns["SETG"], ns["QTY"] = combine, assign_global, read_quantity
-    ns["MOVETO"], ns["DESTROY"], ns["ASSIGNA"], ns["CREATE"], ns["CALLW"] = (move_to, destroy, assign_attr, create_with,
-                                                                           call_with)
+    ns.update(MOVETO=move_to, DESTROY=destroy, ASSIGNA=assign_attr, CREATE=create_with, CALLW=call_with)
     ns["UNKF"] = _unknown_function
     for i, value in enumerate(consts):
         ns[f"K{i}"] = value
