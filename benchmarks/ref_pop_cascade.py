@@ -10,7 +10,7 @@ calls (`burst`, `send`, `take_ability`) and the functions it reads (`full`, `pop
 * Pops form a queue ordered by `[matched_at, changed_at(c)]`, then board order (row by row from
   a1): `matched_at` is the scan (one scan per pop) in which the space last started to be full, and
   it restarts when a space stops being full or pops; `changed_at` is the space's last change.
-* A pop adds 1 to `chain`; on a Node or the Universe (or next to one, with Node Amplifier) it adds
+* A pop adds 1 to `chain` (the engine: the pop's `count` in `pops`, summed by `chain_counts`); on a Node or the Universe (or next to one, with Node Amplifier) it adds
   1 more, every player with Harmony Collector draws a bubble from the bag (at random, with the
   game's SplitMix64 RNG), and the popper takes an ability card (twice with Node Master).
 * Then the burst: along each arrow of the card, N, E, S, W, the bottom-most poppable bubble moves
@@ -23,8 +23,9 @@ arrow for Color Stacker. Like the engine, only *real* decisions (2+ distinct opt
 the 64 answers; when a 65th would be needed the engine suspends mid-cascade, and the reference
 stops at the same point (outcome "asked"). A cascade of more than `limits.cascade` pops stops with
 outcome "error" as the engine's RunawayError does. Scoring the chain is not part of the cascade: the
-rules score `chain` in `resolve_pops` after `settle` returns, and neither the engine's
-`bench_cascades` nor this reference do that; `summary` reports `chain` so the points follow from it.
+rules split the phase's pops into causal chains and score each in `resolve_pops` after `settle` returns,
+and neither the engine's `bench_cascades` nor this reference do that; `summary` reports the total the
+pops add up to (`chain`).
 
 Representation (read once from an Orrery State by `convert`): bubbles per space as lists of colour
 codes bottom-first (spaces indexed y*W + x, as `cells(board)` orders them), per space the tuple of
@@ -218,7 +219,7 @@ def convert(state: Any) -> Position | None:
     p.market = market
     p.deck = deck
     p.discard = discard
-    p.chain = s.vars.get("chain", 0)
+    p.chain = chain_counts(s)
     p.firings = 0
     p.asks = 0
     p.outcome = "settled"
@@ -450,7 +451,7 @@ def engine_summary(state: Any, outcome: str = "settled") -> tuple:
 
     n = s.n
     return (
-        outcome, s.cascade, s.vars.get("chain", 0), tuple(s.pvars[q].get("score", 0) for q in range(n)),
+        outcome, s.cascade, chain_counts(s), tuple(s.pvars[q].get("score", 0) for q in range(n)),
         tuple(bubbles(Cell("board", None, (x, y))) for y in range(decl.height) for x in range(decl.width)),
         tuple(bubbles(ZoneRef("supply", q)) for q in range(n)),
         bubbles(ZoneRef("bag")),
@@ -460,6 +461,13 @@ def engine_summary(state: Any, outcome: str = "settled") -> tuple:
         cards(ZoneRef("ability_deck")),
         cards(ZoneRef("ability_discard")),
     )
+
+
+def chain_counts(s: Any) -> int:
+    """What the pops of this pop phase add up to in the engine (each pop 1, or 2 on a Node): the `count` of every
+    [run, chain, count, line] entry of `pops`.  The rules split them into causal chains and score each after
+    `settle`; this reference keeps the total only (scoring is not part of the cascade)."""
+    return sum(e[2] for e in s.vars.get("pops") or [])
 
 
 def bench(positions: list[Position], seconds: float) -> float:

@@ -250,7 +250,7 @@ class If(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class For(Stmt):
-    """`for x in xs where c order by key [desc] {..}` or `... chosen by player {..}`."""
+    """`for x in xs where c order by key [desc] {..}` or `... chosen by player [prompt "..."] {..}`."""
 
     var: str
     iter: Expr
@@ -259,6 +259,7 @@ class For(Stmt):
     descending: bool
     chooser: Expr | None
     body: Block
+    prompt: Expr | None = None  # with `chosen by`: the question before each item (evaluated each time)
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,6 +411,14 @@ class CallProc(Stmt):
     name: str
     args: tuple[Expr, ...]
     kwargs: tuple[tuple[str, Expr], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Use(Stmt):
+    """`use PIECE.play`: run what the piece's `play:` abilities do (then maybe their empowered part)."""
+
+    piece: Expr
+    part: str  # the attribute written after the piece: `play` (the checker refuses any other)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ start for every value made loading quadratic).
 from __future__ import annotations
 
 import bisect
+import errno
 import os
 import stat
 from pathlib import Path
@@ -38,9 +39,77 @@ def size_text(limit: int) -> str:
     return f"{limit} bytes"
 
 
+class NotAFile(OSError):
+    """A path that names something other than a regular file, or a link loop: refused before anything is read.
+
+    `str(exc)` and `exc.strerror` are the plain reason ("is a named pipe, not a regular file")."""
+
+    def __init__(self, reason: str, path: str | Path = ""):
+        super().__init__(errno.EINVAL, reason)
+        self.path = str(path)
+
+    def __str__(self) -> str:
+        return self.strerror or "not a regular file"
+
+
+_KINDS = ((stat.S_ISDIR, "is a directory, not a file"), (stat.S_ISFIFO, "is a named pipe, not a regular file"),
+          (stat.S_ISCHR, "is a character device, not a regular file"),
+          (stat.S_ISBLK, "is a block device, not a regular file"), (stat.S_ISSOCK, "is a socket, not a regular file"))
+_LOOP = "is a symbolic link loop: it never reaches a file"
+
+
+def regular_stat(path: str | Path) -> os.stat_result:
+    """`os.stat` of a path that must be a regular file: NotAFile for a pipe, device, socket, directory or link
+    loop; FileNotFoundError (and other OSErrors) as raised."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotAFile(_LOOP, path) from None
+        raise
+    _require_regular(st, path)
+    return st
+
+
+def _require_regular(st: os.stat_result, path: str | Path) -> None:
+    if not stat.S_ISREG(st.st_mode):
+        raise NotAFile(next((text for test, text in _KINDS if test(st.st_mode)), "is not a regular file"), path)
+
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def open_regular(path: str | Path) -> BinaryIO:
+    """Open a file for reading, only if it is a regular file: the one function every reader of the user's files
+    uses (specs, variants, scenarios, saves, logs, error snippets, cached specs).
+
+    A named pipe would make `open` wait for a writer for ever, and a device never ends, so the path is checked
+    with `stat` (links followed, a loop reported) before it is opened, then opened without blocking and checked
+    again on the open descriptor (the file read is the file checked).  NotAFile says what the path is instead.
+    """
+    regular_stat(path)
+    try:
+        fd = os.open(path, _FLAGS)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotAFile(_LOOP, path) from None
+        if exc.errno == errno.ENXIO:  # (a socket, or a device with no driver)
+            raise NotAFile("is not a regular file", path) from None
+        raise
+    try:
+        _require_regular(os.fstat(fd), path)
+        if _FLAGS & getattr(os, "O_NONBLOCK", 0):  # (no such flag, nor set_blocking, on Windows)
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
 def read_bounded(path: str | Path, limit: int) -> bytes:
-    """The bytes of a file; TooLarge past `limit` bytes (checked before and while reading); OSError as raised."""
-    with open(path, "rb") as fh:
+    """The bytes of a regular file; TooLarge past `limit` bytes (checked before and while reading); NotAFile
+    for anything else (open_regular); OSError as raised."""
+    with open_regular(path) as fh:
         return read_stream(fh, limit)
 
 
@@ -102,9 +171,7 @@ def read_line(path: str | Path, number: int) -> str | None:
     if number < 1:
         return None
     try:
-        with open(path, "rb") as fh:
-            if stat.S_ISDIR(os.fstat(fh.fileno()).st_mode):
-                return None
+        with open_regular(path) as fh:  # (a snippet of a named pipe would wait for ever)
             return _nth_line(fh, number)
     except (OSError, ValueError):
         return None
@@ -149,5 +216,5 @@ class LineIndex:
         return i + 1, offset - self.starts[i] + 1
 
 
-__all__ = ["TooLarge", "size_text", "read_bounded", "read_stream", "check_size", "iter_lines", "read_line",
+__all__ = ["TooLarge", "NotAFile", "regular_stat", "open_regular", "size_text", "read_bounded", "read_stream", "check_size", "iter_lines", "read_line",
            "LineIndex"]

@@ -7,10 +7,27 @@ whole call graph, not one expression, hence a module of their own.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import ast as A
 from .gamespec import GameSpec
 
 RANDOM = frozenset({"random_int", "shuffled"})  # the built-ins that draw from the game's random numbers
+
+
+def cycle_from(start: str, edges: Any) -> list[str] | None:
+    """A path start -> ... -> start through `edges` (name -> the names it reaches), or None."""
+    stack: list[tuple[str, list[str]]] = [(start, [start])]
+    seen: set[str] = set()
+    while stack:
+        node, path = stack.pop()
+        for nxt in edges.get(node, ()):
+            if nxt == start:
+                return path + [start]
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, path + [nxt]))
+    return None
 
 
 class CallGraph:

@@ -14,20 +14,24 @@ from typing import Any
 
 from . import ast as A
 from . import checknames, flowcheck
+from .abilities_check import check_pieces, check_proc_call, check_use
 from .callgraph import CallGraph
 from .commits import check_commit
 from .datacheck import data_findings
-from .errors import Finding, Span
+from .errors import Finding, Span, one_line
 from .gamespec import GameSpec
+from .prompt_checks import prompt_findings
 from .reaction_checks import check_open, reaction_findings
 from .limits_check import cost_findings, limit_findings
+from .namecheck import IDENTIFIER, name_findings
 from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
+from .geocheck import closure_kwarg, emit_fields, fixed_size_findings, keyed_index, trigger_scope
 from .typing_rules import (NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
                            elem, join, known, list_of, value_type)
 
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAME = IDENTIFIER  # (fullmatch only)
 _CONDITION = "condition must be true/false"
 
 
@@ -106,13 +110,16 @@ class _Checker:
     # ------------------------------------------------------------------ run
     def run(self) -> list[Finding]:
         self._declarations()
-        self.findings += component_findings(self.m, self.span, self.key)
+        self.findings += component_findings(self.m, self.span, self.key) + name_findings(self.m, self.key)
         self.findings += data_findings(self.m, self.ix.dt, self.span, self.key)
         checknames.check_constants(self)
         self._rule_text()
+        self.findings += fixed_size_findings(self.spec)
+        check_pieces(self)  # the effect catalogue and pieces' abilities
         flowcheck.flow(self)
         flowcheck.events(self)
         reaction_findings(self)
+        prompt_findings(self)  # (decisions that would ask in an identifier's words)
         self.findings += limit_findings(self.spec, self.span, self.key) + cost_findings(self.spec, self.calls)
         return self.findings
 
@@ -153,8 +160,9 @@ class _Checker:
         """A declared name: valid, not a keyword; a spec-level one not a built-in's or special name's, a
         per-player one (read as `p.NAME`) not a player's built-in attribute."""
         hint = f"rename it, e.g. '{checknames.suggested(self, name, what)}'"
-        if not _NAME.match(name):
-            self.error(where, f"{what} is not a valid name (letters, digits and _, not starting with a digit)")
+        if not _NAME.fullmatch(name):  # (fullmatch: `$` alone lets a trailing newline through)
+            self.error(where, f"{one_line(what)} is not a valid name (letters, digits and _, not starting with a "
+                              f"digit)")
         elif name in KEYWORDS:
             self.error(where, f"{what} uses the keyword '{name}' of the rule language; rename it", hint)
         elif local:
@@ -298,9 +306,11 @@ class _Checker:
         node = self.spec.exprs.get(path)
         if node is None:
             return
-        t = self._expr(path, Scope())
+        t = self._expr(path, Scope(None, {"it": "piece"}))
         self._want_place(node, t)
-        if isinstance(node, A.Attr) and node.name in self.ix.player_attrs and self.ix.player_attrs[node.name] == "zone":
+        reads_it = any(isinstance(n, A.Name) and n.id == "it" for n in node.walk())  # one owner per piece
+        if isinstance(node, A.Attr) and node.name in self.ix.player_attrs and self.ix.player_attrs[node.name] == "zone" \
+                and not reads_it:
             self.warning(node.span, f"every '{kname}' starts in one player's '{node.name}' "
                                     f"(the zone of whoever `{_text(node.obj)}` is at game start)")
 
@@ -354,6 +364,7 @@ class _Checker:
         if decl.on is None:  # state triggers: the scan in which this match began (queue order), see docs/dsl.md
             scope = scope.child({"matched_at": "int"})
         self._expr(tp + ("order",), scope)
+        scope = trigger_scope(self, name, decl, scope)  # causes and phase scopes (rulespec/geocheck.py)
         self._effect(tp + ("effect",), scope)
 
     # =========================================================== expressions
@@ -375,6 +386,8 @@ class _Checker:
             hint = f"'{e.id}' belongs to each player: write current.{e.id} or p.{e.id}"
         elif e.id in self.m.functions or e.id in FUNCTIONS:
             hint = f"'{e.id}' is a function: call it as {e.id}(...)"
+        elif e.id in ("self", "owner"):
+            hint = f"`{e.id}` is bound only in a piece's abilities (pass it to a template as an argument)"
         self.error(e.span, f"unknown name '{e.id}'" + did_you_mean(e.id, sc.all() | set(self.ix.globals)), hint)
         return "any"
 
@@ -399,6 +412,8 @@ class _Checker:
     def _e_Index(self, e: A.Index, sc: Scope) -> str:
         to, ti = self.expr(e.obj, sc), self.expr(e.index, sc)
         b = base(to)
+        if b == "zones":
+            return keyed_index(self, e, ti)
         if b == "table" and ":" in to:
             return checknames.table_key(self, e, to.split(":", 1)[1])
         if b == "record":
@@ -413,8 +428,8 @@ class _Checker:
 
     def _e_Call(self, e: A.Call, sc: Scope) -> str:
         types = [self.expr(a, sc) for a in e.args]
-        for _, v in e.kwargs:
-            self.expr(v, sc)
+        for k, v in e.kwargs:
+            closure_kwarg(self, e.func, k, v, sc)
         if e.func in self.m.functions:
             self._arity(e, f"function '{e.func}'", self.m.functions[e.func].param_names, e.args, e.kwargs)
             checknames.typed_args(self, "functions", e.func, e.args, e.kwargs, types)
@@ -516,7 +531,10 @@ class _Checker:
             self.type_error(node.span, f"cannot go through {describe(t)}: expected a list, a zone or a cell")
 
     def _want_place(self, node: A.Expr, t: str) -> None:
-        if base(t) in NOT_PLACE:
+        if base(t) == "zones":
+            self.error(node.span, f"'{_text(node)}' is one zone per key, not a place: pick one with "
+                                  f"{_text(node)}[KEY]")
+        elif base(t) in NOT_PLACE:
             self.type_error(node.span, f"expected a place (a zone or a cell), but this is {describe(t)}")
         elif isinstance(node, A.Name) and node.id in self.ix.boards and self.ix.globals.get(node.id, ("",))[0] == "zone":
             self.error(node.span, f"'{node.id}' is a board: pieces go into its cells, not the zone")
@@ -530,6 +548,8 @@ class _Checker:
             return "piece"
         if b == "zone" and isinstance(node, A.Name):
             return "cell" if node.id in self.ix.boards else "piece"
+        if b == "zones":
+            return "zone"
         return "any"
 
     # =========================================================== statements
@@ -612,6 +632,8 @@ class _Checker:
         self._want_iterable(s.iter, t)
         if s.chooser is not None:
             self.expr(s.chooser, sc)
+        if s.prompt is not None:
+            self.expr(s.prompt, sc)  # asked before each item: the loop's variable is not bound yet
         inner = sc.child()
         self._define(inner, s.var, self._elem(s.iter, t), self._word(s.span, "for", s.var))
         if s.cond is not None:
@@ -677,9 +699,9 @@ class _Checker:
                 self.expr(v, sc)
                 if kind is not None and k in kind.attributes:
                     checknames.check_words(self, self.ix.dt.static(self.ix.dt.kind_attrs[s.kind][k]), v)
-                if kind is not None and k not in kind.attributes:
+                if kind is not None and k not in kind.attributes and k not in kind.state:
                     self.error(v.span, f"piece kind '{s.kind}' declares no attribute '{k}'"
-                               + did_you_mean(k, kind.attributes))
+                               + did_you_mean(k, [*kind.attributes, *kind.state]))
         self._want_place(s.dest, self.expr(s.dest, sc))
         if s.bind:
             self._define(sc, s.bind, "piece", self._word(s.span, "as", s.bind))
@@ -703,6 +725,7 @@ class _Checker:
     def _s_Emit(self, s: A.Emit, sc: Scope) -> None:
         for a in list(s.args) + [v for _, v in s.kwargs]:
             self.expr(a, sc)
+        emit_fields(self, s)  # (an event's `cause` is the engine's: rulespec/geocheck.py)
         self.emitted.setdefault(s.event, []).append(self._word(s.span, "emit", s.event))
 
     def _s_EndGame(self, s: A.EndGame, sc: Scope) -> None:
@@ -729,14 +752,9 @@ class _Checker:
         types = [self.expr(a, sc) for a in s.args]
         for _, v in s.kwargs:
             self.expr(v, sc)
-        proc = self.m.procedures.get(s.name)
-        if proc is None:
-            self.error(self._word(s.span, "call", s.name), f"unknown procedure '{s.name}'"
-                       + did_you_mean(s.name, self.m.procedures))
-        else:
-            self._arity(s, f"procedure '{s.name}'", proc.param_names, s.args, s.kwargs)
-            checknames.typed_args(self, "procedures", s.name, s.args, s.kwargs, types)
+        check_proc_call(self, s, sc, types)  # (a procedure, or a template of the effect catalogue)
 
+    _s_Use = check_use
     _s_Open = check_open
 
     def _s_Perform(self, s: A.Perform, sc: Scope) -> None:

@@ -90,6 +90,7 @@ class DataTypes:
     decls: Declarations
     kind_attrs: dict[str, dict[str, TypeSpec]] = field(default_factory=dict)
     cell_attrs: dict[str, dict[str, TypeSpec]] = field(default_factory=dict)
+    edge_attrs: dict[str, dict[str, TypeSpec]] = field(default_factory=dict)  # graph -> its edges' attributes
     rows: dict[str, TypeSpec | None] = field(default_factory=dict)  # table -> its entries' type
     variables: dict[str, TypeSpec] = field(default_factory=dict)
     params: dict[tuple[str, str], dict[str, TypeSpec]] = field(default_factory=dict)  # (kind, name) -> typed params
@@ -115,6 +116,8 @@ def build_types(m: Spec) -> DataTypes:
     for kname, kind in m.components.pieces.items():
         attrs = {a: d.spec(decl, ("components", "pieces", kname, "attributes", a), a)
                  for a, decl in kind.attributes.items()}
+        attrs.update({a: d.spec(decl, ("components", "pieces", kname, "state", a), a)  # (an instance may set
+                      for a, decl in kind.state.items() if a not in attrs})             # a state's start value)
         if not kind.unlimited:  # untyped records and lists: their shape is that of the data written
             for a, ts in attrs.items():
                 if ts.kind in ("any", "record", "list") and ts.fields is None and ts.item is None:
@@ -125,6 +128,8 @@ def build_types(m: Spec) -> DataTypes:
     for zname, zone in m.components.zones.items():
         dt.cell_attrs[zname] = {a: d.spec(decl, ("components", "zones", zname, "cell_attributes", a), a)
                                 for a, decl in zone.cell_attributes.items()}
+        dt.edge_attrs[zname] = {a: d.spec(decl, ("components", "zones", zname, "edge_attributes", a), a)
+                                for a, decl in zone.edge_attributes.items()}
     for name, var in m.variables.items():
         dt.variables[name] = d.spec(var.type, ("variables", name, "type"), name)
     for group, decls in (("functions", m.functions), ("procedures", m.procedures)):
@@ -182,7 +187,7 @@ def data_findings(m: Spec, dt: DataTypes, span: Callable[..., Span], key: Callab
         for i, inst in enumerate(kind.instances or []):
             p = ("components", "pieces", kname, "instances", i)
             for attr, value in inst.items():
-                if attr in ("count", "id"):
+                if attr in ("count", "id", "abilities"):  # (abilities: abilities_check.py)
                     continue
                 if attr not in attrs:
                     from .records import did_you_mean
@@ -200,6 +205,11 @@ def data_findings(m: Spec, dt: DataTypes, span: Callable[..., Span], key: Callab
             for attr, value in values.items():
                 if attr in attrs:
                     check(attrs[attr], value, ("components", "zones", zname, "cells", label, attr))
+        eattrs = dt.edge_attrs.get(zname, {})
+        for i, edge in enumerate(zone.edges or []):  # (edges written as records; unknown names: zonekeys.py)
+            for attr, value in ({} if isinstance(edge, list) else edge.model_extra or {}).items():
+                if attr in eattrs:
+                    check(eattrs[attr], value, ("components", "zones", zname, "edges", i, attr))
     for name, table in m.tables.items():
         ts = dt.rows.get(name)
         if table.row is not None and ts is not None:

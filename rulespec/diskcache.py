@@ -20,6 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .bounded import open_regular
+
 FORMAT = b"orrery-cache/1"
 _ENGINE_PARTS = ("rulespec", "interpreter", "grammar")  # beside each other, installed or in a checkout
 _SOURCE_SUFFIXES = (".py", ".lark")
@@ -97,7 +99,7 @@ def read(kind: str, key: str) -> bytes | None:
     if path is None:
         return None
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:  # (a pipe or a device planted in the cache folder is no entry)
             blob = f.read()
     except OSError:
         return None

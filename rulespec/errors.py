@@ -47,7 +47,8 @@ class Finding:
 
     def headline(self) -> str:
         """The ``FILE:LINE:COL: severity: message`` line."""
-        where = str(self.span) if self.span else "<input>"
+        # (a problem with no place in a file, such as a command-line value, is the command's own)
+        where = str(self.span) if self.span else "orrery"
         return printable(f"{where}: {self.severity}: {self.message}")
 
     def format(self, text: str | None = None) -> str:
@@ -76,6 +77,12 @@ def printable(text: str) -> str:
         return text
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
                         text)
+
+
+def one_line(text: str) -> str:
+    """`text` on one line and safe to print: newlines and tabs written as `\\n` and `\\t`, controls as
+    printable writes them (for names quoted in a message, where a newline would break the FILE:LINE:COL line)."""
+    return printable(text.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t"))
 
 
 def _snippet(span: Span | None, text: str | None) -> str:

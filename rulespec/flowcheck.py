@@ -11,7 +11,9 @@ from typing import Any
 from . import ast as A
 from .commits import REVEALED
 from .errors import Span
+from .abilities_check import ability_events
 from .reaction_checks import reacting_actions, window_events
+from .namecheck import display_checks
 from .typing_rules import BUILTIN_EVENTS, did_you_mean
 
 def flow(c: Any) -> None:
@@ -53,27 +55,7 @@ def flow(c: Any) -> None:
         if end.when is None and name not in c.ended:
             c.error(c.key("end", name), f"end condition '{name}' can never happen: "
                                         f"it has no `when` and no `end_game {name}` names it")
-    d = m.display
-    for key in ("zones", "upside_down"):
-        for i, item in enumerate(getattr(d, key) or []):
-            display_zone(c, key, i, item)
-    for i, n in enumerate(d.player_info or []):
-        if n not in c.ix.player_attrs:
-            c.error(c.span("display", "player_info", i), f"'{n}' is not a per-player track, "
-                                                         f"variable or zone" + did_you_mean(n, c.ix.player_attrs))
-
-
-def display_zone(c: Any, key: str, i: int, item: str) -> None:
-    """A display entry: a zone name, or `zone[k]` for seat k's copy of a per-player zone."""
-    zones = c.m.components.zones
-    name, _, rest = item.partition("[")
-    if name not in zones:
-        c.error(c.span("display", key, i), f"unknown zone '{name}'" + did_you_mean(name, zones))
-    elif rest and (not rest.endswith("]") or not rest[:-1].isdigit() or not zones[name].per_player):
-        c.error(c.span("display", key, i),
-                f"'{item}': use `zone[k]` with a seat number k, for a per-player zone only")
-    elif key == "upside_down" and zones[name].type != "grid":
-        c.error(c.span("display", key, i), f"'{name}' is not a grid: only grids can be drawn upside down")
+    display_checks(c)
 
 
 def idle(c: Any, p: tuple, ph: Any) -> bool:
@@ -90,7 +72,7 @@ def idle(c: Any, p: tuple, ph: Any) -> bool:
 
 def events(c: Any) -> None:
     """Events emitted that no trigger listens to, and triggers listening to events nothing emits (warnings)."""
-    listened = {t.on for t in c.m.triggers.values() if t.on} | window_events(c.m)
+    listened = {t.on for t in c.m.triggers.values() if t.on} | window_events(c.m) | ability_events(c.m)
     for event, spans in c.emitted.items():
         if event not in listened:
             for sp in spans:

@@ -2,7 +2,9 @@
 
 A limit's counter is named by its `key` (default: the action's or trigger's own name).  One key is one
 counter, so every limit naming it must agree on `times` and `per`; an action's uses and a trigger's
-firings are never the same counter.  `uses(KEY)` must name a counter that some limit declares.  A cost's
+firings are never the same counter.  `uses(KEY)` must name a counter that some limit declares.  A limit
+counted for each value of a parameter (`each`) names one of its action's parameters, and is read with the
+value, `uses(KEY, PLAYER, VALUE)`.  A cost's
 amount may not draw random numbers: a menu shows the price it computes, and the price paid must be it.
 """
 
@@ -32,7 +34,7 @@ def limit_findings(spec: Any, span: Locate, key_span: Locate) -> list[Finding]:
                if a.limit is not None]
     sources += [_Source("trigger", n, t.max_fires, ("triggers", n, "max_fires")) for n, t in m.triggers.items()
                 if t.max_fires is not None]
-    out: list[Finding] = []
+    out: list[Finding] = _each_findings(m, sources, span)
     first: dict[str, _Source] = {}
     for src in sources:
         where = span(*src.path, "key") if src.decl.key else key_span(*src.path)
@@ -44,6 +46,10 @@ def limit_findings(spec: Any, span: Locate, key_span: Locate) -> list[Finding]:
                                       f"firings of trigger(s) ({seen.what} '{seen.name}', {src.what} '{src.name}'); "
                                       f"a firing is never a use", "error",
                                "give the trigger's `max_fires` a key of its own"))
+        elif (seen.decl.each is None) != (src.decl.each is None):
+            out.append(Finding(where, f"the counter '{src.key}' is counted for each value of a parameter by one of "
+                                      f"its actions and as one count by another ({seen.what} '{seen.name}')",
+                               "error", "give both an `each`, or neither, or different keys"))
         elif (seen.decl.times, seen.decl.per) != (src.decl.times, src.decl.per):
             out.append(Finding(where, f"the counter '{src.key}' is {_shown(src.decl)} here but {_shown(seen.decl)} "
                                       f"for {seen.what} '{seen.name}': one key is one count, with one limit",
@@ -59,6 +65,25 @@ def limit_findings(spec: Any, span: Locate, key_span: Locate) -> list[Finding]:
     if sources:
         out += _performed_only(spec, key_span, performed)
     out += _reads(spec, {s.key: s for s in sources}, reads)
+    return out
+
+
+def _each_findings(m: Any, sources: list[_Source], span: Locate) -> list[Finding]:
+    """`each:` names a parameter of the limited action (a trigger has none)."""
+    out = []
+    for src in sources:
+        each = src.decl.each
+        if each is None:
+            continue
+        params = m.actions[src.name].params if src.what == "action" else {}
+        if src.what != "action":
+            out.append(Finding(span(*src.path, "each"), f"`each` counts an action's parameter, and trigger "
+                                                        f"'{src.name}' has none", "error", "leave `each` out"))
+        elif each not in params:
+            known = ", ".join(params) or "none"
+            out.append(Finding(span(*src.path, "each"), f"`each: {each}` names no parameter of action "
+                                                        f"'{src.name}' (its parameters: {known})"
+                               + did_you_mean(each, params), "error"))
     return out
 
 
@@ -102,6 +127,12 @@ def _reads(spec: Any, keys: dict[str, _Source], reads: list[A.Call]) -> list[Fin
         if key not in keys:
             out.append(Finding(arg.span, f"no limit counts uses under '{key}'" + did_you_mean(key, keys), "error",
                                "a counter is declared by `limit: {times: N, per: SCOPE, key: NAME}` on an action"))
+        elif (keys[key].decl.each is not None) != (len(node.args) == 3):
+            each = keys[key].decl.each
+            out.append(Finding(node.span, f"the counter '{key}' is counted for each value of '{each}': name the "
+                                          f"value, uses(\"{key}\", PLAYER, VALUE)" if each is not None else
+                               f"the counter '{key}' is one count, not one per value: uses(\"{key}\", PLAYER)",
+                               "error"))
     return out
 
 

@@ -18,6 +18,7 @@ from .checker import check_spec
 from .constants import resolve_sizes
 from .errors import Diagnostics, Finding, SpecError, Span
 from .gamespec import GameSpec  # re-exported: callers import GameSpec from here
+from .abilities_text import ABILITY_FIELDS, parse_calls
 from .parser import parse_block, parse_expr
 from .source import YamlLimits, load_yaml
 from .speccache import cached_load
@@ -99,6 +100,11 @@ def _switches(spec: GameSpec) -> None:
 
 def _parse_into(spec: GameSpec, dpath: tuple, text: Any, kind: str, diags: Diagnostics) -> None:
     merged = spec.merged
+    if kind == "calls":  # an ability's `do:`: template calls, run as `call` statements
+        block = parse_calls(text, lambda p, t, d: _parse_one(merged, p, t, "expr", d), merged, dpath, diags)
+        if block is not None:
+            spec.effects[dpath] = block
+        return
     if kind == "effect" and isinstance(text, list):
         body: list[A.Stmt] = []
         for i, item in enumerate(text):
@@ -208,6 +214,7 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("triggers", "*", "when"), "expr"),
     (("triggers", "*", "applies_when"), "expr"),
     (("triggers", "*", "order"), "expr"),
+    (("triggers", "*", "caused_by"), "expr"),
     (("triggers", "*", "effect"), "effect"),
     (("triggers", "*", "owner"), "expr"),
     (("windows", "*", "when"), "expr"),
@@ -227,7 +234,7 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("invariants", "*", "holds"), "expr"),
     (("invariants", "*", "never_decreases"), "expr"),
     (("bots", "heuristic"), "expr"),
-)
+) + ABILITY_FIELDS
 
 
 def rule_texts(data: Any) -> Iterator[tuple[tuple, Any, str]]:

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator, with_config
 from typing_extensions import NotRequired, TypedDict
 
+from .wording import TITLE
+
 def _as_expr_text(v: Any) -> Any:
     """YAML turns `when: true` or `order: 0` into bool/int; they are expressions too."""
     if isinstance(v, bool):
@@ -110,6 +112,14 @@ allowed values, or the long form (AttrDecl): `{type, values, default}`, `{record
 AttrDecl.model_rebuild()
 
 
+class StateDecl(AttrDecl):
+    """A field of a piece's mutable state (face up, rotation, a counter): effects assign it; `reset` puts the
+    default back when a turn, phase or round ends."""
+
+    reset: Literal["turn", "phase", "round"] | None = Field(
+        None, description="Restore the default on every piece of the kind when each turn, phase or round ends.")
+
+
 def attr_default(decl: "AttrDecl | list | str") -> Any:
     """The default value of an attribute declaration (only the long form can set one)."""
     return decl.default if isinstance(decl, AttrDecl) else None
@@ -128,9 +138,12 @@ def attr_values(decl: "AttrDecl | list | str") -> list | None:
 class Instance(TypedDict):
     """One explicit piece: its attribute values (any keys) and an optional number of copies."""
 
-    count: NotRequired[Annotated[int, Field(ge=0, le=100_000)] | str]
+    count: NotRequired[Annotated[int, Field(ge=0, le=100_000, description="Copies of this piece (default: the "
+                                                                          "kind's count).")] | str]
     id: NotRequired[Annotated[str, Field(description="The row's key: unique in its kind, named by variant paths "
                                                      "(`instances[ID]`).")]]
+    abilities: NotRequired[Annotated[list["AbilityDecl"], Field(description="What this piece carries: triggers, "
+                                                                           "modifiers, plays (docs/dsl.md 2.23).")]]
 
 
 class PieceKind(Model):
@@ -138,6 +151,9 @@ class PieceKind(Model):
 
     description: str | None = None
     attributes: dict[str, TypeDecl] = {}
+    state: dict[str, StateDecl | AttrType] = Field(
+        {}, description="Per-piece mutable state (face up, rotation, counters), assigned by effects: a type, or "
+                        "{type, values, default, reset: turn|phase|round}.")
     count: Annotated[int, Field(ge=0, le=100_000)] | str = Field(
         1, description="Copies of each combination of listed attribute values, or of each instance (a number, or "
                        "the name of a whole-number constant).")
@@ -147,11 +163,26 @@ class PieceKind(Model):
     label: ExprText | None = Field(None, description="Expression naming a piece in menus, with `it` bound to the piece.")
     symbol: ExprText | None = Field(None, description="Expression for the 1-3 character board symbol of a piece (`it`).")
     style: ExprText | None = Field(None, description="Expression giving a colour name for the symbol (`it`).")
+    active_in: list[str] | None = Field(None, description="The zones where the pieces' abilities are live (a "
+                                        "per-player zone: the zone's player owns them); default: nowhere.")
+    owner: ExprText | None = Field(None, description="Who owns a piece in a shared `active_in` zone (`self` bound).")
+    abilities: list["AbilityDecl"] = Field([], description="Abilities every piece of the kind carries (docs/dsl.md 2.23).")
 
 
 ZoneType = Literal["bag", "deck", "pile", "hand", "grid", "graph"]
 Size = Union[Annotated[int, Field(ge=1, le=1000)], str]
 """A grid's width or height: a number, or the name of a whole-number constant (rulespec/constants.py)."""
+
+
+class EdgeDecl(BaseModel):
+    """A graph edge written as a record: its two nodes, and values for the graph's `edge_attributes`."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    from_: str = Field(alias="from", description="The node the edge starts at.")
+    to: str = Field(description="The node the edge leads to.")
+    directed: bool | None = Field(None, description="True: a one-way arrow from `from` to `to`; false: both ways "
+                                                    "(default: the graph's `directed`).")
 
 
 class ZoneDecl(Model):
@@ -173,8 +204,14 @@ class ZoneDecl(Model):
     cells: dict[str, dict[str, Any]] = Field({}, description="Per-cell attribute values, by label (e.g. 'c3').")
     # graphs
     nodes: list[str] | None = None
-    edges: list[list[str]] | None = None
+    edges: list[list[str] | EdgeDecl] | None = Field(
+        None, description="The edges: `[a, b]`, or a record `{from: a, to: b, ATTR: value, directed: bool}`.")
+    edge_attributes: dict[str, AttrDecl | list[Any] | AttrType] = Field(
+        {}, description="Attributes every edge of a graph carries (static, like cell attributes).")
     directed: bool = False
+    per: list[str | int] | str | None = Field(
+        None, description="One zone per key, written ZONE[KEY]: a list of texts or numbers, or the name of a "
+                          "constant holding one.")
     capacity: Annotated[int, Field(ge=0)] | str | None = Field(
         None, description="Most pieces a zone (or grid cell) may hold: a number, or an expression evaluated at each "
                           "move into it (`p`: the owner of a per-player zone); a constant's name is read when the spec "
@@ -189,14 +226,17 @@ class ZoneDecl(Model):
             raise ValueError("a bounded grid needs width and height")
         if self.type == "graph" and not self.nodes:
             raise ValueError("a graph needs nodes")
-        if self.type != "graph" and (self.nodes or self.edges):
-            raise ValueError("nodes/edges are only for type: graph")
+        if self.type != "graph" and (self.nodes or self.edges or self.edge_attributes):
+            raise ValueError("nodes/edges/edge_attributes are only for type: graph")
+        if self.per is not None and self.per_player:
+            raise ValueError("a zone is either per_player or per: KEYS, not both (per_player is one per player)")
         return self
 
 
 class TrackDecl(Model):
     """A bounded counter (score track, resource track), global or per player."""
 
+    title: str | None = Field(None, description=TITLE)
     per_player: bool = True
     start: ExprText | None = Field(None, description="Starting value (default 0); per-player tracks see `p`.")
     min: int | str | None = Field(None, description="Lowest value: a number, or an expression evaluated at each "
@@ -209,6 +249,7 @@ class TrackDecl(Model):
 class VarDecl(Model):
     """A state variable of any type, global or per player."""
 
+    title: str | None = Field(None, description=TITLE)
     per_player: bool = False
     type: str = Field("any", description="int, bool, str, list, record, player, piece, cell, any, or a `names:` "
                                          "set (the checker checks the values written to it).")
@@ -302,6 +343,8 @@ class LimitDecl(Model):
     per: Scope = Field("turn", description="The scope: each turn, each entry into a phase, each round, or the game.")
     key: str | None = Field(None, pattern=NAME_PATTERN, description="The counter's name (default: the action's or "
                             "trigger's own); sources with one key share one count, read by `uses(key)`.")
+    each: str | None = Field(None, pattern=NAME_PATTERN, description="An action's parameter: each of its values is "
+                             "counted apart ('once per round for each card'), read by `uses(key, player, value)`.")
 
     @field_validator("times")
     @classmethod
@@ -319,7 +362,7 @@ def _limit_form(v: Any) -> Any:
 
 Limit = Annotated[LimitDecl, BeforeValidator(_limit_form, json_schema_input_type=Union[Annotated[int, Field(ge=1)],
                                                                                       LimitDecl])]
-"""A limit: `N` (N times per turn) or `{times: N, per: turn | phase | round | game, key: NAME}`."""
+"""A limit: `N` (N times per turn) or `{times: N, per: turn | phase | round | game, key: NAME, each: PARAM}`."""
 
 
 class ActionDecl(Model):
@@ -352,6 +395,11 @@ class TriggerDecl(Model):
     for_: ExprText | None = Field(None, alias="for", description="Binder 'x in collection' for state triggers.")
     when: ExprText | None = None
     order: ExprText | None = Field(None, description="Sort key choosing which match fires first (smallest first).")
+    caused_by: ExprText | None = Field(None, description="State triggers: the places (cells, zones, pieces, or a "
+                                       "list) whose last change caused a firing (default: the firing that made "
+                                       "its condition hold).")
+    phase: str | list[str] | None = Field(None, description="Only while one of these phases is the current phase "
+                                          "(with `on: phase_end`: at the end of that phase).")
     applies_when: ExprText | None = Field(None, description="The trigger exists only while this holds (a house "
                                                             "rule's switch, added to `when`).")
     owner: ExprText | None = Field(None, description="Event triggers: the player it belongs to (`event` bound); "
@@ -460,6 +508,86 @@ class WindowDecl(Model):
     prompt: str | None = Field(None, min_length=1, description="The question (default: the window's name).")
 
 
+# ------------------------------------------------- effects carried by pieces
+
+CallsText = Union[str, list[str]]
+"""Calls of effect templates, `NAME(args)`: one string, or a list of them run in order."""
+
+
+class EffectDecl(Model):
+    """An effect template of the catalogue: typed parameters and an effect that sees only them."""
+
+    params: dict[str, Any] = Field({}, description="Parameter name -> type (int, str, bool, player, piece, list, "
+                                                   "any, a `names:` set, {row: TABLE}), in call order.")
+    effect: EffectText
+    description: str | None = None
+
+
+class ActivateDecl(Model):
+    """What an `activate:` ability offers its owner as an action."""
+
+    label: str | None = Field(None, description="Menu text (default: the piece's label).")
+    rule: str | None = None
+    condition: ExprText | None = Field(None, description="Offered only while it holds (`self`, `owner` bound).")
+    why: str | None = None
+    params: dict[str, ParamDecl] = {}
+    cost: dict[str, ExprText] = {}
+
+
+class EmpoweredDecl(Model):
+    """The optional part of a `play:` the owner may choose when `if` holds."""
+
+    if_: ExprText | None = Field(None, alias="if", description="Offered only when it holds (default: always).")
+    do: CallsText
+    prompt: str | None = Field(None, min_length=1, description="The owner's question (default: 'use the empowered "
+                                                                "effect?').")
+
+
+class AbilityDecl(Model):
+    """One ability carried by a piece: exactly one of on, modify, activate, play."""
+
+    on: str | None = Field(None, description="A trigger: runs `do` when this event is emitted while the piece is live.")
+    modify: str | None = Field(None, description="A static modifier of this quantity while the piece is live.")
+    activate: ActivateDecl | None = Field(None, description="An action the piece's owner may take while it is live.")
+    play: CallsText | None = Field(None, description="Run by `use PIECE.play` (template calls, in order).")
+    when: ExprText | None = Field(None, description="on/modify: it applies only when this holds.")
+    do: CallsText | None = Field(None, description="on/activate: the template calls it runs, in order.")
+    set: ExprText | None = None
+    add: ExprText | None = None
+    scale: Annotated[str, BeforeValidator(_fraction_text, json_schema_input_type=Union[str, int])] | None = None
+    max_fires: Limit | None = Field(None, description="on: most firings per scope, counted for this piece's ability.")
+    limit: Limit | None = Field(None, description="activate: most uses per scope, counted for this piece's ability.")
+    during: list[str] | None = Field(None, description="activate: only at the step menus of these phases.")
+    anytime: Literal["own_turn", "always"] | None = None
+    then: EffectText | None = Field(None, description="activate: run after `do` (`self` bound): a one-shot card "
+                                                      "discarded, destroyed or moved.")
+    empowered: EmpoweredDecl | None = None
+    text: str | None = Field(None, description="The card's words (shown by explain and `why`).")
+    description: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "AbilityDecl":
+        kinds = [k for k in ("on", "modify", "activate", "play") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError(f"an ability is exactly one of on, modify, activate, play (got {', '.join(kinds) or 'none'})")
+        kind, wrong = kinds[0], []
+        changes = [k for k in ("set", "add", "scale") if getattr(self, k) is not None]
+        if kind == "modify" and len(changes) != 1:
+            raise ValueError(f"a `modify:` ability needs exactly one of set, add, scale (got {', '.join(changes) or 'none'})")
+        allowed = {"on": {"when", "do", "max_fires"}, "modify": {"when", "set", "add", "scale"},
+                   "activate": {"do", "limit", "during", "anytime", "then"}, "play": {"empowered"}}[kind]
+        for k in ("when", "do", "set", "add", "scale", "max_fires", "limit", "during", "anytime", "then", "empowered"):
+            if getattr(self, k) is not None and k not in allowed:
+                wrong.append(k)
+        a = "an" if kind in ("on", "activate") else "a"
+        if wrong:
+            raise ValueError(f"`{wrong[0]}` does not belong to {a} `{kind}:` ability (it takes "
+                             f"{', '.join(sorted(allowed))})")
+        if kind in ("on", "activate") and self.do is None:
+            raise ValueError(f"{a} `{kind}:` ability needs `do:` (the template calls it runs)")
+        return self
+
+
 # ------------------------------------------------------------------ flow
 
 
@@ -483,6 +611,7 @@ class PhaseDecl(Model):
     """A phase of a round: players take turns in an order, or an automatic effect runs."""
 
     name: str = Field(pattern=NAME_PATTERN)
+    title: str | None = Field(None, description=TITLE)
     description: str | None = None
     order: TurnOrder = "clockwise"
     order_by: ExprText | None = Field(None, description="With order: by — sort key per player `p` (smallest first).")
@@ -514,6 +643,7 @@ class FlowDecl(Model):
 class EndDecl(Model):
     """A way the game ends."""
 
+    title: str | None = Field(None, description=TITLE)
     description: str | None = None
     when: ExprText | None = Field(None, description="Without it, only `end_game NAME` ends the game this way.")
     check: Literal["immediate", "end_of_turn", "end_of_phase", "end_of_round"] = "immediate"
@@ -611,6 +741,8 @@ class Spec(Model):
     events: dict[str, EventDecl] = Field({}, description="How an event's owned triggers resolve (docs/dsl.md 2.11).")
     quantities: dict[str, QuantityDecl] = Field({}, description="Named numbers (costs, fees) that `modifiers` change.")
     modifiers: dict[str, ModifierDecl] = Field({}, description="Changes of quantities while a condition holds.")
+    effects: dict[str, EffectDecl] = Field({}, description="The effect catalogue: templates with typed parameters "
+                                                           "that pieces' abilities call.")
     scoring: ScoringDecl = ScoringDecl.model_construct()  # (no validator built at import: see Model)
     end: dict[str, EndDecl] = Field(min_length=1)
     ranking: RankingDecl = RankingDecl.model_construct()  # (no validator built at import: see Model)
@@ -623,81 +755,3 @@ class Spec(Model):
 
 
 # ------------------------------------------------------------- variants
-
-
-CHANGE_OPS = ("set", "replace", "remove", "add", "append", "prepend", "patch")
-
-
-class ChangeDecl(Model):
-    """One change a variant makes: exactly one of set/replace/remove/add/append/prepend/patch, at a dotted path."""
-
-    set: str | None = None
-    replace: str | None = None
-    remove: str | None = None
-    add: str | None = None
-    append: str | None = Field(None, description="Add the value at the end of a list, or after an effect's "
-                                                 "statements.")
-    prepend: str | None = Field(None, description="Add the value at the start of a list, or before an effect's "
-                                                  "statements.")
-    patch: str | None = Field(None, description="Set some fields of a mapping (a row, a rule): the value's keys.")
-    value: Any = None
-    why: str | None = None
-
-    @model_validator(mode="after")
-    def _one_op(self) -> "ChangeDecl":
-        ops = [k for k in CHANGE_OPS if getattr(self, k) is not None]
-        if len(ops) != 1:
-            raise ValueError("a change needs exactly one of " + ", ".join(CHANGE_OPS))
-        if ops[0] != "remove" and "value" not in self.model_fields_set:
-            raise ValueError(f"'{ops[0]}' needs a value")
-        return self
-
-
-class VariantMeta(Model):
-    """A variant's identity and base spec."""
-
-    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    title: str | None = None
-    description: str | None = None
-    base: str = Field("../rules.yaml", description="Path of the base spec, relative to the variant file.")
-
-
-class Variant(Model):
-    """A variant: changes overlaid on a base spec."""
-
-    variant: VariantMeta
-    changes: list[ChangeDecl] = []
-    assumptions: list[Assumption] = []
-
-
-# ------------------------------------------------------------- scenarios
-
-
-class ScenarioStep(Model):
-    """One scripted decision: an option label (or number), optionally checked against the deciding player."""
-
-    choose: str | int
-    player: int | None = None
-
-
-class ScenarioDecl(Model):
-    """A test for rule authors: a position, some decisions, expectations."""
-
-    name: str
-    description: str | None = None
-    players: int | None = None
-    seed: int = 0
-    variants: list[str] = []
-    setup: EffectText | None = Field(None, description="Effect run after the spec's setup (overrides).")
-    replace_setup: bool = Field(False, description="Skip the spec's setup entirely and run only this one.")
-    steps: list[ScenarioStep | str | int] = []
-    expect: list[ExprText] = []
-    expect_error: str | None = Field(None, description="The last step must be refused with a message containing this.")
-    expect_end: str | None = Field(None, description="Name of the end condition that must have ended the game.")
-
-
-class ScenarioFile(Model):
-    """A file of scenarios for one game."""
-
-    game: str | None = None
-    scenarios: list[ScenarioDecl]

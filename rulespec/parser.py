@@ -222,16 +222,16 @@ class _Builder(MatchBuilder, Transformer):
     @v_args(meta=True)
     def for_stmt(self, meta, c):
         var, it, where, order, body = str(c[0]), c[1], c[2], c[3], c[4]
-        key = desc = chooser = None
+        key = desc = chooser = prompt = None
         if order is not None:
             kind, val, flag = order
             if kind == "by":
                 key, desc = val, flag
             else:
-                chooser = val
+                chooser, prompt = val, flag
         return A.For(
             span=self._span(meta), var=var, iter=it, cond=where, order_key=key,
-            descending=bool(desc), chooser=chooser, body=body,
+            descending=bool(desc), chooser=chooser, body=body, prompt=prompt,
         )
 
     def where_clause(self, c):
@@ -241,7 +241,7 @@ class _Builder(MatchBuilder, Transformer):
         return ("by", c[0], c[1] is not None)
 
     def order_chosen(self, c):
-        return ("chosen", c[0], False)
+        return ("chosen", c[0], c[1])  # (the prompt, or None)
 
     @v_args(meta=True)
     def while_stmt(self, meta, c):
@@ -346,6 +346,13 @@ class _Builder(MatchBuilder, Transformer):
     def open_stmt(self, meta, c):
         args, kwargs = _split_args(c[1])
         return A.Open(span=self._span(meta), window=str(c[0]), args=args, kwargs=kwargs)
+
+    @v_args(meta=True)
+    def use_stmt(self, meta, c):
+        node = c[0]
+        if isinstance(node, A.Attr):
+            return A.Use(span=self._span(meta), piece=node.obj, part=node.name)
+        return A.Use(span=self._span(meta), piece=node, part="")
 
     @v_args(meta=True)
     def perform_stmt(self, meta, c):

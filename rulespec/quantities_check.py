@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
+from .callgraph import cycle_from
 from .suggest import did_you_mean
 from .typing_rules import NUMERIC, Scope
 
@@ -67,20 +68,11 @@ def _self_reads(c: Any) -> None:
     """A quantity whose computation reads itself, reported once at the quantity, with the path."""
     reads = _reads(c)
     for start in c.m.quantities:
-        stack: list[tuple[str, list[str]]] = [(start, [start])]
-        seen: set[str] = set()
-        while stack:
-            node, path = stack.pop()
-            for nxt in reads.get(node, ()):
-                if nxt == start:
-                    c.error(c.key("quantities", start), f"quantity '{start}' is read in its own computation "
-                                                         f"({' -> '.join(path + [start])}): it would never end",
-                            "a modifier's `when`, `set` and `add` may not read the quantity they change")
-                    stack = []
-                    break
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append((nxt, path + [nxt]))
+        path = cycle_from(start, reads)
+        if path is not None:
+            c.error(c.key("quantities", start), f"quantity '{start}' is read in its own computation "
+                                                 f"({' -> '.join(path)}): it would never end",
+                    "a modifier's `when`, `set` and `add` may not read the quantity they change")
 
 
 def check_bounds(c: Any) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from . import ast as A
+from .abilities_check import ability_events
 from .commits import window_commit_findings
 from .errors import Finding
 from .gamespec import GameSpec
@@ -118,12 +119,13 @@ def order_findings(ch: Any) -> None:
         if t_ is not None and known(t_) and base(t_) not in NUMERIC:
             ch.type_error(ch.spec.expr(*path, "owner").span, f"a trigger's `owner` must be a player, but this is "
                                                              f"{describe(t_)}")
-    listened = {t.on for t in m.triggers.values() if t.on}
+    carried = ability_events(m)  # (pieces' `on:` abilities belong to their owners: docs/dsl.md 2.23)
+    listened = {t.on for t in m.triggers.values() if t.on} | carried
     for event, decl in m.events.items():
         owned = [n for n, t in m.triggers.items() if t.on == event and t.owner is not None]
         if event not in listened:
             ch.warning(ch.key("events", event), f"no trigger listens to event '{event}'" + did_you_mean(event, listened))
-        elif decl.order == "owner_chooses" and not owned:
+        elif decl.order == "owner_chooses" and not owned and event not in carried:
             ch.error(ch.span("events", event, "order"),
                      f"event '{event}' has `order: owner_chooses`, but none of its triggers has an `owner:`, so "
                      f"nobody is ever asked", "give the triggers of that event an `owner:` (the player each belongs to)")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .models import ScenarioFile, Spec, Variant
+from .filemodels import ScenarioFile, Variant
+from .models import Spec
 
 _MODELS = {"spec": Spec, "variant": Variant, "scenario": ScenarioFile}
 

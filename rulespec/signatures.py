@@ -66,10 +66,10 @@ FUNCTIONS: dict[str, Sig] = {
                'cell(board, "b2")'),
     "owner_of": _s(1, 1, "player", "The player owning a per-player zone or cell, or none.", "owner_of(c)"),
     # geometry
-    "adjacent": _s(1, 1, "list", "Cells next to a cell (zone's adjacency, or `adjacency:`), on the board.",
-                   "adjacent(c)", ("adjacency",)),
-    "neighbor": _s(2, 3, "cell", "The cell n steps (default 1) from a cell in a direction, or none off the board.",
-                   'neighbor(c, "N")'),
+    "adjacent": _s(1, 1, "list", "Cells next to a cell (zone's adjacency, or `adjacency:`), on the board; "
+                   "`wrap: true` also across the edges.", "adjacent(c)", ("adjacency", "wrap")),
+    "neighbor": _s(2, 3, "cell", "The cell n steps (default 1) from a cell in a direction, or none off the board; "
+                   "`wrap: true` comes back on the opposite side.", 'neighbor(c, "N")', ("wrap",)),
     "dirs": _s(0, 1, "list", "Direction names of an adjacency: orthogonal (default), diagonal, king, hex.",
                'dirs("king")'),
     "rotate": _s(2, 2, "str", "A direction turned clockwise by quarter turns (negative: anticlockwise).",
@@ -77,7 +77,9 @@ FUNCTIONS: dict[str, Sig] = {
     "opposite": _s(1, 1, "str", "The opposite direction.", 'opposite("NE")'),
     "direction": _s(2, 2, "str", "The direction from one cell to a neighbouring cell, or none.", "direction(a, b)"),
     "line": _s(3, 3, "list", "n cells from a cell going in a direction (empty if it leaves the board).",
-               'line(c, "E", 3)'),
+               'line(c, "E", 3)', ("wrap",)),
+    "ray": _s(2, 2, "list", "The cells after a cell in a direction up to the board's edge (a wrapped grid: until "
+              "back at the cell).", 'ray(c, "N")', ("wrap",)),
     "lines": _s(2, 2, "list", "Every straight run of n cells (rows, columns, diagonals) of a grid.",
                 "lines(board, 3)", ("adjacency",)),
     "distance": _s(2, 2, "int", "Steps between two cells: manhattan (default), king or hex via `metric:`.",
@@ -87,15 +89,33 @@ FUNCTIONS: dict[str, Sig] = {
     "groups": _s(1, 1, "list", "The connected groups (lists of cells) of a list of cells.",
                  "groups([c for c in cells(board) where not empty(c)])", ("adjacency",)),
     "in_bounds": _s(2, 3, "bool", "True when x,y (or a label) is a cell of the zone.", "in_bounds(board, 0, 5)"),
+    # edges and walks on boards
+    "edge": _s(2, 2, "record", "The edge from one cell to another as a record (source, target and the graph's "
+               "edge attributes), or none when they are not joined.", 'edge(a, b).lock'),
+    "edges_of": _s(1, 1, "list", "The edges leaving a cell, as records (source is the cell, target a neighbour).",
+                   "edges_of(c)"),
+    "path": _s(2, 2, "list", "The cheapest path between two cells (both included), or none; `cost:` is "
+               "evaluated per edge with `edge` bound (default 1; none: the edge cannot be taken).",
+               "path(a, b, cost: edge.lock)", ("cost",)),
+    "path_cost": _s(2, 2, "int", "The cost of the cheapest path between two cells, or none; `cost:` as for path.",
+                    "path_cost(a, b, cost: edge.lock)", ("cost",)),
+    "reachable": _s(2, 2, "list", "The cells whose cheapest path from a cell costs at most n (default cost 1 "
+                    "per step: within n steps), in board order.", "reachable(c, 3)", ("cost",)),
     # players and chance
     "next_player": _s(1, 2, "player", "The player k seats clockwise (default 1).", "next_player(current)"),
     "players_from": _s(1, 1, "list", "All players clockwise starting with the given one.", "players_from(current)"),
     "random_int": _s(2, 2, "int", "A random number from a to b inclusive (seeded).", "random_int(1, 6)"),
     "shuffled": _s(1, 1, "list", "A list in random (seeded) order.", "shuffled(players)"),
     # use limits
-    "uses": _s(1, 2, "int", "Times a player (default: the acting player) used a limit's key in its scope now.",
+    "uses": _s(1, 3, "int", "Times a player (default: the acting player) used a limit's key in its scope now (a "
+                            "limit counted per value: with that value).",
                "uses(rest) == 0"),
 }
+
+# Keyword arguments evaluated once per item instead of once per call, with a name bound to the item:
+# function -> (keyword, bound name).  `path(a, b, cost: edge.lock)` reads each edge's `lock`.
+CLOSURES: dict[str, tuple[str, str]] = {"path": ("cost", "edge"), "path_cost": ("cost", "edge"),
+                                        "reachable": ("cost", "edge")}
 
 # Names with a fixed meaning everywhere; spec names may not reuse them.
 SPECIAL_NAMES: dict[str, tuple[str, str]] = {
@@ -113,6 +133,6 @@ SPECIAL_NAMES: dict[str, tuple[str, str]] = {
 
 KEYWORDS = frozenset(
     "let if elif else for in where order by desc chosen while repeat choose commit from prompt optional require move to at "
-    "create as destroy draw shuffle swap with emit end_game settle pass end_turn say call perform open then "
+    "create as destroy draw shuffle swap with emit end_game settle pass end_turn say call perform open use then "
     "and or not true false none match".split()
 )

@@ -18,7 +18,7 @@ import yaml
 from yaml.events import MappingStartEvent, ScalarEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .bounded import TooLarge, read_bounded, size_text
+from .bounded import NotAFile, TooLarge, read_bounded, size_text
 from .errors import Finding, LimitError, SpecError, Span, remember_text
 
 _P = "tag:yaml.org,2002:"
@@ -388,6 +388,8 @@ def _read(path: Path, name: str, limits: YamlLimits) -> str:
         raise LimitError(_too_big(name, limits)) from None
     except FileNotFoundError:
         raise SpecError(Finding(where, "file not found")) from None
+    except NotAFile as exc:  # a named pipe, a device, a link loop: refused before it is opened
+        raise SpecError(Finding(where, str(exc))) from None
     except OSError as exc:
         raise SpecError(Finding(where, f"cannot read file: {exc.strerror or exc}")) from None
     try:

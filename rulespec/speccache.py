@@ -16,9 +16,7 @@ loader only on a miss).
 from __future__ import annotations
 
 import io
-import os
 import pickle
-import stat
 from pathlib import Path
 from typing import Any, Callable
 
@@ -55,9 +53,7 @@ class _SpecUnpickler(pickle.Unpickler):
 def _file_bytes(path: str | Path, limit: int) -> bytes | None:
     """The bytes of a regular file within the limit, else None (the loader reads it and says what is wrong)."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None
-        return read_bounded(path, limit)
+        return read_bounded(path, limit)  # (NotAFile, an OSError, for anything but a regular file)
     except (OSError, TooLarge):
         return None
 

@@ -14,6 +14,8 @@ from typing import Any, Iterable
 
 from pydantic import BaseModel
 
+from .errors import one_line
+
 _MAX_DEPTH = 64  # a loc is at most as deep as the YAML, which is bounded; this only guards odd annotations
 
 
@@ -72,4 +74,4 @@ def allowed_keys(model: type[BaseModel], loc: Iterable[Any]) -> list[str]:
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' (did you mean 'x'?)' for the closest choice, or '' when nothing is close."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return f" (did you mean '{one_line(close[0])}'?)" if close else ""  # (a key may hold a newline)

@@ -15,22 +15,23 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from . import ast as A
-from .errors import Finding, Span
+from .errors import Finding, Span, one_line
 from .datacheck import DataTypes, build_types, joined_attr
-from .models import Spec
+from .models import AttrDecl, Spec, attr_values
 from .signatures import FUNCTIONS, SPECIAL_NAMES
+from .zonekeys import edge_findings, keyed_zone_findings, per_keys
 
 # A player is a seat number at runtime (interpreter Player subclasses int), so
 # arithmetic and `<` accept players as numbers; flagging them would be a false alarm.
 NUMERIC = frozenset({"int", "player"})
 # Types that can never hold pieces: `move x to 3` is always wrong.
-NOT_PLACE = frozenset({"int", "bool", "str", "none", "list", "player", "piece", "table", "record"})
-NOT_ITERABLE = frozenset({"int", "bool", "str", "none", "player", "piece", "table", "record"})
+NOT_PLACE = frozenset({"int", "bool", "str", "none", "list", "player", "piece", "table", "record", "zones", "cause"})
+NOT_ITERABLE = frozenset({"int", "bool", "str", "none", "player", "piece", "table", "record", "cause"})
 
 _DESCRIBE = {
     "int": "a number", "bool": "true/false", "str": "text", "none": "none", "player": "a player",
     "piece": "a piece", "cell": "a cell", "zone": "a zone", "list": "a list", "record": "a record",
-    "table": "a table", "any": "a value",
+    "table": "a table", "zones": "a family of zones (one per key)", "cause": "a cause", "any": "a value",
 }
 
 # Built-in attributes per runtime value type (interpreter Interp.get_attr).
@@ -39,20 +40,28 @@ BUILTIN_ATTRS: dict[str, dict[str, str]] = {
     "piece": {"kind": "str", "place": "any", "cell": "any", "id": "int"},
     "cell": {"x": "int", "y": "int", "label": "str", "pieces": "list:piece", "size": "int", "owner": "player",
              "zone": "zone"},
-    "zone": {"size": "int", "pieces": "list:piece", "owner": "player", "name": "str"},
+    "zone": {"size": "int", "pieces": "list:piece", "owner": "player", "name": "str", "key": "any", "width": "int",
+             "height": "int"},
+    # a cause record (docs/dsl.md 6.5): `cause` in a state trigger's effect, `event.cause`
+    "cause": {"player": "player", "action": "str", "trigger": "str", "event": "str", "source": "any",
+              "parent": "cause", "chain": "list:str", "id": "int", "origin": "int"},
 }
+
+_PIECE_BUILTINS = frozenset(BUILTIN_ATTRS["piece"])
 
 # Events the flow engine emits itself; listening to them needs no `emit`.
 BUILTIN_EVENTS = frozenset({"game_start", "round_start", "round_end", "phase_start", "phase_end", "turn_start",
                             "turn_end", "action", "cascade_end"})
 # Fields of the `event` record that the engine fills in (emit adds its keyword arguments and `args`).
-EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", "count", "values", "players"})
+EVENT_FIELDS = frozenset({"name", "player", "args", "action", "round", "phase", "count", "values", "players",
+                          "cause"})
 
 # Sig.returns says only 'list'; these element types let loops over the result be checked precisely.
 _RETURNS = {
-    "cells": "list:cell", "adjacent": "list:cell", "line": "list:cell", "connected": "list:cell",
+    "cells": "list:cell", "adjacent": "list:cell", "line": "list:cell", "ray": "list:cell", "connected": "list:cell",
     "pieces": "list:piece", "players_from": "list:player", "range": "list:int", "dirs": "list:str",
     "lines": "list:list:cell", "groups": "list:list:cell", "top": "piece", "bottom": "piece",
+    "path": "list:cell", "reachable": "list:cell", "edges_of": "list:record",
 }
 _SAME_LIST = frozenset({"sorted", "reversed", "shuffled", "unique"})
 _ELEMENT = frozenset({"first", "last"})
@@ -201,6 +210,7 @@ class SpecIndex:
     cell_attrs: dict[str, str] = field(default_factory=dict)
     record_fields: set[str] = field(default_factory=set)
     boards: set[str] = field(default_factory=set)  # grid and graph zones: pieces go into their cells
+    families: dict[str, list] = field(default_factory=dict)  # `per:` zones -> their keys (None: unknown)
     dt: DataTypes | None = None  # the declared and inferred types of the spec's data (datacheck.py)
 
     @classmethod
@@ -219,7 +229,10 @@ class SpecIndex:
         for n, z in c.zones.items():
             if z.type in ("grid", "graph"):
                 ix.boards.add(n)
-            if z.per_player:
+            if z.per is not None:
+                ix.families[n] = per_keys(m, z)
+                ix.globals[n] = ("zone family", "zones")
+            elif z.per_player:
                 ix.player_attrs[n] = "zone"
             else:
                 ix.globals[n] = ("zone", "zone")
@@ -229,7 +242,7 @@ class SpecIndex:
             ix._var(n, v.per_player, dt.static(dt.variables[n]), "variable")
         ix.globals.update({n: ("special name", t) for n, (t, _) in SPECIAL_NAMES.items()})
         for k in c.pieces.values():
-            for a in k.attributes:
+            for a in {**k.attributes, **k.state}:  # (state fields are typed with the attributes: datacheck)
                 ix.piece_attrs[a] = joined_attr(dt, a) or "any"
         for z in c.zones.values():
             for a in z.cell_attributes:
@@ -237,6 +250,9 @@ class SpecIndex:
         for _, fields in dt.names.schemas.values():
             ix.record_fields |= set(fields)
         ix.record_fields |= EVENT_FIELDS
+        ix.record_fields |= {"source", "target"}  # edges read as records (edge, edges_of, a walk's `edge`)
+        for z in c.zones.values():
+            ix.record_fields |= set(z.edge_attributes)
         for t in m.tables.values():  # rows that are mappings read as records: their keys are fields
             rows = t.values.values() if isinstance(t.values, dict) else t.values
             for row in rows:
@@ -274,6 +290,8 @@ class SpecIndex:
         """The type of `x.name` for x of type t, or None when no such attribute can exist."""
         b = base(t)
         if b == "record":
+            if name == "cause":  # an event's cause (docs/dsl.md: causes)
+                return "cause"
             fields = self.dt.names.fields(t) if self.dt is not None else None
             # a record with a schema has its fields; others come from emit arguments and literals: not tracked
             return "any" if fields is None else fields.get(name)
@@ -297,7 +315,7 @@ class SpecIndex:
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """' (did you mean 'x'?)' for the closest candidate, or ''."""
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.7)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return f" (did you mean '{one_line(close[0])}'?)" if close else ""  # (a declared name may hold a newline)
 
 
 class Scope:
@@ -331,20 +349,25 @@ class Scope:
 def component_findings(m: Spec, span: Callable[..., Span], key: Callable[..., Span]) -> list[Finding]:
     """Values written in components: piece instances, grid/graph cells and graph edges fit their declarations."""
     out: list[Finding] = []  # (the values of instances and cells: datacheck.data_findings)
+    for kname, kind in m.components.pieces.items():
+        for name in kind.state:
+            if name in kind.attributes:
+                out.append(Finding(key("components", "pieces", kname, "state", name),
+                                   f"piece kind '{kname}': state field '{name}' has the name of one of its "
+                                   f"attributes; rename one of them",
+                                   hint="attributes are what a piece is; state is what changes on it in play"))
+            elif name in _PIECE_BUILTINS:
+                out.append(Finding(key("components", "pieces", kname, "state", name),
+                                   f"piece kind '{kname}': state field '{name}' has the name of a piece's "
+                                   f"built-in attribute; rename it"))
     for zname, z in m.components.zones.items():
         zp = ("components", "zones", zname)
         if z.cells and z.type not in ("grid", "graph"):
             out.append(Finding(key(*zp, "cells"), f"zone '{zname}' is a {z.type}: only grids and graphs have cells"))
         for label, attrs in z.cells.items():
             out += _cell_entry(zname, z, label, attrs, zp + ("cells", label), span, key)
-        nodes = set(z.nodes or [])
-        for i, edge in enumerate(z.edges or []):
-            if len(edge) != 2:
-                out.append(Finding(span(*zp, "edges", i), f"an edge joins two nodes, got {len(edge)}"))
-            for j, node in enumerate(edge):
-                if node not in nodes:
-                    out.append(Finding(span(*zp, "edges", i, j),
-                                       f"graph '{zname}' has no node '{node}'" + did_you_mean(str(node), nodes)))
+        out += edge_findings(zname, z, zp, span, key)
+    out += keyed_zone_findings(m, span, key)
     return out
 
 

@@ -19,7 +19,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from .errors import Diagnostics, Finding, SpecError, Span
-from .models import CHANGE_OPS, Variant
+from .filemodels import CHANGE_OPS, Variant
+from .paths import real_path, relative_to_file
 from .pydantic_errors import findings_from_validation
 from .source import SourceDoc, YamlLimits, load_yaml
 
@@ -122,7 +123,7 @@ def no_variants(base: SourceDoc) -> Merged:
 
 
 def _validate(doc: SourceDoc) -> list[Finding]:
-    """Located findings for a variant file that does not match models.Variant."""
+    """Located findings for a variant file that does not match filemodels.Variant."""
     try:
         Variant.model_validate(doc.data)
     except ValidationError as exc:
@@ -130,9 +131,9 @@ def _validate(doc: SourceDoc) -> list[Finding]:
     return []
 
 
-def load_variant(path: str | Path, limits: YamlLimits | None = None) -> SourceDoc:
-    """Load and validate a variant file; raise SpecError with located findings."""
-    doc = load_yaml(path, limits=limits)
+def load_variant(path: str | Path, limits: YamlLimits | None = None, doc: SourceDoc | None = None) -> SourceDoc:
+    """Load and validate a variant file (`doc`: the file already read); raise SpecError with located findings."""
+    doc = doc or load_yaml(path, limits=limits)
     findings = _validate(doc)
     if findings:
         raise SpecError(findings)
@@ -143,7 +144,7 @@ def variant_base_path(variant_doc: SourceDoc) -> Path:
     """Path of the base spec a variant names, resolved against the variant file's directory."""
     meta = variant_doc.data.get("variant") if isinstance(variant_doc.data, dict) else None
     base = meta.get("base") if isinstance(meta, dict) else None
-    return (Path(variant_doc.path).parent / (base or "../rules.yaml")).resolve()
+    return real_path(relative_to_file(base or "../rules.yaml", variant_doc.path))
 
 
 # ------------------------------------------------------------------ paths

@@ -265,3 +265,28 @@ def position_view(gs: GameState) -> tuple:
             [(s.player, s.index, s.label, s.prompt, s.auto) for s in gs.steps])
 
 
+def spec_findings(tmp_path: Path, text: str) -> list[tuple[str, str, str, str | None]]:
+    """(severity, line:col, message, hint) of every finding of a spec written out as `text` (its warnings when
+    it loads, else its errors)."""
+    from orrery.rulespec.errors import SpecError
+
+    path = tmp_path / "rules.yaml"
+    path.write_text(text)
+    try:
+        found = load_spec(path).warnings
+    except SpecError as err:
+        found = err.findings
+    return [(f.severity, f"{f.span.line}:{f.span.col}", f.message, f.hint) for f in found]
+
+
+def error_line(tmp_path: Path, text: str, fragment: str) -> int:
+    """The line of the first error containing `fragment` when the spec `text` is loaded (which must fail)."""
+    from orrery.rulespec.errors import SpecError
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    found = [f for f in err.value.findings if fragment in f.message]
+    assert found, [f.message for f in err.value.findings]
+    return found[0].span.line

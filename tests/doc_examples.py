@@ -40,9 +40,25 @@ _FENCE = re.compile(r"^```(\w*)\s*$")
 _MARK = re.compile(r"^<!--\s*example:(.*?)-->\s*$")
 _SPEC_KEYS = {"orrery", "game", "components", "variables", "tables", "functions", "procedures", "setup", "flow",
               "actions", "triggers", "scoring", "end", "ranking", "invariants", "assumptions", "display", "bots",
-              "windows", "events"}
+              "windows", "events", "quantities", "modifiers", "effects"}
 _COMPONENT_KEYS = {"pieces", "zones", "tracks"}
-_KIND_KEYS = {"attributes", "instances", "count", "start", "unlimited", "label", "symbol", "style"}
+_KIND_KEYS = {"attributes", "instances", "count", "start", "unlimited", "label", "symbol", "style", "active_in", "owner",
+              "abilities"}
+
+class _TextKeys(yaml.SafeLoader):
+    """YAML read as the spec loader reads it: mapping keys stay text (`on:` is the key 'on', not true)."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        for key, _ in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.tag == "tag:yaml.org,2002:bool":
+                key.tag = "tag:yaml.org,2002:str"
+        return super().construct_mapping(node, deep)
+
+
+def load_yaml(text: str) -> Any:
+    """A document's data, its mapping keys as text."""
+    return yaml.load(text, Loader=_TextKeys)  # noqa: S506 - a SafeLoader subclass
+
 
 # What a fragment needs around it to be a spec: the sections every spec has, each as YAML text.
 SKELETON = {
@@ -70,7 +86,7 @@ class Example:
     @property
     def data(self) -> Any:
         """The YAML example's data."""
-        return yaml.safe_load(self.text)
+        return load_yaml(self.text)
 
     def kind(self) -> str:
         """spec, variant, scenario, fragment or rules (rule text)."""

@@ -16,8 +16,9 @@ guarantee by construction, and random contents drawn from a small grammar of con
   sometimes a free action, a second phase (`until_pass` with a `pass` action, `order: by`, `when`,
   `players`, `on_start`), round hooks, a rotating first player, a spec function `twice(k)`, a table
   `pts`, a quantity `fee(k)` with modifiers, `scoring` and `ranking`.
-- a procedure `proc(n)`, an event trigger on `ping` (sometimes with `max_fires`), a state trigger that consumes `armed`, a state
-  trigger `for c in cells(board)` that clears crowded cells (with a random `order`).
+- a procedure `proc(n)`, an event trigger on `ping` (sometimes with `max_fires`), a state trigger that consumes
+  `armed`, a state trigger `for c in cells(board)` that clears crowded cells (with a random `order`); the state
+  triggers sometimes read their causes.
 - reactions (docs/dsl.md 2.19, 2.11, 4.23): sometimes a window `w` (its action `react`, once a turn; random
   `who`, `closes`, `ask`, `poll`), opened by `open w()` in actions and sometimes after `ping`; `perform ...
   by` a player (always with `by` after a `choose ... by` another player); the free action as `anytime`;
@@ -28,8 +29,9 @@ guarantee by construction, and random contents drawn from a small grammar of con
   destroy, draw, shuffle, say, call, emit, settle, perform, end_turn, end_game) over typed expressions
   (arithmetic, comparisons, and/or/not, count, size, len, empty, sum, min/max, any/all comprehensions,
   list literals and comprehensions, in / not in, conditionals, random_int, shuffled, sorted, reversed,
-  `let ... in`, `match` in expressions and as a statement, slices `xs[a:b]`); sometimes `constants` (a
-  number and a record holding a list, read with `.field`, `["field"]` and slices).
+  `reachable` walks with a per-edge `cost:`, `let ... in`, `match` in expressions and as a statement,
+  slices `xs[a:b]`); sometimes `constants` (a number and a record holding a list, read with `.field`,
+  `["field"]` and slices).
 
 Termination is guaranteed by construction: `turns` goes up in every `turn_end` and the end condition
 `timeout` holds once it reaches a small bound; steps repeat at most twice; loops are over literal
@@ -50,6 +52,8 @@ from typing import Any, Callable
 
 import yaml
 from hypothesis import strategies as st
+
+from specgen_pieces import add_abilities
 
 # Constructs left out of generated specs, each with the reason (see tests/GENERATED_FINDINGS.md).
 EXCLUDED: dict[str, str] = {}
@@ -146,7 +150,8 @@ class Gen:
         if d <= 0 or self.chance(0.35):
             return self.int_atom(sc)
         k = self.pick(["add", "sub", "mul", "div", "mod", "count", "size", "len", "sum", "minmax", "cond",
-                       "piece", "neg", "abs", "random", "index", "ncells", "fn", "table", "let", "match"])
+                       "piece", "neg", "abs", "random", "index", "ncells", "fn", "table", "walk", "let",
+                       "match"])
         a = lambda: self.int_expr(sc, d - 1)  # noqa: E731
         if k == "add":
             return f"({a()} + {a()})"
@@ -191,6 +196,12 @@ class Gen:
             return f"twice({a()})" if self.chance() else f"twice(k: {a()})"
         if k == "table" and self.has_table:
             return f"pts[{a()}]"
+        if k == "walk":  # a walk with a per-edge cost that may refuse the edge (none)
+            start, budget = self.cell_expr(sc), self.num(0, 3)
+            if self.chance():
+                return f"len(reachable({start}, {budget}))"
+            cost = f"(if {self.bool_expr(sc.add('cell', 'edge.target'), d - 1)} then {self.num(0, 2)} else none)"
+            return f"len(reachable({start}, {budget}, cost: {cost}))"
         if k == "index":
             xs = self.list_expr(sc, d - 1)
             return f"(if len({xs}) > 0 then {xs}[{self.pick(['0', '-1'])}] else 0)"
@@ -448,6 +459,8 @@ class Gen:
                                    ("cell", "cells(board)"), ("int", "range(3)")])
             inner = sc.add(kind, x)
             head = f"for {x} in {dom} where {self.bool_expr(inner, 1)} chosen by {self.player_expr(sc)}"
+            if int(x[1:]) % 2:  # (a question of its own in every other loop; decided without a draw, so the
+                head += ' prompt "which next, of " + text(len(players)) + "?"'  # games drawn before stay)
             return self.braces(head, self.block(inner, caps, d - 1, (1, 2))), sc
         if k == "repeat":
             n = self.pick([str(self.num(0, 3)), f"min({self.int_expr(sc, 1)}, 2)"])
@@ -796,7 +809,8 @@ def specs(draw) -> str:
     if g.on("state_trigger"):
         # consumes `armed`: fires `armed` times; may put pieces on the board, choose, require
         body = g.block(top, frozenset({"board", "choose", "commit", "require", "rng"}), 1, (0, 2))
-        triggers["fire"] = {"when": "armed > 0", "effect": effect(["armed -= 1"] + body)}
+        causal = ["g += len(cause.chain) + cause.origin"] if g.chance(0.3) else []  # causes (dsl.md 6.5)
+        triggers["fire"] = {"when": "armed > 0", "effect": effect(["armed -= 1"] + causal + body)}
         if g.chance(0.3):
             triggers["fire"]["order"] = str(g.num(-2, 2))
     if g.on("for_trigger"):
@@ -809,9 +823,11 @@ def specs(draw) -> str:
         body = g.block(cc, frozenset({"rng"}), 1, (0, 2))
         # each firing removes at least one piece of c, and nothing in a firing adds any to the board
         first = g.pick(["destroy pieces(c)", "move pieces(c) to pile", "destroy top(c)", "move top(c) to pile"])
-        crowd["effect"] = effect([first] + body)
+        causal = ["log += [cause.id, len(cause.chain)]"] if g.chance(0.3) else []
+        crowd["effect"] = effect([first] + causal + body)
         triggers["crowd"] = crowd
     spec["triggers"] = triggers
+    add_abilities(g, spec)  # pieces' abilities (tests/specgen_pieces.py)
     # end
     limit = g.num(4, 10)
     end: dict[str, Any] = {"timeout": {"when": f"turns >= {limit}"}}

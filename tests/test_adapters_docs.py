@@ -11,6 +11,7 @@ import pytest
 DOC = Path(__file__).resolve().parents[1] / "docs" / "adapters.md"
 EXAMPLES = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
 NEEDS = {"pyspiel": "pyspiel", "pettingzoo": "pettingzoo", "gymnasium": "gymnasium", "ray": "ray"}
+ADAPTER_NEEDS = {"openspiel": "pyspiel"}  # orrery.adapters.NAME -> the module it imports (else NAME)
 
 
 def test_the_guide_has_examples():
@@ -22,4 +23,8 @@ def test_example_runs(code):
     for word, module in NEEDS.items():
         if re.search(rf"^\s*(import|from)\s+{word}\b", code, re.M) and importlib.util.find_spec(module) is None:
             pytest.skip(f"needs {module}")
+    for name in re.findall(r"orrery\.adapters(?:\.|\s+import\s+)(\w+)", code):  # an adapter needs its framework
+        for module in ("numpy", ADAPTER_NEEDS.get(name, name)):
+            if importlib.util.find_spec(module) is None:
+                pytest.skip(f"needs {module} (pip install orrery[adapters])")
     exec(compile(code, str(DOC), "exec"), {"__name__": "__adapters_doc__"})

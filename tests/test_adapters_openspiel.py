@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
+
+np = pytest.importorskip("numpy")  # (an optional extra: `pip install orrery[adapters]`)
 
 pyspiel = pytest.importorskip("pyspiel")
 

@@ -3,8 +3,9 @@ check_env on the solo games, action masks and views that never show more than th
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+
+np = pytest.importorskip("numpy")  # (an optional extra: `pip install orrery[adapters]`)
 
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")

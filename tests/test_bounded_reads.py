@@ -44,8 +44,9 @@ def refused(result: tuple[int, str, float, int], path: Path | str, what: str = "
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
-def test_validating_an_endless_device_is_a_located_size_error(capsys):
-    refused(cli(capsys, "validate", "/dev/zero"), "/dev/zero", "larger than 5 MB")
+def test_validating_an_endless_device_is_refused_before_it_is_read(capsys):
+    # (issue 39: only regular files are read; a device is refused by what it is, before any byte is read)
+    refused(cli(capsys, "validate", "/dev/zero"), "/dev/zero", "is a character device, not a regular file")
 
 
 @pytest.fixture

@@ -47,7 +47,7 @@ BASE = {
         actions:
           place:
             params:
-              sq: {from: cells(board), where: empty(sq)}
+              sq: {from: cells(board), where: empty(sq), prompt: "Where do you place a stone?"}
             effect: "create stone {owner: current} in sq"
         """),
     "end": dedent("""\
@@ -96,7 +96,7 @@ CASES = [
         actions:
           place:
             params:
-              sq: {from: cells(board)}
+              sq: {from: cells(board), prompt: "Where?"}
             effect: |
               if empty(sq) {
                 let n = 1
@@ -123,7 +123,7 @@ CASES = [
         actions:
           place:
             params:
-              sq: {from: cells(board)}
+              sq: {from: cells(board), prompt: "Where?"}
             effect: |
               let board = 1
               for current in players { say current }
@@ -169,7 +169,7 @@ CASES = [
         actions:
           place:
             params:
-              sq: {from: cells(board)}
+              sq: {from: cells(board), prompt: "Where?"}
             effect: move top(hand) to sq
         """, [(E, "7:20", "unknown name 'me'"), (E, "13:38", "unknown name 'p'"),
               (E, "18:22", "unknown name 'hand'")], id="it-and-p-and-per-player-zone"),
@@ -231,7 +231,7 @@ CASES = [
         actions:
           place:
             params:
-              sq: {from: cells(board)}
+              sq: {from: cells(board), prompt: "Where?"}
             effect: |
               create stne in sq
               call bump()
@@ -258,7 +258,7 @@ CASES = [
         actions:
           place:
             params:
-              sq: {from: cells(board)}
+              sq: {from: cells(board), prompt: "Where?"}
             effect: |
               create stone {owner: current, colour: "red"} in sq as s
               s.weight = 3
@@ -339,7 +339,7 @@ CASES = [
         actions:
           place:
             params:
-              sq: {from: cells(board)}
+              sq: {from: cells(board), prompt: "Where?"}
             effect: create stone in sq
           spare:
             effect: say "never"
@@ -372,7 +372,7 @@ CASES = [
           place:
             cost: {bag: 1, score: 1}
             params:
-              sq: {from: cells(board)}
+              sq: {from: cells(board), prompt: "Where?"}
             effect: create stone in sq
         """, [(E, "3:10", "a trigger's `for` must be `NAME in EXPR`"),
               (E, "6:3", "a state trigger needs `when`, or it would fire forever"),
@@ -408,7 +408,7 @@ CASES = [
         actions:
           place:
             params:
-              sq: {from: cells(board)}
+              sq: {from: cells(board), prompt: "Where?"}
             effect: move top(current.hand) to sq
         ranking: {by: ["0"]}
         """, [(E, "7:19", "'green' is not a value of 'color' (one of: red, blue)"),
@@ -443,7 +443,7 @@ CASES = [
         actions:
           place:
             params:
-              sq: {from: cells(bord), where: empty(sq) and 1}
+              sq: {from: cells(bord), where: empty(sq) and 1, prompt: "Where?"}
             effect: |
               create gem in sq
               say undefined
@@ -502,7 +502,7 @@ def test_per_player_name_gets_a_hint(tmp_path: Path) -> None:
         actions:
           place:
             params:
-              sq: {from: cells(board)}
+              sq: {from: cells(board), prompt: "Where?"}
             effect: move top(hand) to sq
         """)
     assert [(where(f), f.message, f.hint) for f in got] == [

@@ -136,6 +136,21 @@ def test_simulate_bad_arguments(capsys):
     assert code == 2 and "no such game" in err
 
 
+
+@pytest.mark.parametrize("argv, said", [
+    (("play", "tictactoe"), "tictactoe: no such game or file (did you mean 'tic-tac-toe'?)"),
+    (("play", "Tic_Tac_Toe"), "(did you mean 'tic-tac-toe'?)"),
+    (("play", "tic-tac-toe", "--variant", "misre"), "misre: no such variant file (did you mean 'misere'?)"),
+    (("play", "tic-tac-toe", "--seats", "human,randon"), "unknown seat type 'randon' (did you mean 'random'?)"),
+    (("play", "tic-tac-toe", "--seats", "humen,random"), "unknown seat type 'humen' (did you mean 'human'?)"),
+    (("simulate", "tic-tac-toe", "--bots", "mcst:2s"), "unknown bot 'mcst:2s' (did you mean 'mcts'?)"),
+])
+def test_mistyped_names_on_the_command_line_get_a_did_you_mean(capsys, argv, said):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and said in err, err
+    assert "<input>" not in err and err.startswith("orrery: error: "), err  # (no file: the command's own error)
+
+
 def test_play_bots_log_and_replay(tmp_path, capsys):
     log = tmp_path / "game.jsonl"
     code, out, _ = run(capsys, "play", "tic-tac-toe", "--seats", "random,random", "--seed", "4", "--log", str(log))

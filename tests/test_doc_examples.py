@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from doc_examples import ROOT, Example, all_examples, fragment_spec, loose_rules, with_fragment
+from doc_examples import ROOT, Example, all_examples, fragment_spec, load_yaml, loose_rules, with_fragment
 from test_differential import play_lockstep
 
 from orrery.interpreter.cli.validate import validate_path
@@ -108,7 +108,7 @@ def _fragment(ex: Example, tmp: Path) -> None:
         except SpecError as err:
             findings = err.findings
     else:
-        path.write_text(yaml.safe_dump(with_fragment(yaml.safe_load(context), ex), sort_keys=False),
+        path.write_text(yaml.safe_dump(with_fragment(load_yaml(context), ex), sort_keys=False),
                         encoding="utf-8")
         findings, _ = validate_path(path)
     _outcome(ex, findings)

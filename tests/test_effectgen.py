@@ -71,7 +71,7 @@ actions:
         choose s from [k, k + 5]
         n += s
       }
-      for p in players chosen by current {
+      for p in players chosen by current prompt "who is next, at " + text(n) + "?" {
         n += 1
       }
       repeat 2 {

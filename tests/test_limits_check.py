@@ -8,8 +8,7 @@ from textwrap import dedent
 
 import pytest
 
-from orrery.rulespec.errors import SpecError
-from orrery.rulespec.loader import load_spec
+from conftest import spec_findings
 
 HEAD = """\
 orrery: 1
@@ -25,13 +24,7 @@ end:
 
 def problems(tmp_path: Path, body: str) -> list[tuple[str, str, str, str | None]]:
     """(severity, line:col, message, hint) of every finding for HEAD + body (the body starts on line 9)."""
-    path = tmp_path / "rules.yaml"
-    path.write_text(HEAD + dedent(body))
-    try:
-        found = load_spec(path).warnings
-    except SpecError as err:
-        found = err.findings
-    return [(f.severity, f"{f.span.line}:{f.span.col}", f.message, f.hint) for f in found]
+    return spec_findings(tmp_path, HEAD + dedent(body))
 
 
 CASES = [

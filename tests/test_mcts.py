@@ -194,6 +194,22 @@ def test_determinised_worlds_look_the_same_and_differ_in_what_is_hidden():
     assert gs.digest() == before
 
 
+def test_a_redealt_card_carries_its_own_abilities():
+    """Cards whose rows carry abilities (lantern-fair): a world deals faces with the abilities printed on them,
+    so every piece of a world has the face of the real piece whose abilities it carries (before, a face landed
+    on a position whose row had other abilities: 'Fire Eater has nothing to play' inside the search)."""
+    gs = Game.load(REPO / "games" / "lantern-fair" / "rules.yaml").new_initial_state(players=3, seed=2)
+    moved = 0
+    for seed in range(8):
+        world = determinise(gs, 0, Rng(seed))
+        for pid in range(len(world.state.kinds)):
+            origin = world.state.origin(pid)
+            assert world.state.attrs[pid] == gs.state.attrs[origin]
+            assert world.state.kinds[pid] == gs.state.kinds[origin]
+            moved += origin != pid
+    assert moved > 0, "the hidden deck should be re-dealt"
+
+
 def test_hidden_deck_pools_and_no_leak(tmp_path):
     game = make_game(tmp_path, HIGH_CARD)
     tops = {}

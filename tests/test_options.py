@@ -36,11 +36,16 @@ BASE: dict[str, list[str]] = {
     "compile": ["compile", "tic-tac-toe"],
     "replay": None,  # type: ignore[dict-item]  # needs a log: made by the fixture below
     "test": ["test", "tic-tac-toe"],
+    "compare": ["compare", "tic-tac-toe", "--variant", "misere", "--games", "1"],
+    "report": ["report", "tic-tac-toe", "--games", "1", "--out", tempfile.mkdtemp(prefix="orrery-report-")],
+    "coverage": ["coverage", "tic-tac-toe", "--games", "1"],
+    "tune": ["tune", str(ROOT / "tests" / "workbench" / "duel.yaml"), "--param", "edge=4..5", "--trials", "1",
+             "--games", "1", "--out", str(Path(tempfile.mkdtemp(prefix="orrery-tune-")) / "t.yaml")],
     "new": ["new", "probe", "--dir", tempfile.mkdtemp(prefix="orrery-options-")],  # (a second run: 'exists', exit 2)
 }
 
 
-RUNS = {"play", "simulate", "replay", "test", "bench"}
+RUNS = {"play", "simulate", "replay", "test", "bench", "compare"}
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:
@@ -155,3 +160,12 @@ def test_a_save_cannot_give_a_bot_an_unbounded_budget_and_seats_override_it(tmp_
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     assert main(["play", "--resume", str(save), "--seats", "human,mcts:5"]) == 0
     assert '"mcts:5"' in save.read_text()  # the seats given replace the saved ones, in the save too
+
+
+def test_every_help_page_prints(capsys):
+    """`orrery --help` and each command's `--help` print their usage and exit 0 (argparse reads a lone `%` in a
+    help text as a format: `95% interval` crashed `orrery --help` with a traceback)."""
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for args in [["--help"]] + [[name, "--help"] for name in sub.choices]:
+        assert main(args) == 0, args
+        assert "usage:" in capsys.readouterr().out, args

@@ -572,15 +572,29 @@ def test_killed_process_loses_no_decision(tmp_path):
     assert saved(whole)["decisions"] == final["decisions"]
 
 
+def _as_a_terminal_starts_it() -> None:
+    """In the child before exec: Ctrl-C at its default, as a shell starts a foreground game.  A process that
+    inherits an IGNORED SIGINT (the suite run as a background job of a non-interactive shell, which ignores
+    SIGINT in its background jobs) keeps ignoring it: Python installs its KeyboardInterrupt handler only over
+    the default.  Such a child never saw the test's Ctrl-C and waited in its prompt (the timeouts of landings
+    started in the background); this is the cause, not the machine's load."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_mid_game_then_resume(tmp_path):
     s = tmp_path / "S.json"
     out_path = tmp_path / "out.txt"
     with out_path.open("w") as out:
-        # (faulthandler: a child that does not stop is made to print where it is before the test fails; this
-        # test has timed out twice in loaded full runs, and the stack is what would say why)
-        proc = subprocess.Popen(_orrery("play", "tic-tac-toe", "--seats", "human,human", "--save", str(s)),
-                                stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, text=True,
-                                env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+        # (faulthandler: a child that does not stop is made to print where it is before the test fails)
+        # started as from a background job (SIGINT ignored here): the child must still get its Ctrl-C
+        ignored = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            proc = subprocess.Popen(_orrery("play", "tic-tac-toe", "--seats", "human,human", "--save", str(s)),
+                                    stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path,
+                                    text=True, env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+                                    preexec_fn=_as_a_terminal_starts_it)
+        finally:
+            signal.signal(signal.SIGINT, ignored)
         try:
             proc.stdin.write("b2\n")
             proc.stdin.flush()
@@ -624,6 +638,36 @@ def test_keyboard_interrupt_in_process_saves_and_says_so(tmp_path, capsys, monke
     out, _ = capsys.readouterr()
     assert code == 130 and "interrupted" in out and f"orrery play --resume {s}" in out
     assert [d["label"] for d in saved(s)["decisions"]] == ["b2", "a1"]
+
+
+
+@pytest.mark.parametrize("where", ["drawing the board", "writing the save"])
+def test_ctrl_c_before_the_prompt_still_stops_and_saves(where, tmp_path, capsys, monkeypatch):
+    # a Ctrl-C that lands while the next screen is drawn, or while the last decision is being saved, is not lost
+    # until the next prompt: the game stops there, saved with every decision made
+    from orrery.interpreter.cli import play as play_module
+    from orrery.interpreter.cli.screen import PlayScreen
+
+    calls = {"n": 0}
+
+    def interrupting(real):
+        def wrapped(*args, **kwargs):
+            calls["n"] += 1
+            if calls["n"] == 2:  # the second screen (after b2), or the save after b2 (the first is the empty game)
+                raise KeyboardInterrupt
+            return real(*args, **kwargs)
+        return wrapped
+
+    if where == "drawing the board":
+        monkeypatch.setattr(PlayScreen, "render", interrupting(PlayScreen.render))
+    else:
+        monkeypatch.setattr(play_module, "write_save", interrupting(play_module.write_save))
+    monkeypatch.setattr("builtins.input", lambda prompt="": "b2")
+    s = tmp_path / "s.json"
+    code = main(["play", "tic-tac-toe", "--seats", "human,human", "--save", str(s)])
+    out, _ = capsys.readouterr()
+    assert code == 130 and "interrupted" in out and f"orrery play --resume {s}" in out, out
+    assert [d["label"] for d in saved(s)["decisions"]] == ["b2"]
 
 
 # ================================================================= undo

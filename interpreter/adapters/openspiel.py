@@ -1,5 +1,5 @@
 """Orrery games as OpenSpiel games: `load_game(game)` returns a `pyspiel.Game`; importing this module also
-registers every bundled game, so `pyspiel.load_game("orrery_connect_four")` works (docs/adapters.md).
+registers every bundled game, so `pyspiel.load_game("orrery_<game>")` works (dashes as underscores) (docs/adapters.md).
 
 The game type comes from the spec (adapters/gametraits.py). A game whose rules draw random numbers starts at an
 explicit chance node: its outcomes are the engine's seeds `0..seeds-1`, equally likely, and every later shuffle,

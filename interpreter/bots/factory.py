@@ -97,7 +97,9 @@ def make_bot(name: str, seed: int) -> Bot:
     try:
         factory = BOTS[base]
     except KeyError:
-        raise KeyError(f"unknown bot '{name}' (known: {', '.join(sorted(BOTS))})") from None
+        from orrery.rulespec.suggest import did_you_mean  # (only when a name was mistyped)
+
+        raise KeyError(f"unknown bot '{name}'{did_you_mean(base, BOTS)} (known: {', '.join(sorted(BOTS))})") from None
     if not colon:
         return factory(seed)
     if base not in PARAMETRIC:

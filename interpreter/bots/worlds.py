@@ -98,19 +98,25 @@ def hidden_pools(state: State, viewer: int) -> list[list[int]]:
     return [p for p in groups.values() if len(p) > 1]
 
 
-def _identity(state: State, pid: int) -> tuple[str, Any]:
-    return state.kinds[pid], state.attrs[pid]
+def _identity(state: State, pid: int) -> tuple[str, Any, int, Any]:
+    """A piece's identity: kind, attributes and, when pieces carry abilities, the piece whose printed abilities
+    go with them (its origin) and which abilities those are (a card's text travels with its face)."""
+    ab = state.rules.abilities
+    if ab is None:
+        return state.kinds[pid], state.attrs[pid], pid, None
+    origin = state.origin(pid)
+    return state.kinds[pid], state.attrs[pid], origin, ab.row_key(origin, state.kinds[pid])
 
 
-def _identity_key(identity: tuple[str, Any]) -> tuple[str, str]:
-    kind, attrs = identity
-    return kind, json.dumps(serialize(attrs), sort_keys=True, default=str)
+def _identity_key(identity: tuple[str, Any, int, Any]) -> tuple[str, str, str]:
+    kind, attrs, _, row = identity
+    return kind, json.dumps(serialize(attrs), sort_keys=True, default=str), repr(row)
 
 
 def _varied(state: State, pool: list[int]) -> bool:
     """True if the pool holds at least two different identities (else shuffling it changes nothing)."""
-    first = _identity(state, pool[0])
-    return any(_identity(state, p) != first for p in pool[1:])
+    kind, attrs, _, row = _identity(state, pool[0])
+    return any((k, a, r) != (kind, attrs, row) for k, a, _, r in (_identity(state, p) for p in pool[1:]))
 
 
 class Deal:
@@ -135,12 +141,18 @@ class Deal:
 def _relabel(state: State, deal: Deal, rng: Rng) -> None:
     """Deal the identities (kind, attributes) of each pool's pieces at random over its positions, in place."""
     state.kinds = list(state.kinds)  # clones share the list
+    carried = state.rules.abilities is not None
+    origins = list(state.origins or range(len(state.kinds))) if carried else None
     for pool, canonical in zip(deal.pools, deal.identities):
         ids = list(canonical)
         rng.shuffle(ids)
-        for p, (kind, attrs) in zip(pool, ids):
+        for p, (kind, attrs, origin, _) in zip(pool, ids):
             state.kinds[p] = kind
             state.attrs[p] = attrs
+            if origins is not None:
+                origins[p] = origin
+    if origins is not None:
+        state.origins = origins
     state.version += 1  # values worked out from the old identities are out of date
     state.clock += 1
     state.derived = {}

@@ -19,6 +19,7 @@ from orrery.rulespec import ast as A
 from orrery.rulespec.gamespec import GameSpec
 from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
 
+from .explain_format import md_table as _table
 from .explain_prose import Phraser, code, words
 from .explain_windows import windows_section
 from .explain_quantities import quantity_entries
@@ -70,24 +71,14 @@ def _plural(n: int, word: str) -> str:
 def _limit_text(limit: Any, lead: str) -> str:
     """`At most 2 times per round, counted together as “plays”` (a `limit:` or `max_fires:`)."""
     shared = f", counted together as “{words(limit.key)}”" if limit.key else ""
-    return f"{lead} {_plural(limit.times, 'time')} per {limit.per}{shared}"
+    each = f" for each {words(limit.each)}" if getattr(limit, "each", None) else ""
+    return f"{lead} {_plural(limit.times, 'time')} per {limit.per}{each}{shared}"
 
 
 def _join(items: list[str], last: str = "and") -> str:
     """`a`, `a and b`, `a, b and c`."""
     items = [i for i in items if i]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1] if items else ""
-
-
-def _cell(text: Any) -> str:
-    """Text for a Markdown table cell (one line, pipes escaped)."""
-    return " ".join(str(text).split()).replace("|", "\\|")
-
-
-def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
-    """A Markdown table."""
-    out = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
-    return out + ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
 
 
 def _said(text: str | None) -> str:
@@ -227,7 +218,7 @@ def _instances(name: str, k: PieceKind) -> list[str]:
     insts = k.instances or []
     longs = {key for i in insts for key, v in i.items() if isinstance(v, str) and len(v) > INSTANCE_TABLE}
     if longs:
-        keys = [key for key in dict.fromkeys(key for i in insts for key in i) if key not in ("count", *longs)]
+        keys = [key for key in dict.fromkeys(key for i in insts for key in i) if key not in ("count", "abilities", *longs)]
         rows = [[_value_text(i.get(key, "")) for key in keys] + [" ".join(str(i.get(key, "")) for key in longs)]
                 for i in insts]
         return ["", f"### The {words(name)} pieces"] + _table([words(key) for key in keys] + ["text"], rows)
@@ -240,7 +231,7 @@ def _instances(name: str, k: PieceKind) -> list[str]:
 def _instance_text(inst: dict[str, Any], default_count: int) -> str:
     """One explicit piece: its name, or its attribute values; `×n` for copies."""
     n = int(inst.get("count", default_count))
-    fields = {k: v for k, v in inst.items() if k != "count"}
+    fields = {k: v for k, v in inst.items() if k not in ("count", "abilities")}  # (a card's words tell its abilities)
     name = fields.pop("name", None)
     short = [_value_text(v) for v in fields.values()]
     text = str(name) + (f" ({', '.join(short)})" if short else "") if name is not None else " ".join(short)
@@ -266,6 +257,10 @@ def _components(c: _Ctx) -> list[str]:
             details = [_stop(k.description)] if k.description else []
             if k.attributes and not k.instances:
                 details.append("Attributes: " + ", ".join(_attr_text(a, d) for a, d in k.attributes.items()) + ".")
+            if k.state:
+                details.append("State: " + "; ".join(_attr_text(a, d) + (f", back to it each {d.reset}"
+                                                                         if getattr(d, "reset", None) else "")
+                                                     for a, d in k.state.items()) + ".")
             rows.append([words(name), "as many as needed" if n is None else n, " ".join(details)])
         out += ["### Pieces"] + _table(["piece", "count", "details"], rows)
         for name, k in comp.pieces.items():
@@ -311,11 +306,15 @@ def _zone_kind(z: Any) -> str:
                  f"{_plural(len(z.edges or []), 'edge')}")
     else:
         shape = z.type
-    parts = [shape, "one per player" if z.per_player else None,
+    per = (f"one per key of {z.per}" if isinstance(z.per, str) else
+           "one per key: " + ", ".join(map(str, z.per)) if z.per is not None else None)
+    parts = [shape, "one per player" if z.per_player else per,
              {"public": None, "owner": "seen by its owner", "hidden": "hidden"}[z.visibility],
              f"holds at most {z.capacity}" if z.capacity is not None else None]
     if z.cell_attributes:
         parts.append("cells have " + ", ".join(_attr_text(k, v) for k, v in z.cell_attributes.items()))
+    if z.edge_attributes:
+        parts.append("edges have " + ", ".join(_attr_text(k, v) for k, v in z.edge_attributes.items()))
     return ", ".join(p for p in parts if p)
 
 
@@ -499,6 +498,9 @@ def _triggers(c: _Ctx) -> list[str]:
             keys = order_e.items if isinstance(order_e, A.ListLit) else (order_e,) if order_e is not None else ()
             order = _join([c.ph.speaking_of("the current player").expr(k) for k in keys], "then")
             head += f" (one at a time, in order of {order}, smallest first)" if order else ""
+        if t.phase is not None:  # scoped to phases (with on: phase_end, to a phase's end)
+            phases = [t.phase] if isinstance(t.phase, str) else t.phase
+            head += " (only during " + _join([f"the {words(p)} phase" for p in phases], "or") + ")"
         out += ["", f"### {words(name).capitalize()}"]
         out += [_stop(t.description)] if t.description else []  # the author's account, then the passage
         out += [f"> {_said(t.rule)}"] if t.rule else []

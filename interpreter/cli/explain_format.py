@@ -18,6 +18,17 @@ _UNDERLINE = {1: "=", 2: "-"}
 _BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
 _RULE_ROW = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
 
+
+
+def md_table(header: list[str], rows: list[list[object]]) -> list[str]:
+    """A Markdown table as explain writes it: one line per row, each cell on one line with its pipes escaped."""
+    def cell(text: object) -> str:
+        return " ".join(str(text).split()).replace("|", "\\|")
+
+    out = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    return out + ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+
+
 _PAGE = """\
 <!DOCTYPE html>
 <html lang="en">

@@ -198,6 +198,9 @@ class Phraser:
     def _x_Index(self, e: A.Index) -> str | None:
         if isinstance(e.obj, A.Name) and e.obj.id in self.tables:
             return f"the {words(e.obj.id)} entry for {self.expr(e.index)}"
+        zone = self.spec.model.components.zones.get(e.obj.id) if isinstance(e.obj, A.Name) else None
+        if zone is not None and zone.per is not None:  # one zone of a `per:` family
+            return f"{self.expr(e.obj)} of {self.expr(e.index)}"
         if isinstance(e.obj, A.Name) and e.obj.id == "players" and isinstance(e.index, A.Literal) \
                 and isinstance(e.index.value, int) and e.index.value >= 0:
             names = self.spec.model.game.seat_names or []
@@ -772,6 +775,9 @@ class Phraser:
     def _s_Perform(self, s: A.Perform) -> str:
         who = "" if s.actor is None else f" (done by {self.expr(s.actor)})"
         return f"perform the action “{self.actions.get(s.action, words(s.action))}”{who}"
+
+    def _s_Use(self, s: A.Use) -> str:
+        return f"play {self.expr(s.piece)}: do what it says"
 
     def if_lines(self, s: A.If, depth: int) -> list[str]:
         """An `if` with `elif`/`else` branches: one item per branch."""

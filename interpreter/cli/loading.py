@@ -75,3 +75,17 @@ def load_game_from_args(args: argparse.Namespace, game_arg: str | None = None):
     game = Game(spec, limits, mode)
     game.source = (str(path), tuple(str(v) for v in variants))  # for processes that load it again (simulate)
     return game, path, [str(v) for v in getattr(args, "variant", None) or []]
+
+
+def parse_bots(text: str, players: int) -> list[str]:
+    """A --bots option: one bot for everyone or one per seat, each one `make_bot` can make; else bad input."""
+    from ..bots.factory import bot_error
+
+    bots = [b.strip() for b in text.split(",") if b.strip()]
+    for b in bots:
+        why = bot_error(b)
+        if why:
+            raise InputError(f"--bots: {why}")
+    if len(bots) not in (1, players):
+        raise InputError(f"--bots: give one bot for everyone or one per seat ({players}), not {len(bots)}")
+    return bots

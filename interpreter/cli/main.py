@@ -15,12 +15,15 @@ from typing import Any, Callable
 
 from orrery import __version__
 from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, printable
-from orrery.rulespec.wording import spoken
+from orrery.rulespec.wording import titled
 
 # The game-loading helpers live in .loading (cli_perf and play use them too); the old private names stay.
 from .loading import LIMIT_NAMES
+from .safeout import escaped_output
 from .loading import load_game_from_args as _load_game
+from .loading import parse_bots
 from .loading import parse_limits as _limits
+from .progress import progress as _progress
 from ..core.options import DELAY, GAMES, JOBS, PLAYERS, SEED, THINK
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
@@ -127,15 +130,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise InputError(f"--jobs {args.jobs}: at least one process must play the games")
     players = game.rules.default_players if args.players is None else args.players
     _check_players(game, players)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    from ..bots.factory import bot_error
-
-    for b in bots:
-        why = bot_error(b)
-        if why:
-            raise InputError(f"--bots: {why}")
-    if len(bots) not in (1, players):
-        raise InputError(f"--bots: give one bot for everyone or one per seat ({players}), not {len(bots)}")
+    bots = parse_bots(args.bots, players)
     progress = _progress(args.games, quiet=args.json and not sys.stderr.isatty())
     with progress as tick:
         seed = new_seed() if args.seed is None else args.seed
@@ -161,39 +156,6 @@ def _check_players(game: Any, n: int) -> None:
     r = game.rules
     if not r.min_players <= n <= r.max_players:
         raise InputError(f"{game.name} takes {r.player_count_text()}, not {n}")
-
-
-class _NoProgress:
-    def __enter__(self) -> Callable[[int], None] | None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-class _RichProgress:
-    """A progress bar on stderr (rich), only when stderr is a terminal."""
-
-    def __init__(self, total: int):
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        self.progress = Progress("games", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=True)
-        self.task = self.progress.add_task("games", total=total)
-
-    def __enter__(self) -> Callable[[int], None]:
-        self.progress.__enter__()
-        return lambda done: self.progress.update(self.task, completed=done)
-
-    def __exit__(self, *exc: object) -> None:
-        self.progress.__exit__(*exc)
-
-
-def _progress(total: int, quiet: bool) -> Any:
-    if quiet or not sys.stderr.isatty() or os.environ.get("CI"):
-        return _NoProgress()
-    return _RichProgress(total)
 
 
 def _print_summary(result: dict[str, Any]) -> None:
@@ -231,7 +193,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(printable(f"replay diverged: {report.divergence}"), file=sys.stderr)
         return EXIT_FAIL
     o = report.final.outcome()
-    status = f"game over ({spoken(o.end)}), winners: {_winner_names(game, o.winners)}" \
+    status = f"game over ({titled(game.spec.model, 'end', o.end)}), winners: {_winner_names(game, o.winners)}" \
         if o else f"game in progress: {report.final.decision.prompt}"
     print(printable(f"replayed {report.steps} step(s) of {args.log}: every state matches; {status}"))
     if report.result_matches is False:
@@ -373,8 +335,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("game", metavar="GAME", help="a bundled game's name or a path to its rules.yaml")
     sp.add_argument("scenarios", nargs="*", metavar="SCENARIO")
     from .perf import add_commands
+    from .workbench import add_commands as add_workbench
 
     add_commands(add, _game_args)
+    add_workbench(add, _game_args)
     return p
 
 
@@ -391,7 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, or an option refused (exit 2): a code, as for every command
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     try:
-        return args.fn(args)
+        with escaped_output():  # every text a command prints goes through printable (safeout.py)
+            return args.fn(args)
     except OrreryError as err:
         print(err.render(), file=sys.stderr)
         return err.exit_code
@@ -421,7 +386,7 @@ def _internal_error(exc: Exception) -> int:
     """Report a bug in Orrery (not in the user's input): no traceback unless ORRERY_DEBUG is set."""
     if os.environ.get("ORRERY_DEBUG"):
         raise exc
-    print(f"orrery: internal error: {type(exc).__name__}: {exc}\n"
+    print(f"orrery: internal error: {type(exc).__name__}: {printable(str(exc))}\n"
           f"This is a bug in Orrery; run again with ORRERY_DEBUG=1 for details.", file=sys.stderr)
     return 3
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from orrery.rulespec.wording import spoken
+from orrery.rulespec.wording import spoken, state_name
 
 from ..reference.evaluator import Interp
 from ..engine.game import GameState
@@ -134,10 +134,10 @@ def change_summary(gs: GameState, before: dict[str, Any], after: dict[str, Any])
     for p, (a, b) in enumerate(zip(before["players"], after["players"])):
         for k, v in b.items():
             if k not in ("seat", "name") and a.get(k) != v and isinstance(v, (int, float, str, bool)):
-                parts.append(f"{b['name']} {spoken(k)} {a.get(k)} → {v}")
+                parts.append(f"{b['name']} {state_name(gs.game.spec.model, k)} {a.get(k)} → {v}")
     for k, v in after["vars"].items():
         if before["vars"].get(k) != v and isinstance(v, (int, float, str, bool)):
-            parts.append(f"{spoken(k)} {before['vars'].get(k)} → {v}")
+            parts.append(f"{state_name(gs.game.spec.model, k)} {before['vars'].get(k)} → {v}")
     return "; ".join(parts)
 
 

@@ -74,9 +74,10 @@ def bench_report(args: argparse.Namespace) -> int:
 
 def write_json(path: str, data: Any) -> None:
     """Write `data` as JSON to `path`; an input error naming the file when it cannot be written."""
+    from ..files.atomic import write_atomic  # (a pipe nobody reads is an error, not a wait; no torn file)
+
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2, sort_keys=True)
+        write_atomic(path, json.dumps(data, indent=2, sort_keys=True))
     except OSError as err:
         raise InputError(f"--json-file {path}: {err.strerror or err}") from None
 

@@ -62,11 +62,12 @@ from rich.console import Console
 from rich.markup import escape
 
 from orrery.rulespec.errors import InputError, OrreryError
+from orrery.rulespec.paths import real_path, refuse_overwrite, same_file
 
 from ..bots.factory import BOTS, PARAMETRIC, Bot, apply_choice, bot_error, make_bot
 from ..reference.evaluator import Interp
 from ..engine.game import Game, GameState
-from ..engine.gamefiles import game_ref, resolve_game
+from ..engine.gamefiles import close_to, game_ref, resolve_game, resolve_variant
 from ..files.log import LogWriter
 from .narrate import Sight, auto_lines, bot_lines, public_view
 from .prompter import EOF, HELP, QUIT, UNDO, LineReader, Table, answer_words, ask
@@ -94,7 +95,8 @@ def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]
         raise InputError(f"{game.name} takes {r.player_count_text()}, not {len(kinds)}")
     for k in kinds:
         if k != HUMAN and k.partition(":")[0] not in BOTS:
-            raise InputError(f"--seats: unknown seat type '{k}' (human, {', '.join(sorted(BOTS))})")
+            raise InputError(f"--seats: unknown seat type '{k}'{close_to(k.partition(':')[0], [HUMAN, *BOTS])} "
+                             f"(human, {', '.join(sorted(BOTS))})")
         why = None if k == HUMAN else bot_error(k)
         if why:
             raise InputError(f"--seats: {why}")
@@ -165,7 +167,7 @@ def _saved_game_path(save: Save, given: str | None) -> Path:
                          f"rules.yaml as GAME", "game") from None
     if given:
         other = resolve_game(given)
-        if other.resolve() != saved.resolve():
+        if not same_file(other, saved):
             raise InputError(f"{given} is not the game of this save ({save.game}); leave GAME out to resume it")
     return saved
 
@@ -173,14 +175,29 @@ def _saved_game_path(save: Save, given: str | None) -> Path:
 def _save_ref(path: Path) -> str:
     """How a save names its game: the bundled name, else the absolute path (resume works from any folder)."""
     ref = game_ref(path)
-    return ref if ref != str(path) else str(path.resolve())
+    return ref if ref != str(path) else str(real_path(path))
 
 
 def _variant_ref(game_path: Path, v: str) -> str:
     local = game_path.parent / "variants" / f"{v}.yaml"
     if "/" not in v and not Path(v).is_file() and local.is_file():
         return v
-    return str(Path(v).resolve())
+    return str(real_path(v))
+
+
+def _no_output_over_an_input(path: Path, variants: list[str], args: argparse.Namespace, resume: Save | None,
+                             target: Path | None = None) -> None:
+    """Refused before anything is written: --log or --save naming the rules, a variant, the save being resumed
+    (the log only: a resumed save is written again on purpose) or each other."""
+    inputs: list[tuple[str, str | Path]] = [("the rules", path)]
+    inputs += [("the variant", resolve_variant(path, v)) for v in variants]
+    if resume is not None:
+        inputs.append(("the save being resumed", resume.path))
+    outputs: list[tuple[str, str | Path]] = [(k, v) for k, v in (("--log", getattr(args, "log", None)),
+                                                                  ("--save", getattr(args, "save", None))) if v]
+    if target is not None and not getattr(args, "save", None):
+        outputs.append(("the save", target))
+    refuse_overwrite(outputs, inputs, {("--save", "the save being resumed"), ("the save", "the save being resumed")})
 
 
 def resume_hint(path: str | Path) -> str:
@@ -238,7 +255,7 @@ def _save_target(game: Game, args: argparse.Namespace, seats: list[str], console
         return None
     else:
         target, explicit = Path(f"{game.name}{SUFFIX}"), False
-    if resume is not None and target.resolve() == Path(resume.path).resolve():
+    if resume is not None and same_file(target, resume.path):
         return target
     kind, old, detail = save_status(target)
     if kind in ("missing", "empty", "finished"):
@@ -382,6 +399,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     ref = _save_ref(path)
     saved_variants = [_variant_ref(path, v) for v in variants]
     log_path = getattr(args, "log", None)
+    _no_output_over_an_input(path, variants, args, resume)
 
     def open_log(decisions: list[SavedDecision]) -> tuple[LogWriter | None, GameState]:
         """A log from the start (header, then every decision so far) and the game rebuilt alongside it."""
@@ -412,12 +430,14 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             lock = SaveLock.take(resume.path)
             gs = replay_save(resume, game, before=catch_up)
             target = _save_target(game, args, seats, console, resume)
-            if target is not None and target.resolve() != Path(resume.path).resolve():
+            _no_output_over_an_input(path, variants, args, resume, target)
+            if target is not None and not same_file(target, resume.path):
                 lock.release()
                 lock = SaveLock.take(target)
             log, _ = open_log(resume.decisions) if log_path else (None, gs)
         else:
             target = _save_target(game, args, seats, console, resume)
+            _no_output_over_an_input(path, variants, args, resume, target)
             lock = SaveLock.take(target) if target else None
             log, gs = open_log([])
     except BaseException:  # a save that cannot be resumed, a log that cannot be written: let the save go

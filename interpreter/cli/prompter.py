@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..engine.game import GameState, IllegalMove
+from .safeout import raw
 from ..core.values import PieceRef
 
 UNDO, QUIT, EOF = "undo", "quit", "eof"
@@ -57,8 +58,13 @@ class LineReader:
             from prompt_toolkit.history import InMemoryHistory
 
             completer = answer_completer(self.words)
+            output = self._io[1]
+            if output is None:  # prompt_toolkit writes its own controls: under the escaping stream (safeout.py)
+                from prompt_toolkit.output import create_output
+
+                output = create_output(stdout=raw(sys.stdout))
             self.session = PromptSession(history=InMemoryHistory(), completer=completer, input=self._io[0],
-                                         output=self._io[1], key_bindings=_tab_bindings(completer),
+                                         output=output, key_bindings=_tab_bindings(completer),
                                          complete_while_typing=False)
         return self.session.prompt(prompt)
 

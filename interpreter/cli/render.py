@@ -24,7 +24,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from orrery.rulespec.wording import spoken
+from orrery.rulespec.wording import spoken, state_name, titled
 from orrery.rulespec.errors import printable
 
 from ..reference.evaluator import Interp
@@ -336,9 +336,13 @@ def _zone_items(ctx: _Ctx) -> list[tuple[str, list[int | None]]]:
     board can be drawn above a shared one and the other's below)."""
     chosen = ctx.model.display.zones
     items = list(ctx.rules.zones) if chosen is None else chosen
-    out = []
+    out: list[tuple[str, list[int | None]]] = []
     for item in items:
-        name, seat = _split_seat(item)
+        family = ctx.rules.families.get(item)
+        if family is not None:  # a `per:` family: each of its zones
+            out += [(z.name, [None]) for z in family.zones]
+            continue
+        name, seat = (item, None) if item in ctx.rules.zones else _split_seat(item)
         zone = ctx.rules.zones.get(name)
         if zone is None:
             continue
@@ -480,7 +484,7 @@ def players_table(ctx: _Ctx) -> RenderableType:
     for name in columns:
         zone = ctx.rules.zones.get(name)
         counted = zone is not None and zone.per_player and (name not in shows or zone.type in ("grid", "graph"))
-        title = spoken(name, zone.decl.label if zone is not None else None)
+        title = spoken(name, zone.decl.label) if zone is not None else state_name(ctx.model, name)
         table.add_column(Text(f"{title} (count)" if counted else title), overflow="fold")
     for p in range(ctx.state.n):
         mark, seat = _seat_text(ctx, p)
@@ -498,7 +502,7 @@ def globals_line(ctx: _Ctx) -> Text | None:
     for i, name in enumerate(names):
         if i:
             out.append("  ·  ", style="dim")
-        out.append(f"{spoken(name)}: ", style="bold")
+        out.append(f"{state_name(ctx.model, name)}: ", style="bold")
         out.append(ctx.label(ctx.state.vars.get(name)) if _var_shown(ctx, name, None) else "?")
     return out
 
@@ -588,7 +592,7 @@ def status_line(ctx: _Ctx) -> Text:
     """Title, round, turn, phase and who is to act."""
     c = ctx.state.cursor
     out = Text(ctx.model.game.title or ctx.model.game.name, style="bold underline")
-    phase = spoken(ctx.rules.phases[c.phase].name) if 0 <= c.phase < len(ctx.rules.phases) else "-"
+    phase = titled(ctx.model, "phase", ctx.rules.phases[c.phase].name) if 0 <= c.phase < len(ctx.rules.phases) else "-"
     # (before the first round the game is still being set up: there is no round 0 to show)
     out.append(f"   round {c.round} · turn {c.turn} · phase {phase}" if c.round > 0 else "   setting up")
     acting = _acting(ctx)
@@ -606,7 +610,7 @@ def outcome_text(ctx: _Ctx) -> Text | None:
     if o is None:
         return None
     out = Text("Game over: ", style="bold")
-    out.append(spoken(o.end), style="bold")
+    out.append(titled(ctx.model, "end", o.end), style="bold")
     decl = ctx.model.end.get(o.end)
     if decl is not None and decl.description:
         out.append(f" ({decl.description})")

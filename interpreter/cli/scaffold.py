@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-from orrery.rulespec.errors import InputError
+from orrery.rulespec.errors import InputError, one_line
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # models.GameMeta.name: the name used on the command line
 SCHEMA_FILE = "spec.schema.json"
@@ -131,8 +131,8 @@ def schema_ref(folder: Path) -> str:
 
 def scaffold(name: str, parent: Path = Path(".")) -> Path:
     """Create the folder `parent/name` with a working game in it; return the folder."""
-    if not NAME.match(name):
-        raise InputError(f"new {name}: a game's name is lower-case letters, digits and dashes, starting with a "
+    if not NAME.fullmatch(name):  # (fullmatch: `$` alone lets a trailing newline through)
+        raise InputError(f"new {one_line(name)}: a game's name is lower-case letters, digits and dashes, starting with a "
                          f"letter or digit (e.g. my-game)")
     folder = parent / name
     if folder.exists():

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from orrery.rulespec.bounded import NotAFile, regular_stat
 from orrery.rulespec.errors import Finding, OrreryError, Span
 from orrery.rulespec.loader import build_spec, load_spec
-from orrery.rulespec.source import YamlLimits, load_yaml
+from orrery.rulespec.source import SourceDoc, YamlLimits, load_yaml
 from orrery.rulespec.variants import load_variant, merge_all, variant_base_path
 
 
@@ -16,8 +17,9 @@ GAME_FOLDERS = ("variants", "scenarios")  # beside a rules.yaml: the folders `or
 def files_under(folder: Path) -> list[Path]:
     """The Orrery files under a folder: every rules.yaml, and the YAML files in its variants/ and scenarios/."""
     found = []
-    for path in sorted(folder.rglob("*.yaml")):
-        if path.is_file() and (path.name == "rules.yaml" or path.parent.name in GAME_FOLDERS):
+    for path in sorted(folder.rglob("*.yaml")):  # (links to folders are not followed: no loop walks for ever)
+        # a pipe, a device or a link loop named *.yaml stays in the list: the reader says what it is
+        if not path.is_dir() and (path.name == "rules.yaml" or path.parent.name in GAME_FOLDERS):
             found.append(path)
     return found
 
@@ -31,24 +33,28 @@ def expand_paths(paths: list[Path]) -> list[Path]:
     return out
 
 
-def file_kind(path: Path, limits: YamlLimits) -> str:
-    """spec, variant or scenario, judged by the top-level keys."""
+def file_kind(path: Path, limits: YamlLimits) -> tuple[str, SourceDoc]:
+    """spec, variant or scenario, judged by the top-level keys; and the file as read (read once: composing
+    YAML is most of the cost of validating a small file)."""
     doc = load_yaml(path, limits=limits)
     if isinstance(doc.data, dict) and "variant" in doc.data:
-        return "variant"
+        return "variant", doc
     if isinstance(doc.data, dict) and "scenarios" in doc.data:
-        return "scenario"
-    return "spec"
+        return "scenario", doc
+    return "spec", doc
 
 
 def _not_a_file(path: Path) -> str:
     """Why `path` is not a readable file ('' when it is); a name the OS refuses is an answer, not a crash."""
     try:
-        if path.is_file():
-            return ""
-        return "is a directory" if path.is_dir() else "does not exist"
-    except OSError as exc:  # e.g. a name too long for the file system (found by the fuzz test)
-        return f"cannot be opened: {exc.strerror or exc}"
+        regular_stat(path)
+    except FileNotFoundError:
+        return "does not exist"
+    except NotAFile as exc:  # a folder, a pipe, a device, a link loop
+        return str(exc)
+    except (OSError, ValueError) as exc:  # e.g. a name too long for the file system (found by the fuzz test)
+        return f"cannot be opened: {getattr(exc, 'strerror', None) or exc}"
+    return ""
 
 
 def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Finding], str]:
@@ -59,9 +65,9 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
         return [Finding(Span(str(path), 1, 1), "is a directory with no rules.yaml, variants/*.yaml or "
                         "scenarios/*.yaml under it")], "folder"
     try:
-        kind = file_kind(path, limits)
+        kind, doc = file_kind(path, limits)
         if kind == "variant":
-            vdoc = load_variant(path, limits)
+            vdoc = load_variant(path, limits, doc)
             base_path = variant_base_path(vdoc)
             what = _not_a_file(base_path)
             if what:  # say it in the variant, where the base is named
@@ -71,14 +77,14 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
             merged, bad_changes = merge_all(base, [vdoc])
             spec = build_spec(merged, str(base_path), earlier=bad_changes)
         elif kind == "scenario":
-            from ..engine.game import Game
+            from ..files.gamecache import game_for
             from ..files.scenarios import check_scenarios, load_scenarios, scenario_game
 
-            scenarios = load_scenarios(path, limits)
+            scenarios = load_scenarios(path, limits, doc)
             game_path = scenario_game(path, scenarios)
             if game_path is None:  # no game to check the scenarios against: their structure is all we know
                 return [], kind
-            return check_scenarios(Game(load_spec(game_path, limits=limits)), scenarios, game_path), kind
+            return check_scenarios(game_for(game_path, ylimits=limits), scenarios, game_path), kind  # (once a run)
         else:
             spec = load_spec(path, limits=limits)
         if any(isinstance(v, str) for v in spec.model.constants.values()):

@@ -12,11 +12,15 @@ from orrery.rulespec.callgraph import RANDOM
 def env_bound_names(rules: Any) -> set[str]:
     """Every name that some env may bind at run time (locals, parameters, engine-supplied names)."""
     names = {"event", "matched_at", "p", "it", "__rule__", "winners", "ended"}
+    if rules.abilities is not None or rules.spec.model.effects:
+        names |= {"self", "owner"}  # (bound for pieces' abilities: core/abilities.py env_of)
     spec = rules.spec
     for root in list(spec.exprs.values()) + list(spec.effects.values()):
         for n in root.walk():
             if isinstance(n, (A.Let, A.For, A.Choose)):
                 names.add(n.name if isinstance(n, A.Let) else n.var)
+            elif isinstance(n, A.Commit):
+                names.add(n.var)
             elif isinstance(n, (A.Create, A.Draw)) and n.bind:
                 names.add(n.bind)
             elif isinstance(n, A.CompFor):

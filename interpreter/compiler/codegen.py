@@ -37,7 +37,7 @@ from .analysis import cheap, counts_no_loops, env_bound_names, memoisable, place
 from .effectgen import frame_steps
 from .exprgen import HELPERS as EXPR_HELPERS, ExprForms
 from .inline import InlineCalls
-from .inplace import attr_source, builtin_source, top_attr_source
+from .inplace import attr_source, builtin_source, kwarg_source, top_attr_source
 from .link import link
 from .shapes import Shapes, element, is_scalar
 
@@ -341,7 +341,7 @@ class CodeGen(ExprForms, InlineCalls):
             from ..core.values import ZoneRef
 
             return self.const(ZoneRef(node.id))
-        if kind in ("table", "kind", "action", "end", "const"):
+        if kind in ("table", "kind", "action", "end", "zones", "const"):
             return self.const(payload, hashable=False)
         return f"UNK({self.const(node.id)}, {self.span(node)})"
 
@@ -382,7 +382,7 @@ class CodeGen(ExprForms, InlineCalls):
             return table
         arg_list = [self.expr(a) for a in node.args]
         args = "".join(f"{a}, " for a in arg_list)
-        kwargs = ", ".join(f"{self.const(k)}: {self.expr(v)}" for k, v in node.kwargs)
+        kwargs = ", ".join(f"{self.const(k)}: {kwarg_source(self, node.func, k, v)}" for k, v in node.kwargs)
         allowed = _FAST_KEYWORDS.get(node.func, ())
         keywords = len(node.kwargs) <= 1 and all(k in allowed for k, _ in node.kwargs)
         fast = fastlib.fast_builtin(node.func, spec.fn) if keywords else None

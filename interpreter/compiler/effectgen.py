@@ -33,14 +33,15 @@ from __future__ import annotations
 from typing import Any
 
 from orrery.rulespec import ast as A
+from orrery.rulespec.wording import choice_prompt, loop_prompt, param_prompt
 
 # statements that may ask and start as the reference starts them (engine/frames.py START)
-STARTED = ("Emit", "Settle", "Perform", "Commit", "Open")
+STARTED = ("Emit", "Settle", "Perform", "Commit", "Open", "Use")
 
 # the runtime names the generated steps use, which the engine must link (checked by framescompiled.py)
 RUNTIME = ("FR_ASK", "FR_CHOSEN", "FR_FILTER", "FR_ENTER", "FR_CALL", "FR_PUSH", "FR_CHECK", "FR_PAY", "FR_EMIT",
-           "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT", "FR_COUNT", "FR_FOR_ITEMS", "FR_USE",
-           "FR_FIRES", "FR_NOTES")
+           "FR_RECORD", "FR_MIDRUN", "FR_INT", "FR_SEAT", "FR_LOOP_Q", "FR_COUNT", "FR_FOR_ITEMS", "FR_USE",
+           "FR_FIRES", "FR_NOTES", "FR_IN_PHASE", "FR_CAUSE_IN", "FR_CAUSE_OUT", "FR_USE_OF", "FR_SPENT")
 RUNTIME += tuple(f"FR_START_{name}" for name in STARTED)
 
 
@@ -145,7 +146,7 @@ class StepGen:
                    else "it.current()")
         g.emit(indent, f"who_ = {chooser}")
         if node.prompt is None or isinstance(node.prompt, str):
-            g.emit(indent, f"say_ = {g.const(node.prompt or f'choose {node.var}')}")
+            g.emit(indent, f"say_ = {g.const(node.prompt or choice_prompt(node.var))}")
         else:  # effects.message_text: a text as it is, any other value by its label
             g.emit(indent, f"say_ = v_ if (v_ := {g.expr(node.prompt)}).__class__ is STR else it.label(v_)")
         # with nothing to choose from there is no value to explain: only a fixed message can be used
@@ -241,8 +242,10 @@ class StepGen:
         g.emit(1, "if not self.remaining:")
         self.done(2)
         g.emit(1, f"TK(it, {g.span(node)})")
+        # (the question: frames.loop_question, evaluated at each item as the reference does)
+        say = g.const(loop_prompt(node.var)) if node.prompt is None else f"FR_LOOP_Q(it, {g.node_const(node)}, self.env)"
         g.emit(1, f"done_, got_ = FR_ASK(pos, {g.const(node.var)}, self.remaining, FR_INT(self.chooser), "
-                  f"{g.const(f'which {node.var} next?')}, False, {g.span(node)}, None, None, {g.const(id(node))})")
+                  f"{say}, False, {g.span(node)}, None, None, {g.const(id(node))})")
         g.emit(1, "if not done_:")
         g.emit(2, "return got_")
         g.emit(1, "self.resume(pos, got_)")
@@ -276,22 +279,27 @@ class StepGen:
                triggers[0].effect)
         g.emit(1, "it = pos.it")
         g.emit(1, "i = self.i")
+        track = g.rules.track_causes  # (causes and phase scopes: only for specs that have them)
         for k, trig in enumerate(triggers):
             g.emit(1, f"if i == {k}:")
             g.emit(2, f"self.i = {k + 1}")
             g.emit(2, f"env = {{{g.const('event')}: self.record}}  # {_at(trig.effect)}", trig.effect)
             g.bound = {"event"}
+            tests = [f"FR_IN_PHASE(it, {g.const(trig, hashable=False)})"] if trig.phases is not None else []
             if trig.fires is not None:  # max_fires: effects.fires (the count, then `when`, then counted)
-                g.emit(2, f"if FR_FIRES(it, {g.const(trig, hashable=False)}, env):")
-                self.branch(trig.effect, 3)
-            elif trig.when is None:
-                self.branch(trig.effect, 2)
-                if self.sus.block(trig.effect):
-                    continue  # (pushed: the step has returned)
-            else:
-                g.emit(2, f"if {g.cond(trig.when)}:  # {_at(trig.when)}", trig.when)
-                self.branch(trig.effect, 3)
+                tests.append(f"FR_FIRES(it, {g.const(trig, hashable=False)}, env)")
+            elif trig.when is not None:
+                tests.append(g.cond(trig.when))
+            if tests:
+                g.emit(2, f"if {' and '.join(tests)}:  # {_at(trig.when or trig.effect)}", trig.when)
+            if track:
+                g.emit(3 if tests else 2, f"FR_CAUSE_IN(it, self.record, {g.const(trig, hashable=False)})")
+            self.branch(trig.effect, 3 if tests else 2)
+            if not tests and self.sus.block(trig.effect):
+                continue  # (pushed: the step has returned)
             g.emit(2, f"i = {k + 1}")
+        if track:
+            g.emit(1, "FR_CAUSE_OUT(it, self.record)")
         g.emit(1, "it.emit_depth -= 1")
         self.done(1)
         return self.end(fname)
@@ -321,8 +329,10 @@ class StepGen:
         g.emit(2, "if self.count_limit:  # chosen from a menu: a use (a perform is none)")
         g.emit(3, "ta_ = it.s.cursor.turn_actions")
         g.emit(3, f"ta_[{g.const(action.name)}] = ta_.get({g.const(action.name)}, 0) + 1")
-        if action.limit is not None:
+        if action.limit is not None and action.limit.each is None:
             g.emit(3, f"FR_USE(it.s, {g.const(action.limit, hashable=False)}, self.me)")
+        elif action.limit is not None:  # counted for the chosen value (core/uses.py)
+            g.emit(3, f"FR_USE(it.s, FR_USE_OF({g.const(action.limit, hashable=False)}, env), self.me)")
         g.emit(2, "self.phase = 2")
         self.branch(action.effect, 2)
         g.emit(1, "if self.phase == 2:")
@@ -340,6 +350,10 @@ class StepGen:
         name = g.const(p.name)
         g.emit(indent, f"if self.k == {k}:")
         inner = indent + 1
+        why = g.const(p.why) if p.why is not None else "None"
+        counted = action.limit is not None and action.limit.each == p.name  # its values' own counts
+        if counted:
+            g.emit(inner, f"why_ = {why}")
         if k == 0:
             g.emit(inner, "if self.first is not None:")
             g.emit(inner + 1, "vals_, rej_ = self.first")
@@ -349,10 +363,12 @@ class StepGen:
         if p.where is None:
             g.emit(inner, "vals_, rej_ = list(dom_), []")
         else:
-            why = g.const(p.why) if p.why is not None else "None"
             g.emit(inner, f"vals_, rej_ = FR_FILTER(it, {name}, dom_, {g.node_const(p.where)}, env, {why})")
-        prompt = g.const(p.prompt or f"{action.label}: choose {p.name}")
-        why = g.const(p.why) if p.why is not None else "None"
+        if counted:  # (ActionFrame._ask)
+            g.emit(inner, "if self.count_limit:")
+            g.emit(inner + 1, f"vals_, rej_, why_ = FR_SPENT(it, {g.const(action, hashable=False)}, vals_, rej_, why_)")
+            why = "why_"
+        prompt = g.const(p.prompt or param_prompt(action.label, p.name))
         g.emit(indent + 1, f"done_, got_ = FR_ASK(pos, {name}, vals_, FR_INT(self.me), {prompt}, {bool(p.optional)}, "
                            f"{g.const(p.span, hashable=False)}, {why}, rej_, {g.const((action.name, k))})")
         g.emit(indent + 1, "if not done_:")

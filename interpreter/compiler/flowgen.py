@@ -27,8 +27,8 @@ from typing import Any
 # the runtime names the generated source uses, which the engine must link (checked by flowcompiled.py)
 RUNTIME = ("RUN_BLOCK", "EMIT", "SETTLE", "CHECK_ACTION", "PARAMETER_MENUS", "NEXT_TURN",
            "TURN_ORDER", "OPTION", "DECISION", "RECORD", "PLAYER", "REQUIRE_FAILED", "DONE", "FLOW_RUNAWAY",
-           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL", "ONLY_ANYTIME",
-           "STEP_NOTE")
+           "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL", "RESET_STATE",
+           "ONLY_ANYTIME", "STEP_NOTE")
 
 
 @dataclass
@@ -207,7 +207,7 @@ class _Gen:
         self.line(1, "if fr.sub == 2:")
         self.line(2, "fr.sub = 3")
         if self.r.state_triggers:
-            self.line(2, "SETTLE(pos)")
+            self.line(2, "SETTLE(pos, None, True)")  # the cascade after the action (its root)
         self.line(2, "return None")
         self.line(1, "s.decisions += 1")
         self.ends(1, "immediate")
@@ -294,6 +294,8 @@ class _Gen:
         self.head(name, ph.span, f"a turn of phase {i} ends")
         self.hooks(1, ph.turn_end, "turn_end", "RECORD(player=PLAYER(c.current))")
         self.ends(1, "end_of_turn")
+        if "turn" in self.r.state_resets:  # piece state with `reset: turn` (core/piecestate.py)
+            self.line(1, "RESET_STATE(it, 'turn')")
         if ph.turns == "once":
             self.line(1, "c.pos += 1")
             self.line(1, "c.stage = 'phase_end' if c.pos >= LEN(c.order) else 'turn_start'")
@@ -308,6 +310,8 @@ class _Gen:
         self.head(name, ph.span, f"phase {i} ends")
         self.hooks(1, ph.on_end, "phase_end", f"RECORD(phase={self.k(ph.name)})")
         self.ends(1, "end_of_phase")
+        if "phase" in self.r.state_resets:
+            self.line(1, "RESET_STATE(it, 'phase')")
         self.goto(1, "phase_next")
         return name
 

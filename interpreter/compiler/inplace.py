@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from orrery.rulespec import ast as A
+from orrery.rulespec.signatures import CLOSURES
 
 _LOCAL = re.compile(r"[av][0-9]+")  # codegen's names of parameters and comprehension variables
 _LENGTHS = frozenset({"len", "count", "size"})  # a list's length (len, count), a cell's pieces (count, size)
@@ -143,3 +144,19 @@ def top_attr_source(gen: Any, node: A.Attr) -> str | None:
     top = f"{gen.const(fast, hashable=False)}(it, {gen.span(call)}, {x})"
     return (f"({a}[{k}] if ({x} := {gen.expr(call.args[0])}).__class__ is CELL and ({ids} := it.s.places.get({x})) "
             f"and {k} in ({a} := it.s.attrs[{ids}[-1]]) else GA(it, {top}, {k}, {gen.span(node)}))")
+
+
+def kwarg_source(gen: Any, func: str, key: str, value: A.Expr) -> str:
+    """A built-in's keyword argument; one evaluated per item (a walk's `cost:`) becomes a function of its item,
+    with the item's name bound as a Python local, as the interpreter's Interp._closures binds it in an env."""
+    bound = CLOSURES.get(func)
+    if bound is None or bound[0] != key:
+        return gen.expr(value)
+    v = gen.fresh("v")
+    gen.scope.append({bound[1]: v})
+    gen.shape_scope.append({bound[1]: None})
+    try:
+        return f"(lambda {v}: {gen.expr(value)})"
+    finally:
+        gen.scope.pop()
+        gen.shape_scope.pop()

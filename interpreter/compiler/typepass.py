@@ -197,11 +197,13 @@ _COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "
 
 # the nodes the pass knows; a spec with any other kind of statement is typed without state types
 KNOWN_EXPRS = (A.Literal, A.Name, A.Attr, A.Index, A.Call, A.Unary, A.Binary, A.Cond, A.ListLit, A.Record,
-               A.Comprehension)
+               A.Comprehension, A.LetIn, A.NoMatch, A.Slice)
+# (`use` runs abilities whose statements are effects of the spec, walked like any other; `open` binds only
+# `event`; `commit` binds its name: _Writes)
 KNOWN_STMTS = (A.Let, A.Assign, A.If, A.For, A.While, A.Repeat, A.Choose, A.Require, A.Move, A.Create, A.Destroy,
-               A.Draw, A.Shuffle, A.Swap, A.Emit, A.EndGame, A.Settle, A.Pass, A.EndTurn, A.Say, A.CallProc)
-_KNOWN = KNOWN_EXPRS + KNOWN_STMTS + (A.Block, A.CompFor) + tuple(
-    getattr(A, n) for n in ("Perform",) if hasattr(A, n))
+               A.Draw, A.Shuffle, A.Swap, A.Emit, A.EndGame, A.Settle, A.Pass, A.EndTurn, A.Say, A.CallProc,
+               A.Perform, A.Commit, A.Use, A.Open)
+_KNOWN = KNOWN_EXPRS + KNOWN_STMTS + (A.Block, A.CompFor)
 
 
 class TypePass:
@@ -356,6 +358,19 @@ class TypePass:
     def _ListLit(self, node: A.ListLit, local: dict) -> str:
         return list_of(join_all(self.of(x, local) for x in node.items))
 
+    def _LetIn(self, node: A.LetIn, local: dict) -> str:
+        return self.of(node.body, {**local, node.name: self.of(node.value, local)})
+
+    def _NoMatch(self, node: A.NoMatch, local: dict) -> str:
+        self.of(node.subject, local)
+        return NEVER  # (an error, never a value)
+
+    def _Slice(self, node: A.Slice, local: dict) -> str:
+        for bound in (node.start, node.stop):
+            self.of(bound, local)
+        t = self.of(node.obj, local)
+        return t if is_list(t) or t == STR else ANY
+
     def _Record(self, node: A.Record, local: dict) -> str:
         for _, v in node.items:
             self.of(v, local)
@@ -446,6 +461,8 @@ class TypePass:
     def _round(self) -> None:
         r, spec = self.rules, self.rules.spec
         vars_, pvars, attrs, env = {}, {}, {}, dict(_ENGINE_NAMES)
+        if "self" in self.env_names:  # (pieces' abilities: core/abilities.py env_of)
+            env.update(self=PIECE, owner=PLAYER)
         for name, (kind, _) in r.names.items():
             if kind == "var":
                 vars_[name] = self._start(name, False)
@@ -514,6 +531,9 @@ class _Writes:
     def _Choose(self, n: A.Choose) -> None:
         t = elem(self.tp.of(n.domain))
         self.bind(n.var, maybe(t) if n.optional else t)
+
+    def _Commit(self, n: A.Commit) -> None:
+        self.bind(n.var, ANY)  # (after the reveal, one answer or none per seat)
 
     def _CompFor(self, n: A.CompFor) -> None:
         pass  # comprehension variables are Python locals, typed where they are read (clause_types)

@@ -35,6 +35,7 @@ class Fallibility:
         self.procs: dict[str, bool] = {name: False for name in rules.procedures}
         self.events: dict[str, bool] = {}
         self.cascade = False
+        self.use = False  # can a `use` statement refuse the move (what a play runs)?
         self._draws: dict[str, bool] = {}
         solve_calls(self, rules, self.block)
         hooks = [getattr(ph, k) for ph in rules.phases for k in ("on_start", "on_end", "turn_start", "turn_end")]
@@ -72,6 +73,8 @@ class Fallibility:
             return self.events.get(node.event, False)
         if isinstance(node, A.Settle):
             return self.cascade
+        if isinstance(node, A.Use):
+            return self.use
         if isinstance(node, (A.Move, A.Create, A.Draw)):
             return self.capped
         return False

@@ -1,10 +1,10 @@
 """Declared quantities and the modifiers that change them (docs/dsl.md 2.10.3), as the runtime holds them.
 
 A quantity is a named number with parameters (`deploy_cost(p, spot)`); a modifier changes it while its
-`when` holds (`set`, `add` or `scale`).  `live_modifiers` is the one place that says which modifiers are in
-force at a read: today the spec's own `modifiers:`, in declaration order.  Abilities carried by pieces
-(issue 30, item 8) add theirs there, each with the names it binds (`self`, `owner`), so that reading a
-quantity (reference/quantities.py) never needs to know where a modifier comes from.
+`when` holds (`set`, `add` or `scale`).  `core/abilities.live_modifiers` is the one place that says which
+modifiers are in force at a read: the spec's own `modifiers:`, in declaration order, then those of live
+pieces' `modify:` abilities, each with the names it binds (`self`, `owner`), so that reading a quantity
+(reference/quantities.py) never needs to know where a modifier comes from.
 """
 
 from __future__ import annotations
@@ -61,10 +61,4 @@ def quantities_of(spec: Any) -> tuple[dict[str, QuantityInfo], dict[str, tuple[M
     return quantities, {q: tuple(lst) for q, lst in mods.items()}
 
 
-def live_modifiers(it: Any, quantity: str) -> tuple[ModifierInfo, ...]:
-    """The modifiers of `quantity` in force now, in the order they are collected (the last `set` wins): the
-    spec's own, in declaration order.  Their `when` is tested by the reader, not here."""
-    return it.r.modifiers_of.get(quantity, ())
-
-
-__all__ = ["ModifierInfo", "QuantityInfo", "live_modifiers", "quantities_of"]
+__all__ = ["ModifierInfo", "QuantityInfo", "quantities_of"]

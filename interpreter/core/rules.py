@@ -14,16 +14,19 @@ from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Span
 from orrery.rulespec.datacheck import build_types
 from orrery.rulespec.gamespec import GameSpec
-from orrery.rulespec.models import PieceKind, ZoneDecl, attr_values
+from orrery.rulespec.models import AttrDecl, PieceKind, ZoneDecl, attr_values
+from orrery.rulespec.zonekeys import edges_of, instance_name, per_keys
 
+from .causes import reads_causes
 from .data import as_value, typed_value
 from .decisions import RuleError
 from .reactions import anytime_actions, owned_events, windows_after, windows_of
 from .fallibility import Fallibility
+from .abilities import abilities_of, initial_rows, templates_of
 from .modifiers import quantities_of
 from .uses import Limit, limit_of
-from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, parse_cell_label
-from .valueops import TableRef
+from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, ZoneRef, parse_cell_label
+from .valueops import TableRef, ZoneFamily
 
 ADJACENCY_DIRS = {
     "orthogonal": ORTHOGONAL,
@@ -42,12 +45,17 @@ class ZoneInfo:
     cell_attrs: dict[Any, dict[str, Any]] = field(default_factory=dict)
     cell_defaults: dict[str, Any] = field(default_factory=dict)
     graph_adj: dict[str, list[str]] = field(default_factory=dict)
+    # a graph's edge attributes (defaults filled in) by (from, to); a two-way edge is there both ways
+    edge_attrs: dict[tuple, dict[str, Any]] = field(default_factory=dict)
+    family: str = ""  # the declared name: the zone's own, or its family's for one zone of a `per:` family
+    key: Any = None  # the key of one zone of a `per:` family
     # the declaration's kind as plain fields (read on every loop over a zone; a declaration never changes)
     type: str = field(init=False)
     per_player: bool = field(init=False)
     is_board: bool = field(init=False)  # grids and graphs hold pieces in cells, not directly
 
     def __post_init__(self) -> None:
+        self.family = self.family or self.name
         self.type = self.decl.type
         self.per_player = self.decl.per_player
         self.is_board = self.decl.type in ("grid", "graph")
@@ -81,6 +89,7 @@ class KindInfo:
     symbol: A.Expr | None
     style: A.Expr | None
     start: A.Expr | None
+    start_reads_it: bool = False  # the start expression names `it`, the piece being placed
 
 
 @dataclass
@@ -126,6 +135,8 @@ class TriggerInfo:
     order: A.Expr | None
     effect: A.Block
     span: Span
+    caused_by: A.Expr | None = None  # state triggers: the places whose last change caused a firing (6.5)
+    phases: frozenset[str] | None = None  # live only while one of these phases is the current one
     owner: A.Expr | None = None  # event triggers: the player it belongs to (grouped by owner when several fire)
     fires: Limit | None = None  # max_fires: past it the trigger does not fire
 
@@ -219,7 +230,9 @@ def _global_names(rules: "Rules") -> dict[str, tuple[str, Any]]:
         if not isinstance(value, str):  # (an expression's value: engine/constants.py, before the first game)
             names[n] = ("const", as_value(value))
     for n, z in m.components.zones.items():
-        if not z.per_player:
+        if n in rules.families:
+            names[n] = ("zones", rules.families[n])
+        elif not z.per_player:
             names[n] = ("zone", n)
     for n, t in m.components.tracks.items():
         if not t.per_player:
@@ -265,14 +278,25 @@ class Rules:
         self.seat_names = m.game.seat_names
         self.types = build_types(m)  # the declared types of the data: YAML values become runtime values by them
         self._tables: dict[str, Any] = {}
-        self.zones = {n: self._zone(n, z) for n, z in m.components.zones.items()}
+        self.families: dict[str, ZoneFamily] = {}  # `per:` zones: name -> the family of its zones
+        self.zones: dict[str, ZoneInfo] = {}
+        for n, z in m.components.zones.items():
+            keys = per_keys(m, z)
+            if keys is None:
+                self.zones[n] = self._zone(n, z)
+                continue
+            for k in keys:
+                self.zones[instance_name(n, k)] = self._zone(instance_name(n, k), z, n, k)
+            self.families[n] = ZoneFamily(n, keys, [ZoneRef(instance_name(n, k)) for k in keys])
         self.player_attrs: dict[str, set[str]] = {}
+        self.state_resets: dict[str, dict[str, dict[str, Any]]] = {}  # turn/phase/round -> kind -> field -> default
         self.kinds = {n: self._kind(n, k) for n, k in m.components.pieces.items()}
         self.tracks = m.components.tracks
         self.variables = m.variables
         self.tables = m.tables
         self.functions = {n: (f.param_names, spec.expr("functions", n, "expr")) for n, f in m.functions.items()}
         self.procedures = {n: (p.param_names, spec.effect("procedures", n, "effect")) for n, p in m.procedures.items()}
+        self.procedures.update(templates_of(spec))  # the effect catalogue: a `do:` calls its templates
         self.actions = {n: self._action(n) for n in m.actions}
         self.quantities, self.modifiers_of = quantities_of(spec)  # (read by name like functions: dsl.md 2.10.3)
         self.triggers = [self._trigger(n) for n in m.triggers]
@@ -281,6 +305,10 @@ class Rules:
             if t.on:
                 self.event_triggers.setdefault(t.on, []).append(t)
         self.state_triggers = [t for t in self.triggers if not t.on]
+        # rule text reads causes (§6.5): only then do the cascade and events keep them (core/causes.py)
+        self.track_causes = reads_causes([*spec.exprs.values(), *spec.effects.values()],
+                                         [t.effect for t in self.state_triggers if t.effect is not None])
+        self.phase_scoped = any(t.phases is not None for t in self.triggers)
         self.trigger_named = {t.name: t for t in self.triggers}
         self.windows = windows_of(spec)
         self.windows_after = windows_after(self.windows)  # event -> the windows that open after it
@@ -289,6 +317,9 @@ class Rules:
         self.owned_events = owned_events(spec, self.event_triggers)
         # free actions offered at any time: (in the player's own turn, also in others' windows)
         self.anytime, self.anytime_always = anytime_actions(spec)
+        self.abilities = abilities_of(spec, initial_rows(self))  # pieces' abilities (None: no kind has any)
+        if self.abilities is not None:
+            self.listened |= self.abilities.events  # (a piece's `on:` ability hears them too)
         # every use counter's key -> its limit (the checker makes one key mean one times/per): read by uses()
         self.limit_keys: dict[str, Limit] = {lim.key: lim for lim in [a.limit for a in self.actions.values()]
                                              + [t.fires for t in self.triggers] if lim is not None}
@@ -347,31 +378,41 @@ class Rules:
         return typed_value(ts, v, self.row)
 
     # -- builders
-    def _zone(self, name: str, decl: ZoneDecl) -> ZoneInfo:
-        info = ZoneInfo(name, decl)
-        types = self.types.cell_attrs.get(name, {})
+    def _zone(self, name: str, decl: ZoneDecl, family: str = "", key: Any = None) -> ZoneInfo:
+        info = ZoneInfo(name, decl, family=family, key=key)
+        types = self.types.cell_attrs.get(family or name, {})  # (a `per:` family's zones share its declaration)
         info.cell_defaults = {k: self.value(types[k], types[k].default) for k in decl.cell_attributes}
         for label, attrs in decl.cells.items():
             pos = label if decl.type == "graph" else parse_cell_label(label)
             info.cell_attrs[pos] = {k: self.value(types.get(k), v) for k, v in attrs.items()}
         if decl.type == "graph":
             info.graph_adj = {n: [] for n in decl.nodes or []}
-            for edge in decl.edges or []:
-                a, b = edge[0], edge[1]
+            etypes = self.types.edge_attrs.get(family or name, {})
+            defaults = {k: self.value(etypes[k], etypes[k].default) for k in decl.edge_attributes}
+            for edge in edges_of(decl):
+                a, b = edge.a, edge.b
+                attrs = {**defaults, **{k: self.value(etypes.get(k), v) for k, v in edge.attrs.items()}}
                 info.graph_adj.setdefault(a, []).append(b)
-                if not decl.directed:
+                info.edge_attrs[(a, b)] = attrs
+                if not edge.directed:
                     info.graph_adj.setdefault(b, []).append(a)
+                    info.edge_attrs[(b, a)] = attrs
         return info
 
     def _kind(self, name: str, decl: PieceKind) -> KindInfo:
-        types = self.types.kind_attrs.get(name, {})
-        defaults = {k: self.value(types[k], types[k].default) for k in decl.attributes}
-        self.player_attrs[name] = {k for k in decl.attributes if types[k].kind == "player"}
+        types = self.types.kind_attrs.get(name, {})  # (attributes and state fields: rulespec/datacheck.py)
+        fields = {**decl.attributes, **decl.state}
+        defaults = {k: self.value(types[k], types[k].default) for k in fields}
+        self.player_attrs[name] = {k for k in fields if types[k].kind == "player"}
+        for k, v in decl.state.items():  # fields that go back to their default when a turn/phase/round ends
+            if isinstance(v, AttrDecl) and getattr(v, "reset", None):
+                self.state_resets.setdefault(v.reset, {}).setdefault(name, {})[k] = defaults[k]
         s = self.spec
+        start = s.expr("components", "pieces", name, "start")
+        reads_it = start is not None and any(isinstance(n, A.Name) and n.id == "it" for n in start.walk())
         return KindInfo(name, decl, defaults, s.expr("components", "pieces", name, "label"),
                         s.expr("components", "pieces", name, "symbol"),
-                        s.expr("components", "pieces", name, "style"),
-                        s.expr("components", "pieces", name, "start"))
+                        s.expr("components", "pieces", name, "style"), start, reads_it)
 
     def _action(self, name: str) -> ActionInfo:
         s, decl = self.spec, self.spec.model.actions[name]
@@ -397,9 +438,11 @@ class Rules:
         binder = s.expr("triggers", name, "for")
         if isinstance(binder, A.Binary) and binder.op == "in" and isinstance(binder.left, A.Name):
             var, domain = binder.left.id, binder.right
+        phases = None if decl.phase is None else frozenset([decl.phase] if isinstance(decl.phase, str) else decl.phase)
         return TriggerInfo(name, decl.on, var, domain, s.expr("triggers", name, "when"),
                            s.expr("triggers", name, "order"), s.effect("triggers", name, "effect"),
-                           s.span("triggers", name), owner=s.expr("triggers", name, "owner") if decl.on else None,
+                           s.span("triggers", name), s.expr("triggers", name, "caused_by"), phases,
+                           owner=s.expr("triggers", name, "owner") if decl.on else None,
                            fires=limit_of(decl.max_fires, name))
 
     def _phase(self, i: int) -> PhaseInfo:
@@ -485,7 +528,8 @@ class Rules:
                 types = self.types.kind_attrs[name]
                 for inst in decl.instances:
                     attrs = dict(k.defaults)
-                    attrs.update({a: self.value(types.get(a), v) for a, v in inst.items() if a not in ("count", "id")})
+                    attrs.update({a: self.value(types.get(a), v) for a, v in inst.items()
+                                  if a not in ("count", "id", "abilities")})
                     out.extend((name, dict(attrs)) for _ in range(int(inst.get("count", decl.count))))
                 continue
             enums = [(a, attr_values(d)) for a, d in decl.attributes.items() if attr_values(d)]

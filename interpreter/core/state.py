@@ -66,7 +66,7 @@ class State:
 
     __slots__ = ("rules", "n", "kinds", "attrs", "loc", "places", "stamps", "clock", "vars", "pvars",
                  "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override", "cascades", "_own",
-                 "derived", "version", "uses")
+                 "derived", "version", "uses", "origins")
 
     def __init__(self, rules: Rules, n_players: int, seed: int):
         self.rules = rules
@@ -95,6 +95,9 @@ class State:
         self.version = 0
         # use counters (core/uses.py): (seat, key) -> (scope instance, count); replaced, never changed in place
         self.uses: dict[tuple[int, str], tuple[Any, int]] = {}
+        # a determinised world only (bots/worlds.py): for each piece, the piece whose printed abilities it carries
+        # (its face was dealt from that piece); None: every piece carries its own. Replaced, never changed in place.
+        self.origins: list[int] | None = None
 
     def clone(self) -> "State":
         """An independent copy (pieces' attribute dicts are shared until written)."""
@@ -122,6 +125,7 @@ class State:
         s.derived = {}
         s.version = self.version
         s.uses = self.uses  # (shared: a count writes a new dict)
+        s.origins = self.origins
         return s
 
     # -- players
@@ -140,10 +144,16 @@ class State:
         pid = len(self.kinds)
         self.kinds = self.kinds + [kind]  # a new list: clones share the old one
         self.attrs.append(attrs)
+        if self.origins is not None:
+            self.origins = self.origins + [pid]
         self.loc.append(place)
         self.writable(place).append(pid)
         self._touch(place)
         return PieceRef(pid)
+
+    def origin(self, pid: int) -> int:
+        """The piece whose printed abilities this one carries: itself, except in a determinised world."""
+        return pid if self.origins is None else self.origins[pid]
 
     def kind_of(self, pid: int) -> str:
         """A piece's kind."""

@@ -17,12 +17,16 @@ _ENGINE_EVENTS = ("action", "cascade_end", "game_start", "round_start", "round_e
 
 
 def solve_calls(owner: Any, rules: Any, block: Callable[[A.Block | None], bool], windows: bool = False) -> None:
-    """Set `owner.procs` (per procedure), `owner.events` (per event) and `owner.cascade` to `block` of their
-    bodies, growing them until nothing changes: a call, an emit or a settle reads the others (through `owner`,
-    as `block` does while they grow).  `windows`: an event a reaction window follows counts as true (it asks
-    its players)."""
+    """Set `owner.procs` (per procedure), `owner.events` (per event), `owner.cascade` and `owner.use` (a `use`
+    statement) to `block` of their bodies, growing them until nothing changes: a call, an emit or a settle
+    reads the others (through `owner`, as `block` does while they grow).  `windows`: the question is "may it
+    ask?", so an event a reaction window follows counts as true (it asks its players), and so do an event
+    whose owners choose the order of their triggers or of their pieces' abilities and a `use` that may offer
+    an empowered part."""
+    ab = rules.abilities
+    chosen = {e for e in ab.on_blocks if _owner_chooses(rules, e)} if ab is not None and windows else set()
     while True:
-        before = (dict(owner.procs), dict(owner.events), owner.cascade)
+        before = (dict(owner.procs), dict(owner.events), owner.cascade, owner.use)
         for name, (_, body) in rules.procedures.items():
             owner.procs[name] = block(body)
         for event, triggers in rules.event_triggers.items():
@@ -33,10 +37,19 @@ def solve_calls(owner: Any, rules: Any, block: Callable[[A.Block | None], bool],
             for event, order in rules.owned_events.items():
                 owned = sum(t.owner is not None for t in rules.event_triggers[event])
                 owner.events[event] = owner.events[event] or (order == "owner_chooses" and owned > 1)
+        if ab is not None:  # pieces' abilities run after the triggers (core/abilities.py)
+            for event, bodies in ab.on_blocks.items():
+                owner.events[event] = owner.events.get(event, False) or event in chosen or any(map(block, bodies))
+            owner.use = (windows and ab.empowered) or any(map(block, ab.play_blocks))
         owner.cascade = (any(block(t.effect) for t in rules.state_triggers)
                          or owner.events.get("cascade_end", False))
-        if (owner.procs, owner.events, owner.cascade) == before:
+        if (owner.procs, owner.events, owner.cascade, owner.use) == before:
             return
+
+
+def _owner_chooses(rules: Any, event: str) -> bool:
+    decl = rules.spec.model.events.get(event)
+    return decl is not None and decl.order == "owner_chooses"
 
 
 class Suspends:
@@ -47,6 +60,7 @@ class Suspends:
         self.procs: dict[str, bool] = {name: False for name in rules.procedures}
         self.events: dict[str, bool] = {}
         self.cascade = False
+        self.use = False  # may a `use` statement ask (an empowered part, or a play that asks)?
         self.ids: set[int] = set()
         self.no: set[int] = set()  # blocks found not to suspend (outside the roots)
         self._solve()
@@ -79,6 +93,8 @@ class Suspends:
             return self.events.get(node.event, False)
         if isinstance(node, A.Settle):
             return self.cascade
+        if isinstance(node, A.Use):
+            return self.use
         return False
 
     def _mark(self, block: A.Block | None) -> bool:

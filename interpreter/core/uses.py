@@ -8,13 +8,16 @@ clones and look-ahead copies carry them, and the digest covers them.  The dict i
 place: each count writes a new one, so clones share it for free (most games count nothing).
 
 Anything that may be used a limited number of times (actions today, abilities carried by pieces later)
-describes its limit with a `Limit` and calls `used`/`count_use` with the player who acts.
+describes its limit with a `Limit` and calls `used`/`count_use` with the player who acts.  A limit counted
+for each value of an action parameter (`each`) counts each value under a key of its own, `KEY@value`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from .values import PieceRef
 
 SCOPES = ("turn", "phase", "round", "game")
 # the flow's stages inside a turn, and inside a phase (state.cursor.stage while their hooks and actions run)
@@ -29,10 +32,12 @@ class Limit:
     times: int
     per: str
     key: str
+    each: str | None = None  # an action parameter: its values are counted apart (`limit: {each: NAME}`)
 
     def describe(self) -> str:
-        """`2 times per round`, for messages."""
-        return f"{self.times} time{'s' if self.times != 1 else ''} per {self.per}"
+        """`2 times per round` (`... for each c`), for messages."""
+        each = f" for each {self.each}" if self.each is not None else ""
+        return f"{self.times} time{'s' if self.times != 1 else ''} per {self.per}{each}"
 
 
 def limit_of(decl: Any, default_key: str) -> Limit | None:
@@ -41,7 +46,20 @@ def limit_of(decl: Any, default_key: str) -> Limit | None:
         return None
     if isinstance(decl, int):
         return Limit(decl, "turn", default_key)
-    return Limit(decl.times, decl.per, decl.key or default_key)
+    return Limit(decl.times, decl.per, decl.key or default_key, getattr(decl, "each", None))
+
+
+def for_value(limit: Limit, value: Any) -> Limit:
+    """The counter of one value of a limit counted per value (`each`): the key `KEY@value`, a piece by its
+    id (`#7`: pieces keep their id wherever they go), anything else by its text."""
+    token = f"#{value.id}" if value.__class__ is PieceRef else value
+    return Limit(limit.times, limit.per, f"{limit.key}@{token}")
+
+
+def use_of(limit: Limit, env: dict) -> Limit:
+    """The counter an action's use counts under: its key, or with `each` the chosen value's (`env` binds the
+    action's parameters)."""
+    return limit if limit.each is None else for_value(limit, env[limit.each])
 
 
 def instance(state: Any, per: str) -> Any:
@@ -78,4 +96,4 @@ def count_use(state: Any, limit: Limit, seat: int) -> None:
     state.version += 1  # (conditions read counts through `uses()`: the end checks' memo must see the change)
 
 
-__all__ = ["Limit", "SCOPES", "count_use", "instance", "limit_of", "used"]
+__all__ = ["Limit", "SCOPES", "count_use", "for_value", "instance", "limit_of", "use_of", "used"]

@@ -88,6 +88,26 @@ class TableRef:
         raise RuleError(f"table '{self.name}' has no entry {key!r}", span)
 
 
+class ZoneFamily:
+    """The zones of a `per:` declaration, one per key: `stack[key]` picks one, a loop goes through them all."""
+
+    __slots__ = ("name", "keys", "zones")
+
+    def __init__(self, name: str, keys: list[Any], zones: list[ZoneRef]):
+        self.name = name
+        self.keys = keys
+        self.zones = zones
+
+    def pick(self, key: Any, span: Any) -> ZoneRef:
+        """The zone of one key (a number never picks a text's zone, nor true/false a number's)."""
+        for k, z in zip(self.keys, self.zones):
+            if k.__class__ is key.__class__ and k == key or (k.__class__ is int and key.__class__ is Player
+                                                               and k == key):
+                return z
+        shown = ", ".join(repr(k) for k in self.keys)
+        raise RuleError(f"zone '{self.name}' has no key {key!r} (its keys: {shown})", span)
+
+
 def slice_value(interp: Interp, obj: Any, start: Any, stop: Any, node: Any) -> Any:
     """`obj[start:stop]` of a list or a text: Python's bounds (negative from the end, clamped, never an error);
     the new list or text counts its items against the loop limit, as `+` does."""

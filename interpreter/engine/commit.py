@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from orrery.rulespec import ast as A
+from orrery.rulespec.wording import commit_prompt
 
 from ..core.decisions import Decision, RequireFailed, RuleError
 from ..core.values import Player, Record
@@ -103,7 +104,7 @@ def menu_of(it: Any, node: A.Commit, env: dict, seat: int) -> tuple[list, list, 
     local["p"] = Player(seat)
     domain = it.iterate(it.ev(node.domain, local), node.domain.span)
     values, rejected = _filter(it, node.var, domain, node.cond, local, node.reason)
-    prompt = f"commit {node.var}" if node.prompt is None else message_text(it, node.prompt, local)
+    prompt = commit_prompt(node.var) if node.prompt is None else message_text(it, node.prompt, local)
     if not values and not node.optional:
         fixed = node.reason.value if isinstance(node.reason, A.Literal) and not domain else None
         why = fixed or (rejected[0][1] if rejected else f"there is no legal choice for '{node.var}'")

@@ -21,6 +21,8 @@ from ..reference.evaluator import Interp
 from .flow import NOTHING_VIABLE
 from ..core.rng import Rng
 from ..core.state import State
+from . import apiinput
+from . import abilityframes  # noqa: F401 (imported for its starters: frames.START and HOOKS get them)
 from .commit import commit_view, pending
 from .fallible import fallible_of
 from .position import Position
@@ -237,6 +239,7 @@ class GameState:
 
     def view(self, player: int | None = None) -> dict[str, Any]:
         """A JSON-able picture of the state as `player` may see it (None: everything)."""
+        apiinput.viewer(self, player)
         data = self.pos.s.to_data(player, hide=player is not None)
         d = self.pos.decision
         if d is not None:
@@ -286,8 +289,11 @@ class GameState:
         d = self.pos.decision
         if d is None:
             raise IllegalMove("the game is over")
+        if index is True or index is False:  # (True == 1: it would pick option 1)
+            apiinput.answer_index(index)
         opt = next((o for o in d.options if o.index == index), None)
         if opt is None:
+            apiinput.answer_index(index)  # a text, a float, None: bad input, not a move
             raise IllegalMove(self.why_not_index(index))
         self._commit(opt, keep)
 
@@ -296,6 +302,7 @@ class GameState:
         d = self.pos.decision
         if d is None:
             raise IllegalMove("the game is over")
+        apiinput.answer_label(text)
         opt = d.find(text)
         if opt is None:
             raise IllegalMove(self.why_not_label(text))

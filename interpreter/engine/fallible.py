@@ -33,14 +33,15 @@ class Fallible:
         for name, action in rules.actions.items():
             effect_fails = base.block(action.effect)
             for k, p in enumerate(action.params):
-                later = any(self._param_fails(q) for q in action.params[k + 1:])
+                later = any(self._param_fails(q, action.limit) for q in action.params[k + 1:])
                 # (a cost reading a parameter is paid once they are all chosen, and may be refused)
                 self.after[(name, k)] = (name, later or effect_fails or tail or bool(action.late_cost))
             self._walk(name, action.effect, tail)
 
     @staticmethod
-    def _param_fails(p: Any) -> bool:
-        return not p.optional and not never_empty(p.domain, p.where)
+    def _param_fails(p: Any, limit: Any) -> bool:
+        # (a limit counted for each of its values may leave its menu empty: `limit: {each: NAME}`)
+        return not p.optional and (not never_empty(p.domain, p.where) or limit is not None and limit.each == p.name)
 
     def block(self, block: A.Block | None) -> bool:
         """Can running this block refuse the move?"""

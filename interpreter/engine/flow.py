@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from orrery.rulespec import ast as A
-from orrery.rulespec.wording import spoken
+from orrery.rulespec.wording import titled
 
 from ..core.decisions import GameEnded, Option, RequireFailed, RuleError
 from ..reference.costs import step_note
@@ -242,7 +242,7 @@ def emit_safe(it: Interp) -> None:
     if o is None:
         return
     who = ", ".join(it.r.seat_name(p) for p in o.winners) or "nobody"
-    it.s.msgs.append(f"game over ({spoken(o.end)}): winner {who}")
+    it.s.msgs.append(f"game over ({titled(it.r.spec.model, 'end', o.end)}): winner {who}")
 
 
 def rank_winners(it: Interp) -> list[int]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..compiler.flowgen import RUNTIME, FlowSource, flow_source
 from ..compiler.link import link
+from ..core.piecestate import reset_state
 from ..core.decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
 from ..core.values import Player, Record
 from .flow import DONE, ENDS_FALSE, TIMINGS, ends_of, only_anytime, parameter_menus, turn_order
@@ -38,7 +39,8 @@ _HELPERS: dict[str, Any] = {
     "PARAMETER_MENUS": parameter_menus, "NEXT_TURN": _next_turn, "TURN_ORDER": turn_order, "OPTION": Option,
     "DECISION": Decision, "RECORD": Record, "PLAYER": Player, "REQUIRE_FAILED": RequireFailed, "DONE": DONE,
     "FLOW_RUNAWAY": _flow_runaway, "GENERIC": _STAGES, "LEN": len, "SET": set, "GAME_ENDED": GameEnded,
-    "ENDS_FALSE": ENDS_FALSE, "TUPLE": tuple, "SORTED": sorted, "NOT_BOOL": _not_bool, "ONLY_ANYTIME": only_anytime,
+    "ENDS_FALSE": ENDS_FALSE, "TUPLE": tuple, "SORTED": sorted, "NOT_BOOL": _not_bool, "RESET_STATE": reset_state,
+    "ONLY_ANYTIME": only_anytime,
     "STEP_NOTE": step_note,
 }
 if set(_HELPERS) != set(RUNTIME):  # (a generator naming a helper the engine does not link: a bug, found at import)

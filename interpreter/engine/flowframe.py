@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
-from ..reference.effects import param_values
+from ..core.piecestate import reset_state
+from ..reference.costs import step_note
+from ..reference.effects import check_action, param_values
 from .flow import (DONE, NOTHING_VIABLE, action_options, check_ends, eligible, init_var, next_step, only_anytime,
                    parameter_menus, step_candidates, turn_order)
 from ..core.values import BOX
@@ -155,7 +157,7 @@ class FlowFrame:
             return self._step_menu(pos)
         if self.sub == 2:  # the action and its effects are done: the cascade they set off
             self.sub = 3
-            settle(pos)
+            settle(pos, None, True)
             return None
         # sub 3: the step's bookkeeping, then the next menu of this stage
         s.decisions += 1
@@ -225,6 +227,8 @@ class FlowFrame:
         if self._hooks(pos, ph.turn_end, "turn_end", lambda: Record(player=Player(c.current))):
             return None
         check_ends(it, "end_of_turn")
+        if it.r.state_resets:
+            reset_state(it, "turn")
         if ph.turns == "once":
             c.pos += 1
             self._goto(pos, "phase_end" if c.pos >= len(c.order) else "turn_start")
@@ -239,6 +243,8 @@ class FlowFrame:
         if self._hooks(pos, ph.on_end, "phase_end", lambda: Record(phase=ph.name)):
             return None
         check_ends(it, "end_of_phase")
+        if it.r.state_resets:
+            reset_state(it, "phase")
         self._goto(pos, "phase_next")
         return None
 
@@ -253,6 +259,8 @@ class FlowFrame:
         if self._hooks(pos, it.r.spec.effect("flow", "round_end"), "round_end", lambda: Record(round=c.round)):
             return None
         check_ends(it, "end_of_round")
+        if it.r.state_resets:
+            reset_state(it, "round")
         self._goto(pos, "round_start")
         return None
 
@@ -268,6 +276,10 @@ def _make_pieces(pos: "Position") -> None:
                            r.spec.span("components", "pieces", biggest))
     for kind, attrs in r.initial_pieces():
         start = r.kinds[kind].start
+        if start is not None and r.kinds[kind].start_reads_it:  # `it`: the piece, made first in the box
+            ref = s.new_piece(kind, attrs, BOX)
+            s.move(ref.id, it.as_place(it.ev(start, {"it": ref}), start.span))
+            continue
         place = BOX if start is None else it.as_place(it.ev(start, {}), start.span)
         s.new_piece(kind, attrs, place)
     for name, track in r.tracks.items():

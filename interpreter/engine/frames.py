@@ -19,12 +19,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from orrery.rulespec import ast as A
+from orrery.rulespec.wording import choice_prompt, loop_prompt, param_prompt
 
 from ..core.decisions import Decision, RequireFailed, RuleError, RunawayError
+from ..core import causes
 from ..reference.costs import late_notes, pay
 from ..reference.effects import (EXEC, _filter, call_args, cascade_scan, check_action, enter_call, fires, for_items,
-                                 message_text)
-from ..core.uses import count_use
+                                 in_phase, message_text, spent_values)
+from ..core.uses import count_use, use_of
 from ..core.values import Player, Record
 from ..reference import triggerorder
 from . import windows as W
@@ -151,6 +153,11 @@ class ForFrame:
         return f
 
 
+def loop_question(it: Any, node: A.For, env: dict) -> str:
+    """The question of a `for ... chosen by P [prompt T]` before each item: T now, else the loop's words."""
+    return loop_prompt(node.var) if node.prompt is None else message_text(it, node.prompt, env) or ""
+
+
 class ChosenOrderFrame:
     """`for x in e chosen by P`: P picks the next item each time."""
 
@@ -162,8 +169,8 @@ class ChosenOrderFrame:
             return None
         node = self.node
         pos.it.tick(node.span)
-        done, got = ask_value(pos, node.var, self.remaining, int(self.chooser), f"which {node.var} next?", False,
-                              node.span, None, None, id(node))
+        done, got = ask_value(pos, node.var, self.remaining, int(self.chooser), loop_question(pos.it, node, self.env),
+                              False, node.span, None, None, id(node))
         if not done:
             return got
         self.resume(pos, got)
@@ -286,7 +293,7 @@ def _start_choose(pos: "Position", node: A.Choose, env: dict) -> Decision | None
     domain = it.iterate(it.ev(node.domain, env), node.domain.span)
     values, rejected = _filter(it, node.var, domain, node.cond, env, node.reason)
     chooser = seat_of(it, it.ev(node.chooser, env), node.chooser.span) if node.chooser is not None else it.current()
-    prompt = f"choose {node.var}" if node.prompt is None else message_text(it, node.prompt, env)
+    prompt = choice_prompt(node.var) if node.prompt is None else message_text(it, node.prompt, env)
     # with nothing to choose from there is no value to explain: only a fixed message can be used
     empty_why = node.reason.value if isinstance(node.reason, A.Literal) and not domain else None
     done, got = ask_value(pos, node.var, values, int(chooser), prompt, node.optional, node.span,
@@ -334,13 +341,20 @@ class EmitFrame:
 
     def step(self, pos: "Position") -> Decision | None:
         it = pos.it
+        track = it.r.track_causes
         while self.i < len(self.triggers):
             trig = self.triggers[self.i]
             self.i += 1
+            if trig.phases is not None and not in_phase(it, trig):
+                continue
             env = {"event": self.record}
             if it.truth(trig.when, env) if trig.fires is None else fires(it, trig, env):
+                if track:
+                    causes.enter(it, causes.of_event_trigger(it, self.record, trig))
                 if run_block(pos, trig.effect, env):
                     return None
+        if track:
+            causes.enter(it, self.record["cause"])
         it.emit_depth -= 1
         pos.stack.pop()
         return None
@@ -357,7 +371,8 @@ def emit(pos: "Position", event: str, data: Record | None = None, span: Any = No
     when a frame was pushed for them."""
     it = pos.it
     triggers = it.r.event_triggers.get(event)
-    if not triggers and event not in it.r.windows_after:
+    pieces = it.r.abilities is not None and event in it.r.abilities.events  # (abilities run after triggers)
+    if not triggers and not pieces and event not in it.r.windows_after:
         return False
     if not pos.sus.event(event):  # (never an event a window follows: windows ask)
         from ..reference.effects import emit as emit_now
@@ -367,11 +382,17 @@ def emit(pos: "Position", event: str, data: Record | None = None, span: Any = No
     record = Record(data or {})
     record.setdefault("name", event)
     record.setdefault("player", it.current())
+    if it.r.track_causes:
+        record.setdefault("cause", causes.current(it))
+    pushed = False
     if it.r.windows_after:
         for win in reversed(it.r.windows_after.get(event, ())):  # under the triggers: they open after them
             pos.stack.append(WindowFrame(win, record))
-        if not triggers:
-            return True
+            pushed = True
+    if pieces:  # above the windows, under the triggers (engine/abilityframes.py)
+        pushed = HOOKS["abilities"](pos, record) or pushed
+    if not triggers:
+        return pushed
     it.emit_depth += 1
     if it.emit_depth > it.limits.emit_depth:
         raise RunawayError(f"events nested more than {it.limits.emit_depth} deep while emitting '{event}' "
@@ -405,29 +426,49 @@ class OrderedEmitFrame:
             if unit.__class__ is str:
                 self.remaining = rest
                 trig = named[unit]
-                if it.truth(trig.when, env) and run_block(pos, trig.effect, env):
+                if _fires_now(it, trig, env) and self._run(pos, trig, env):
                     return None
                 continue
             owner, pending = unit
-            live = tuple(t for t in pending if it.truth(named[t].when, env))  # the others are skipped
+            live = tuple(t for t in pending if _live(it, named[t], env))  # the others are skipped
             if len(live) >= 2:
                 self.remaining = ((owner, live),) + rest
                 return triggerorder.choice(it, self.record, owner, [named[t] for t in live])
             self.remaining = rest
-            if live and run_block(pos, named[live[0]].effect, env):
+            if live and self._run(pos, named[live[0]], env):
                 return None
+        if it.r.track_causes:
+            causes.enter(it, self.record["cause"])
         it.emit_depth -= 1
         pos.stack.pop()
         return None
+
+    def _run(self, pos: "Position", trig: Any, env: dict) -> bool:
+        """Run one trigger's effect, as caused by the event (docs/dsl.md 6.5); True when it pushed a frame."""
+        if pos.it.r.track_causes:
+            causes.enter(pos.it, causes.of_event_trigger(pos.it, self.record, trig))
+        return run_block(pos, trig.effect, env)
 
     def resume(self, pos: "Position", value: Any) -> None:
         (owner, pending), rest = self.remaining[0], self.remaining[1:]
         left = tuple(t for t in pending if t != value)
         self.remaining = (((owner, left),) if left else ()) + rest
-        run_block(pos, pos.it.r.trigger_named[value].effect, {"event": self.record})
+        self._run(pos, pos.it.r.trigger_named[value], {"event": self.record})
 
     def copy(self, envs: dict) -> "OrderedEmitFrame":
         return OrderedEmitFrame(self.record, self.remaining)  # (its parts are never changed in place)
+
+
+def _live(it: Any, trig: Any, env: dict) -> bool:
+    """Whether an event trigger's phase scope (`phase:`) and `when` hold now (max_fires is not counted)."""
+    return (trig.phases is None or in_phase(it, trig)) and it.truth(trig.when, env)
+
+
+def _fires_now(it: Any, trig: Any, env: dict) -> bool:
+    """Whether an event trigger fires now: its phase scope, then max_fires and `when` (effects.fires)."""
+    if trig.phases is not None and not in_phase(it, trig):
+        return False
+    return it.truth(trig.when, env) if trig.fires is None else fires(it, trig, env)
 
 
 def _queue(it: Any, triggers: list[Any], record: Record, order: str) -> tuple:
@@ -458,7 +499,7 @@ def _start_emit(pos: "Position", node: A.Emit, env: dict) -> None:
 class SettleFrame:
     """State triggers fire until none matches (effects._cascade's order), then `cascade_end`."""
 
-    __slots__ = ("first_seen", "scan", "phase", "before", "watch")
+    __slots__ = ("first_seen", "scan", "phase", "before", "watch", "cause", "fired")
 
     def step(self, pos: "Position") -> Decision | None:
         if self.phase == 0:
@@ -466,6 +507,8 @@ class SettleFrame:
             return None
         if self.phase == 1:
             self.phase = 2
+            if pos.it.r.track_causes:
+                causes.enter(pos.it, self.cause)  # the cause in force before the cascade
             s = pos.s
             if s.cascade:
                 s.cascades[s.cascade] = s.cascades.get(s.cascade, 0) + 1
@@ -483,31 +526,38 @@ class SettleFrame:
         if best is None:
             self.phase = 1
             return
+        if pos.it.r.track_causes:
+            causes.enter(pos.it, causes.of_firing(pos.it, best[0], best[1], self.fired, self.cause))
+            best[1]["cause"] = pos.it.cause
+            self.fired = self.fired + [pos.it.cause]  # (a new list: copies of the frame share the old one)
         run_block(pos, best[0].effect, best[1])
 
     def copy(self, envs: dict) -> "SettleFrame":
         f = SettleFrame.__new__(SettleFrame)
         f.first_seen, f.scan, f.phase = dict(self.first_seen), self.scan, self.phase
-        f.before, f.watch = self.before, self.watch
+        f.before, f.watch, f.cause, f.fired = self.before, self.watch, self.cause, self.fired
         return f
 
 
-def settle(pos: "Position", span: Any = None) -> None:
-    """Start a cascade (effects.settle's semantics) as a frame; nothing to do without state triggers."""
+def settle(pos: "Position", span: Any = None, after_action: bool = False) -> None:
+    """Start a cascade (effects.settle's semantics) as a frame; nothing to do without state triggers.
+    `after_action`: the cascade the flow resolves after a step's action, which belongs to its root."""
     it = pos.it
     if not it.r.state_triggers:
         return
     if not pos.sus.cascade:  # nothing in it can ask: run it at once
         from ..reference.effects import settle as settle_now
 
-        settle_now(it, span)
+        settle_now(it, span, after_action)
         return
     if it.settling:
         raise RuleError("`settle` inside a cascade: the cascade already resolves until nothing matches", span)
     it.settling = True
     watch = getattr(it.r, "cascade_watch", None)  # benchmarks capture the positions cascades start from
+    if it.r.track_causes and it.top_action is None and not after_action:
+        causes.new_root(it)  # a cascade outside any action: its own root
     f = SettleFrame.__new__(SettleFrame)
-    f.first_seen, f.scan, f.phase = {}, 0, 0
+    f.first_seen, f.scan, f.phase, f.cause, f.fired = {}, 0, 0, it.cause, []
     f.before, f.watch = (pos.s.clone() if watch is not None else None), watch
     pos.s.cascade = 0
     pos.stack.append(f)
@@ -546,7 +596,7 @@ class ActionFrame:
                 ta = it.s.cursor.turn_actions
                 ta[action.name] = ta.get(action.name, 0) + 1
                 if action.limit is not None:
-                    count_use(it.s, action.limit, self.me)
+                    count_use(it.s, use_of(action.limit, self.env), self.me)
             self.phase = 2
             if run_block(pos, action.effect, self.env):
                 return None
@@ -561,13 +611,16 @@ class ActionFrame:
 
     def _ask(self, pos: "Position", p: Any) -> Decision | None:
         it, env = pos.it, self.env
+        why = p.why
         if self.k == 0 and self.first is not None:
             values, rejected = self.first
         else:
             domain = it.iterate(it.ev(p.domain, env), p.domain.span)
-            values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
-        done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or f"{self.action.label}: choose {p.name}",
-                              p.optional, p.span, p.why, rejected, (self.action.name, self.k))
+            values, rejected = _filter(it, p.name, domain, p.where, env, why)
+            if self.count_limit and self.action.limit is not None and self.action.limit.each == p.name:
+                values, rejected, why = spent_values(it, self.action, values, rejected, why)
+        done, got = ask_value(pos, p.name, values, int(self.me), p.prompt or param_prompt(self.action.label, p.name),
+                              p.optional, p.span, why, rejected, (self.action.name, self.k))
         if not done:
             if self.k == self.action.cost_site:  # each option's price, shown with it
                 late_notes(it, self.action, env, p.name, got)
@@ -598,6 +651,8 @@ def perform(pos: "Position", action: Any, count_limit: bool = True, first: tuple
     it.current_action = action.name
     if it.top_action is None:
         it.top_action = action.name
+        if it.r.track_causes:
+            causes.new_root(it)  # a player's answer starts an action: a new root (docs/dsl.md 6.5)
     pos.stack.append(f)
 
 
@@ -701,6 +756,9 @@ def _start_open(pos: "Position", node: A.Open, env: dict) -> None:
     pos.stack.append(WindowFrame(win, W.open_record(it, node.window, data)))
     return None
 
+
+# engine/abilityframes.py puts its pusher of pieces' `on:` abilities here (it imports this module)
+HOOKS: dict[str, Any] = {}
 
 START: dict[type, Any] = {
     A.If: _start_if,

@@ -15,20 +15,24 @@ from __future__ import annotations
 from typing import Any
 
 from ..compiler.effectgen import RUNTIME, STARTED
-from ..core.uses import count_use
+from ..core.uses import count_use, use_of
 from ..core.values import Record
+from ..core import causes
 from ..reference.costs import late_notes, pay
-from ..reference.effects import _filter, check_action, enter_call, fires, for_items
+from ..reference.effects import _filter, check_action, enter_call, fires, for_items, in_phase, spent_values
+from .abilityframes import UseFrame  # noqa: F401 (imported for its starter: START gets FR_START_Use from it)
 from .commit import CommitFrame  # noqa: F401 (imported for its starter: START gets FR_START_Commit from it)
 from .frames import (_CALL, START, ActionFrame, BlockFrame, ChooseFrame, ChosenOrderFrame, EmitFrame, ForFrame,
-                     RepeatFrame, WhileFrame, ask_value, emit, repeat_count, run_block, seat_of)
+                     RepeatFrame, WhileFrame, ask_value, emit, loop_question, repeat_count, run_block, seat_of)
 
 _HELPERS: dict[str, Any] = {
     "FR_ASK": ask_value, "FR_CHOSEN": ChooseFrame, "FR_FILTER": _filter, "FR_ENTER": enter_call, "FR_CALL": _CALL,
     "FR_PUSH": run_block, "FR_CHECK": check_action, "FR_PAY": pay, "FR_EMIT": emit, "FR_RECORD": Record,
-    "FR_MIDRUN": BlockFrame.step, "FR_INT": int, "FR_SEAT": seat_of,
+    "FR_MIDRUN": BlockFrame.step, "FR_INT": int, "FR_SEAT": seat_of, "FR_LOOP_Q": loop_question,
     "FR_COUNT": repeat_count, "FR_FOR_ITEMS": for_items, "FR_USE": count_use,
-    "FR_FIRES": fires, "FR_NOTES": late_notes,
+    "FR_FIRES": fires, "FR_NOTES": late_notes, "FR_IN_PHASE": in_phase, "FR_USE_OF": use_of, "FR_SPENT": spent_values,
+    "FR_CAUSE_IN": lambda it, record, trig: causes.enter(it, causes.of_event_trigger(it, record, trig)),
+    "FR_CAUSE_OUT": lambda it, record: causes.enter(it, record["cause"]),
 }
 _HELPERS.update({f"FR_START_{name}": fn for stmt, fn in START.items() if (name := stmt.__name__) in STARTED})
 if set(_HELPERS) != set(RUNTIME):  # (a generator naming a helper the engine does not link: a bug, found at import)

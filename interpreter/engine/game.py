@@ -16,6 +16,9 @@ from orrery.rulespec.quickload import load_spec
 from orrery.rulespec.errors import Finding
 
 from ..core.decisions import BadAnswer
+from orrery.rulespec.errors import InputError
+
+from . import apiinput
 from .driver import STATE_FORMAT, TERMINAL, GameState, IllegalMove, Step
 from .flowframe import FlowFrame
 from ..core.valueops import Limits
@@ -43,7 +46,7 @@ class Game:
         self.mode = mode or default_mode()
         self.source: tuple[str, tuple[str, ...]] | None = None  # the spec file and variant files it was loaded from
         if self.mode not in MODES:
-            raise ValueError(f"unknown engine mode '{self.mode}' (known: {', '.join(MODES)})")
+            raise apiinput.api_error("mode", f"unknown engine mode {self.mode!r} (known: {', '.join(MODES)})")
         # the flow frame new positions start with: the reference stage machine, or on the fast path the
         # spec's generated flow (compiler/flowgen.py), with its source for `orrery compile --source`
         self.flow_frame: type = FlowFrame
@@ -98,14 +101,21 @@ class Game:
                           replace_setup: bool = False, narrate: bool = False) -> "GameState":
         """A new game: setup runs up to the first decision (plus an extra setup block, e.g. a scenario's).
         `narrate`: build the narration as the game goes (a table that shows it); else it is built when read."""
-        n = players if players is not None else self.num_players()
-        if not self.rules.min_players <= n <= self.rules.max_players:
-            raise IllegalMove(f"{self.name} takes {self.rules.player_count_text()}, not {n}")
+        n = self.seats(players if players is not None else self.num_players(), "new_initial_state(players)")
+        apiinput.new_state_args(seed, setup)
         if setup is None and not replace_setup and not narrate:
             from .flatapi import flat_start
 
             return flat_start(self, n, seed) or self.start_state(n, seed)
         return GameState.start(self, n, seed, setup, replace_setup, narrate)
+
+    def seats(self, n: Any, call: str) -> int:
+        """`n` if this game takes that many players: else an api error (not a number) or PlayerCountError."""
+        apiinput.player_count(n, call)
+        r = self.rules
+        if not r.min_players <= n <= r.max_players:
+            raise PlayerCountError(Finding(None, f"{self.name} takes {r.player_count_text()}, not {n}"))
+        return n
 
     def start_state(self, players: int | None, seed: int) -> GameState:
         """A new game of the spec's own setup: a copy of the start position made once per player count, with
@@ -138,6 +148,9 @@ class Game:
         if (not _is_int(players) or not _is_int(seed) or not isinstance(history, list)
                 or not all(_is_int(i) for i in history)):
             raise BadAnswer(Finding(None, f"{where}: players and seed must be numbers, history a list of numbers"))
+        if not self.rules.min_players <= players <= self.rules.max_players:
+            raise BadAnswer(Finding(None, f"{where}: {self.name} takes {self.rules.player_count_text()}, "
+                                          f"not {players}"))
         gs = self.new_initial_state(players=players, seed=seed)
         for k, index in enumerate(history, start=1):
             try:
@@ -145,6 +158,11 @@ class Game:
             except IllegalMove as refused:
                 raise BadAnswer(Finding(None, f"{where}: history item {k} ({index}) is refused: {refused.reason}"))
         return gs
+
+
+class PlayerCountError(InputError, IllegalMove):
+    """A player count outside the spec's range: bad input (an OrreryError), and an IllegalMove as it always
+    was, for callers that catch that."""
 
 
 def _is_int(v: Any) -> bool:
@@ -157,12 +175,12 @@ def load_game(name_or_path: str | Path, variants: Sequence[str | Path] = (), pla
     sets the seats of `new_initial_state()` (checked against the spec's range)."""
     from .gamefiles import resolve_game, resolve_variant
 
+    if not isinstance(name_or_path, str) and not hasattr(name_or_path, "__fspath__"):
+        raise apiinput.api_error("load_game(name_or_path)", f"must be a game's name or a path, got {name_or_path!r}")
     path = resolve_game(str(name_or_path))
-    game = Game.load(path, [resolve_variant(path, str(v)) for v in variants], limits, mode)
+    game = Game.load(path, [resolve_variant(path, str(v)) for v in apiinput.variant_list(variants)], limits, mode)
     if players is not None:
-        if not game.rules.min_players <= players <= game.rules.max_players:
-            raise IllegalMove(f"{game.name} takes {game.rules.player_count_text()}, not {players}")
-        game.players = players
+        game.players = game.seats(players, "load_game(players)")
     return game
 
 

@@ -10,6 +10,7 @@ never replaced: renaming over a device would destroy it (Orrery may run as root)
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -18,12 +19,31 @@ from typing import IO
 
 
 def _special(path: Path) -> bool:
-    """True when `path` exists and is neither a regular file nor a directory (a device, a FIFO, a socket)."""
+    """True when `path` exists and is neither a regular file nor a directory (a device, a FIFO, a socket).
+
+    A link loop is an OSError here: renaming over it would replace the link, which the user meant as a file."""
     try:
         mode = os.stat(path).st_mode
-    except OSError:
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OSError(errno.ELOOP, "is a symbolic link loop: it never reaches a file",
+                          str(path)) from None
         return False
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def _open_in_place(path: Path) -> IO[str]:
+    """Open a device or a named pipe for writing without waiting: a pipe nobody reads is an OSError now, where
+    a plain `open` would wait for a reader for ever."""
+    try:
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OSError(errno.ENXIO, "is a named pipe that nobody reads", str(path)) from None
+        raise
+    if getattr(os, "O_NONBLOCK", 0):  # (no such flag, nor set_blocking, on Windows)
+        os.set_blocking(fd, True)
+    return os.fdopen(fd, "w", encoding="utf-8")
 
 
 class AtomicFile:
@@ -35,7 +55,7 @@ class AtomicFile:
         if self.path.is_dir():
             raise IsADirectoryError(21, "Is a directory", str(path))
         if _special(self.path):
-            self.fp: IO[str] = open(self.path, "w", encoding="utf-8")
+            self.fp: IO[str] = _open_in_place(self.path)
             return
         folder = self.path.parent if str(self.path.parent) else Path(".")
         fd, self.tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
 
-from orrery.rulespec.bounded import TooLarge, check_size, iter_lines, size_text
+from orrery.rulespec.bounded import NotAFile, TooLarge, check_size, iter_lines, open_regular, size_text
 from orrery.rulespec.errors import Finding, InputError, Span
 
 from .atomic import AtomicFile
@@ -167,12 +167,16 @@ def open_log(path: str | Path) -> GameLog:
     if p.is_dir():
         raise _err(name, 1, "is a directory, not a log file")
     try:
-        fh = p.open("rb")
-        check_size(fh, MAX_LOG_BYTES)
-    except TooLarge as exc:
-        raise _err(name, 1, f"log is {exc}") from None
+        fh = open_regular(p)  # (a named pipe would wait for ever, a device never ends)
+    except NotAFile as exc:
+        raise _err(name, 1, str(exc)) from None
     except OSError as exc:
         raise _err(name, 1, f"cannot read the log: {exc.strerror or exc}") from None
+    try:
+        check_size(fh, MAX_LOG_BYTES)
+    except TooLarge as exc:
+        fh.close()
+        raise _err(name, 1, f"log is {exc}") from None
     lines = _text_lines(name, fh)
     first = next(lines, None)
     if first is None or first[0] != 1 or not first[1].strip():

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 
-from orrery.rulespec.bounded import LineIndex, TooLarge, read_bounded
+from orrery.rulespec.bounded import LineIndex, NotAFile, TooLarge, read_bounded
 from orrery.rulespec.errors import Finding, InputError, Span
 
 from .atomic import write_atomic
@@ -223,10 +223,12 @@ def read_save(path: str | Path, check_seats: bool = True) -> Save:
     name = str(path)
     if p.is_dir():
         raise _err(name, 1, 1, "is a directory, not a save file")
-    if not p.exists():
-        raise _err(name, 1, 1, "no such save file")
     try:
         raw = read_bounded(p, MAX_SAVE_BYTES)  # bounded before and while reading: a save may come from anyone
+    except FileNotFoundError:
+        raise _err(name, 1, 1, "no such save file") from None
+    except NotAFile as exc:  # a named pipe would wait for ever, a device never ends, a link loop never resolves
+        raise _err(name, 1, 1, str(exc)) from None
     except TooLarge as exc:
         raise _err(name, 1, 1, f"save is {exc}; an Orrery save holds one short line per decision") from None
     except OSError as exc:
@@ -642,7 +644,7 @@ def save_status(path: str | Path) -> tuple[str, Save | None, str]:
     p = Path(path)
     if SaveLock(p).held_elsewhere():
         return "in progress", None, "being played in another orrery process"
-    if not p.exists():
+    if not os.path.lexists(p):  # (a broken link or a loop is not missing: read_save says what it is)
         return "missing", None, ""
     try:
         save = read_save(p)

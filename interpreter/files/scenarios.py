@@ -17,14 +17,15 @@ from pydantic import ValidationError
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Diagnostics, Finding, InputError, OrreryError, SpecError
 from orrery.rulespec.loader import nesting_finding
-from orrery.rulespec.models import ScenarioDecl, ScenarioFile, ScenarioStep
+from orrery.rulespec.filemodels import ScenarioDecl, ScenarioFile, ScenarioStep
 from orrery.rulespec.parser import parse_block, parse_expr
+from orrery.rulespec.paths import real_path
 from orrery.rulespec.pydantic_errors import findings_from_validation
 from orrery.rulespec.source import SourceDoc, YamlLimits, load_yaml
 
 from ..reference.evaluator import Interp
 from ..engine.game import Game, GameState, IllegalMove
-from ..engine.gamefiles import resolve_variant
+from ..engine.gamefiles import variant_named_in
 from ..core.values import Player
 
 
@@ -51,9 +52,10 @@ class ScenarioResult:
     failures: list[str] = field(default_factory=list)
 
 
-def load_scenarios(path: str | Path, limits: YamlLimits | None = None) -> list[ParsedScenario]:
-    """Parse a scenario file; raise SpecError with every located problem."""
-    doc = load_yaml(path, limits=limits)
+def load_scenarios(path: str | Path, limits: YamlLimits | None = None,
+                   doc: SourceDoc | None = None) -> list[ParsedScenario]:
+    """Parse a scenario file (`doc`: the file already read); raise SpecError with every located problem."""
+    doc = doc or load_yaml(path, limits=limits)
     diags = Diagnostics()
     try:
         model = ScenarioFile.model_validate(doc.data)
@@ -116,7 +118,7 @@ def check_scenarios(game: Game, scenarios: list[ParsedScenario], game_path: Path
 
 def _with_variants(game: Game, sc: ParsedScenario, game_path: Path | None) -> Game:
     """The game with the scenario's variants applied (errors located at the scenario's `variants`)."""
-    from orrery.rulespec.loader import load_spec
+    from .gamecache import game_for
 
     d = sc.decl
     if game_path is None:
@@ -124,11 +126,11 @@ def _with_variants(game: Game, sc: ParsedScenario, game_path: Path | None) -> Ga
     paths = []
     for i, v in enumerate(d.variants):
         try:
-            paths.append(resolve_variant(game_path, v))
+            paths.append(variant_named_in(game_path, v, sc.doc.path))  # (a path is relative to the file)
         except OrreryError as err:  # say which line of the scenario file names it
             raise InputError(Finding(sc.doc.span(("scenarios", sc.index, "variants", i)),
                                      err.findings[0].message)) from None
-    return Game(load_spec(game_path, paths, limits=sc.ylimits), game.limits, mode=game.mode)  # (the same engine)
+    return game_for(game_path, paths, sc.ylimits, game.limits, game.mode)  # (the same engine; built once a run)
 
 
 def _parse(doc: SourceDoc, path: tuple, text: Any, kind: str, diags: Diagnostics) -> Any:
@@ -264,18 +266,16 @@ def scenario_game(path: Path, scenarios: list[ParsedScenario]) -> Path | None:
     """The game a scenario file tests, for `orrery validate`: the rules.yaml of the game folder it sits in
     (`GAME/scenarios/FILE.yaml`), else the game its `game:` key names (a path relative to the file, or a
     bundled game); None when neither is found."""
-    from ..engine.gamefiles import resolve_game
+    from ..engine.gamefiles import game_named_in
 
-    here = path.resolve().parent
+    here = real_path(path).parent
     if here.name == "scenarios" and (here.parent / "rules.yaml").is_file():
         return here.parent / "rules.yaml"
     doc = scenarios[0].doc if scenarios else None
     name = doc.data.get("game") if doc is not None and isinstance(doc.data, dict) else None
     if not isinstance(name, str):
         return None
-    for candidate in (str(here / name), name):
-        try:
-            return resolve_game(candidate)
-        except OrreryError:
-            continue
-    return None
+    try:
+        return game_named_in(name, path)  # relative to the scenario file, else a bundled game's name
+    except OrreryError:
+        return None

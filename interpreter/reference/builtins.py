@@ -13,7 +13,7 @@ from orrery.rulespec.signatures import FUNCTIONS, Sig
 
 from ..core.valueops import check_size, checked_number, list_contains, spend, values_equal
 from ..core.decisions import RuleError
-from ..core.uses import used
+from ..core.uses import for_value, used
 from ..core.values import (CLOCKWISE, DIRS, HEX_DIRS, PIECE_REFS, Cell, PieceRef, Player, ZoneRef, cell_key,
                            parse_cell_label)
 
@@ -60,7 +60,8 @@ def geometry(fn: Callable[..., Any]) -> Callable[..., Any]:
     def cached(it: "Interp", *args: Any, **kwargs: Any) -> Any:
         cache = it.r.__dict__.setdefault("_geometry_cache", {})
         try:
-            key = (fn, args, tuple(sorted(kwargs.items()))) if kwargs else (fn, args)
+            # (a keyword's class is part of the key: `wrap: 1` must not find the answer of `wrap: true`)
+            key = (fn, args, tuple(sorted((k, v, v.__class__) for k, v in kwargs.items()))) if kwargs else (fn, args)
             hit = cache.get(key, _MISS)
         except TypeError:  # unhashable arguments: nothing to remember
             return fn(it, *args, **kwargs)
@@ -372,22 +373,30 @@ def _dirs_for(it: "Interp", zone: str, adjacency: str | None) -> list[str]:
     return ADJACENCY_DIRS[kind]
 
 
-def _step(it: "Interp", c: Cell, d: str, n: int = 1, adjacency: str | None = None) -> Cell | None:
+def _step(it: "Interp", c: Cell, d: str, n: int = 1, adjacency: str | None = None,
+          wrap: bool | None = None) -> Cell | None:
     z = it.r.zones[c.zone]
     table = HEX_DIRS if (adjacency or z.decl.adjacency) == "hex" else DIRS
     if d not in table:
         raise ValueError(f"unknown direction '{d}'")
     dx, dy = table[d]
     x, y = c.pos[0] + dx * n, c.pos[1] + dy * n
-    if z.decl.wrap and not z.decl.unbounded:
+    if (z.decl.wrap if wrap is None else _wraps(it, wrap)) and not z.decl.unbounded:
         x, y = x % z.decl.width, y % z.decl.height
     pos = (x, y)
     return Cell(c.zone, c.owner, pos) if z.in_bounds(pos) else None
 
 
+def _wraps(it: "Interp", wrap: Any) -> bool:
+    """A `wrap:` argument: across the edges to the opposite side (true) or not (false)."""
+    if wrap is not True and wrap is not False:
+        raise ValueError(f"wrap: must be true or false, got {it.describe(wrap)}")
+    return wrap
+
+
 @builtin("adjacent")
 @geometry
-def adjacent(it: "Interp", c: Cell, adjacency: str | None = None) -> list[Cell]:
+def adjacent(it: "Interp", c: Cell, adjacency: str | None = None, wrap: bool | None = None) -> list[Cell]:
     """Neighbouring cells on the board."""
     if not isinstance(c, Cell):
         raise ValueError(f"needs a cell, got {it.describe(c)}")
@@ -396,7 +405,7 @@ def adjacent(it: "Interp", c: Cell, adjacency: str | None = None) -> list[Cell]:
         return [Cell(c.zone, c.owner, n) for n in z.graph_adj.get(c.pos, [])]
     out = []
     for d in _dirs_for(it, c.zone, adjacency):
-        n = _step(it, c, d, 1, adjacency)
+        n = _step(it, c, d, 1, adjacency, wrap)
         if n is not None and n != c and n not in out:
             out.append(n)
     return out
@@ -404,11 +413,11 @@ def adjacent(it: "Interp", c: Cell, adjacency: str | None = None) -> list[Cell]:
 
 @builtin("neighbor")
 @geometry
-def neighbor(it: "Interp", c: Cell, d: str, n: int = 1) -> Cell | None:
+def neighbor(it: "Interp", c: Cell, d: str, n: int = 1, wrap: bool | None = None) -> Cell | None:
     """The cell n steps away in direction d."""
     if not isinstance(c, Cell):
         raise ValueError(f"needs a cell, got {it.describe(c)}")
-    return _step(it, c, d, n)
+    return _step(it, c, d, n, None, wrap)
 
 
 @builtin("dirs")
@@ -447,24 +456,47 @@ def direction(it: "Interp", a: Cell, b: Cell) -> str | None:
 
 
 @builtin("line")
-def line(it: "Interp", c: Cell, d: str, n: int) -> list[Cell]:
+def line(it: "Interp", c: Cell, d: str, n: int, wrap: bool | None = None) -> list[Cell]:
     """n cells from c in direction d, or [] if off the board."""
     if isinstance(n, int) and n > 0:
         _built(it, n)  # charged on every call, remembered or not: the loop limit must not depend on a cache
-    return _line(it, c, d, n)
+    return _line(it, c, d, n) if wrap is None else _line(it, c, d, n, _wraps(it, wrap))
 
 
 @geometry
-def _line(it: "Interp", c: Cell, d: str, n: int) -> list[Cell]:
+def _line(it: "Interp", c: Cell, d: str, n: int, wrap: bool | None = None) -> list[Cell]:
     if n <= 0:
         return []
     out = [c]
     cur: Cell | None = c
     for _ in range(n - 1):
-        cur = _step(it, cur, d)
+        cur = _step(it, cur, d, 1, None, wrap)
         if cur is None:
             return []
         out.append(cur)
+    return out
+
+
+@builtin("ray")
+def ray(it: "Interp", c: Cell, d: str, wrap: bool | None = None) -> list[Cell]:
+    """The cells after c in direction d up to the board's edge (on a wrapped grid: until back at c)."""
+    if not isinstance(c, Cell):
+        raise ValueError(f"needs a cell, got {it.describe(c)}")
+    z = it.r.zones[c.zone]
+    if z.decl.type != "grid" or z.decl.unbounded:
+        raise ValueError(f"needs a cell of a bounded grid, got {it.describe(c)}")
+    out = _ray(it, c, d, None if wrap is None else _wraps(it, wrap))
+    _built(it, len(out))  # charged on every call, as line() is
+    return out
+
+
+@geometry
+def _ray(it: "Interp", c: Cell, d: str, wrap: bool | None) -> list[Cell]:
+    out: list[Cell] = []
+    cur = _step(it, c, d, 1, None, wrap)
+    while cur is not None and cur is not c and cur not in out:
+        out.append(cur)
+        cur = _step(it, cur, d, 1, None, wrap)
     return out
 
 
@@ -603,9 +635,13 @@ def shuffled(it: "Interp", v: Any) -> list[Any]:
 # ---------------------------------------------------------- use limits
 
 
+_NO_VALUE = object()  # (uses() with no value: a limit counted as one)
+
+
 @builtin("uses")
-def uses(it: "Interp", key: Any, who: Any = None) -> int:
-    """How many times `who` (default: the acting player) used a limit's key in the scope instance in progress."""
+def uses(it: "Interp", key: Any, who: Any = None, value: Any = _NO_VALUE) -> int:
+    """How many times `who` (default: the acting player) used a limit's key in the scope instance in progress;
+    for a limit counted per value (`each`), how many times with `value`."""
     limit = it.r.limit_keys.get(key) if key.__class__ is str else None
     if limit is None:
         known = ", ".join(sorted(it.r.limit_keys)) or "none"
@@ -614,8 +650,18 @@ def uses(it: "Interp", key: Any, who: Any = None) -> int:
         who = it.current()
     elif who.__class__ is not Player and not (who.__class__ is int and 0 <= who < it.s.n):
         raise ValueError(f"the player must be a player, got {it.describe(who)}")
-    return used(it.s, limit, int(who))
+    given = value is not _NO_VALUE
+    if (limit.each is not None) != given:
+        raise ValueError(f"the counter '{key}' is counted for each value of '{limit.each}': name the value, "
+                         f"uses(\"{key}\", PLAYER, VALUE)" if limit.each is not None else
+                         f"the counter '{key}' is one count, not one per value: uses(\"{key}\", PLAYER)")
+    return used(it.s, for_value(limit, value) if given else limit, int(who))
 
+
+from . import walks  # noqa: E402  (edges and walks, in their own module)
+
+for _name in ("edge", "edges_of", "path", "path_cost", "reachable"):
+    REGISTRY[_name] = Builtin(getattr(walks, _name), FUNCTIONS[_name])
 
 missing = set(FUNCTIONS) - set(REGISTRY)
 if missing:  # pragma: no cover - caught by the import in tests

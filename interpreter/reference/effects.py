@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING, Any, Callable
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import OrreryError
 
+from ..core import causes
 from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError, untold
 from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
 from ..core.valueops import list_contains as contains
-from ..core.uses import count_use, used
+from ..core.uses import count_use, for_value, used
+from .abilityrun import pending, run_all, use_now
 from .bounds import bound_value, track_bounds
 from .costs import amounts, check_amounts
 
@@ -246,10 +248,11 @@ def _check_capacity(it: "Interp", place: Any, adding: int, span: Any) -> None:
     zname = place.zone if isinstance(place, Cell) else place.name
     if zname == BOX.name:
         return
-    cap = it.r.zones[zname].decl.capacity
+    info = it.r.zones[zname]
+    cap = info.decl.capacity
     if cap is not None and cap.__class__ is not int:  # an expression, for the place's owner (bounds.py)
-        owner = place.owner if it.r.zones[zname].per_player else None
-        cap = bound_value(it, ("components", "zones", zname, "capacity"), None if owner is None else Player(owner))
+        owner = place.owner if info.per_player else None  # (a `per:` zone's rule text is its family's)
+        cap = bound_value(it, ("components", "zones", info.family, "capacity"), None if owner is None else Player(owner))
     if cap is not None and len(it.s.contents(place)) + adding > cap:
         raise RequireFailed(f"{it.label(place)} can hold at most {cap}", span)
 
@@ -358,7 +361,8 @@ def _emit(it: "Interp", node: A.Emit, env: dict) -> None:
 def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None) -> None:
     """Run every trigger listening to `event`, in declaration order."""
     triggers = it.r.event_triggers.get(event)
-    if not triggers:
+    pieces = it.r.abilities is not None and event in it.r.abilities.events  # (abilities run after triggers)
+    if not triggers and not pieces:
         return
     it.emit_depth += 1
     if it.emit_depth > it.limits.emit_depth:
@@ -368,17 +372,33 @@ def emit(it: "Interp", event: str, data: Record | None = None, span: Any = None)
         record = Record(data or {})
         record.setdefault("name", event)
         record.setdefault("player", it.current())
+        track = it.r.track_causes
+        if track:
+            record.setdefault("cause", causes.current(it))
+        snapshot = pending(it, event) if pieces else None  # (live when emitted; re-checked before each runs)
         if event in it.r.owned_events:  # some belong to players: grouped by owner (reference/triggerorder.py)
             triggers = in_order(it, triggers, record)
-        for trig in triggers:
+        for trig in triggers or ():
+            if trig.phases is not None and not in_phase(it, trig):
+                continue
             env = {"event": record}
-            if trig.fires is None:
-                if it.truth(trig.when, env):
-                    it.run(trig.effect, env)
-            elif fires(it, trig, env):
+            if it.truth(trig.when, env) if trig.fires is None else fires(it, trig, env):
+                if track:
+                    causes.enter(it, causes.of_event_trigger(it, record, trig))
                 it.run(trig.effect, env)
+        if track:
+            causes.enter(it, record["cause"])  # (pieces' abilities run as caused by the event itself)
+        if snapshot:
+            run_all(it, record, snapshot)
     finally:
         it.emit_depth -= 1
+
+
+def in_phase(it: "Interp", trig: Any) -> bool:
+    """Whether a trigger scoped to phases (`phase:`) is live: the current phase is one of them."""
+    phases = it.r.phases
+    c = it.s.cursor.phase
+    return c < len(phases) and phases[c].name in trig.phases
 
 
 def fires(it: "Interp", trig: Any, env: dict) -> bool:
@@ -393,8 +413,9 @@ def fires(it: "Interp", trig: Any, env: dict) -> bool:
     return True
 
 
-def settle(it: "Interp", span: Any = None) -> int:
-    """Fire state triggers until none matches (the cascade); return how many fired."""
+def settle(it: "Interp", span: Any = None, after_action: bool = False) -> int:
+    """Fire state triggers until none matches (the cascade); return how many fired.  `after_action`: the
+    cascade the flow resolves after a step's action, which belongs to that action's root of causes."""
     s = it.s
     triggers = it.r.state_triggers
     if not triggers:
@@ -404,6 +425,8 @@ def settle(it: "Interp", span: Any = None) -> int:
     it.settling = True
     watch = getattr(it.r, "cascade_watch", None)  # benchmarks capture the positions cascades start from
     before = s.clone() if watch is not None else None
+    if it.r.track_causes and it.top_action is None and not after_action:
+        causes.new_root(it)  # a cascade outside any action: its own root
     try:
         fired = _cascade(it, triggers)
     finally:
@@ -418,12 +441,20 @@ def _cascade(it: "Interp", triggers: list) -> int:
     s.cascade = 0
     first_seen: dict[tuple, int] = {}  # (trigger, binding) -> scan in which it started to match: `matched_at`
     scan = 0
+    outer = it.cause
+    fired: list = []  # each scan's firing's cause (causes.of_firing)
     while True:
         scan += 1
         best = cascade_scan(it, first_seen, scan)
         if best is None:
             break
+        if it.r.track_causes:
+            causes.enter(it, causes.of_firing(it, best[0], best[1], fired, outer))
+            best[1]["cause"] = it.cause
+            fired.append(it.cause)
         it.run(best[0].effect, best[1])
+    if it.r.track_causes:
+        causes.enter(it, outer)
     if s.cascade:
         s.cascades[s.cascade] = s.cascades.get(s.cascade, 0) + 1
         emit(it, "cascade_end", Record(count=s.cascade))
@@ -444,6 +475,8 @@ def cascade_scan(it: "Interp", first_seen: dict[tuple, int], scan: int) -> tuple
     scans = it.scans
     limited = it.r.fire_limited
     for ti, trig in enumerate(triggers):
+        if trig.phases is not None and not in_phase(it, trig):
+            continue
         if limited and trig.fires is not None and used(s, trig.fires, it.current()) >= trig.fires.times:
             continue  # (max_fires spent in this scope instance: as if its `when` were false)
         for env, i in (scans[ti](it) if scans is not None else _matches(it, trig)):
@@ -575,8 +608,8 @@ def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True, c
     condition, then (costs) the amounts of its costs that read no parameter, which are returned (a menu shows
     them; the action computes them again when it pays, costs/pay)."""
     env: dict[str, Any] = {}
-    limit = action.limit
-    if count_limit and limit is not None and used(it.s, limit, it.current()) >= limit.times:
+    limit = action.limit  # (one counted per value of a parameter is checked on that parameter's menu: spent_values)
+    if count_limit and limit is not None and limit.each is None and used(it.s, limit, it.current()) >= limit.times:
         shared = f" (counted as '{limit.key}')" if limit.key != action.name else ""
         raise RequireFailed(f"'{action.label}' can be done at most {limit.describe()}{shared}", action.span,
                             action.rule)
@@ -597,10 +630,34 @@ def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
     env: dict[str, Any] = {"__rule__": action.rule}
     domain = it.iterate(it.ev(p.domain, env), p.domain.span)
     values, rejected = _filter(it, p.name, domain, p.where, env, p.why)
+    why = p.why
+    if action.limit is not None and action.limit.each == p.name:
+        values, rejected, why = spent_values(it, action, values, rejected, why)
     if not values:
-        raise RequireFailed(p.why or (rejected[0][1] if rejected else f"there is no legal choice for '{p.name}'"),
+        raise RequireFailed(why or (rejected[0][1] if rejected else f"there is no legal choice for '{p.name}'"),
                             p.span, action.rule)
     return values, rejected
+
+
+def spent_values(it: "Interp", action: "ActionInfo", values: list, rejected: list,
+                 why: str | None) -> tuple[list, list, str | None]:
+    """The values of the parameter an action's limit counts apart (`limit: {each: NAME}`), without those the
+    acting player has used up in the scope instance in progress (each rejected with the limit), and the reason
+    for an empty menu: the limit's when it took the last values, else `why`."""
+    limit, me = action.limit, it.current()
+    keep = []
+    spent = False
+    for v in values:
+        if v is not None and used(it.s, for_value(limit, v), me) >= limit.times:
+            times = f"{limit.times} time{'s' if limit.times != 1 else ''} per {limit.per}"
+            rejected = rejected + [(v, f"'{action.label}' with {it.label(v)} can be done at most {times}")]
+            spent = True
+        else:
+            keep.append(v)
+    if spent and not keep:
+        why = (f"'{action.label}' can be done at most {limit.describe()}: every {limit.each} it could be done "
+               f"with was used")
+    return keep, rejected, why
 
 
 EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
@@ -628,6 +685,8 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
     A.CallProc: _call_proc,
     A.Perform: cannot_ask,
     A.Open: cannot_ask,
+    A.Use: use_now,
 }
 
-__all__ = ["EXEC", "emit", "fires", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask"]
+__all__ = ["EXEC", "emit", "fires", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask",
+           "spent_values"]

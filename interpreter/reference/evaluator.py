@@ -15,10 +15,12 @@ from orrery.rulespec import ast as A
 from ..core.decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
 from ..core.state import State
 from ..core.values import PIECE_REFS, Cell, PieceRef, Player, Record, ZoneRef
+from orrery.rulespec.signatures import CLOSURES
+
 from .builtins import REGISTRY
 from .quantities import read_quantity
-from ..core.valueops import (Limits, TableRef, _arith, check_nested, list_contains, no_match, slice_value,
-                              values_equal)
+from ..core.valueops import (Limits, TableRef, ZoneFamily, _arith, check_nested, list_contains, no_match,
+                              slice_value, values_equal)
 
 
 class Interp:
@@ -31,6 +33,8 @@ class Interp:
         self.loops = 0
         self.emit_depth = 0
         self.current_action: str | None = None
+        self.cause, self.cause_log, self.cause_ids = None, None, 0  # causes in force (core/causes.py)
+        self.cause_root: Record | None = None
         self.top_action: str | None = None  # the action a player chose at a step menu, while it runs
         self.settling = False
         self.call_depth = 0
@@ -136,7 +140,7 @@ class Interp:
             return self.s.vars.get(name)
         if kind == "zone":
             return ZoneRef(name)
-        if kind in ("table", "kind", "action", "end", "const"):
+        if kind in ("table", "kind", "action", "end", "zones", "const"):
             return payload
         raise RuleError(f"unknown name '{name}'", node.span)
 
@@ -196,8 +200,15 @@ class Interp:
                 return self.pieces_in(obj)
             if name == "owner":
                 return None if obj.owner is None else Player(obj.owner)
-            if name == "name":
-                return obj.name
+            if name in ("width", "height"):
+                d = self.r.zones[obj.name].decl if obj.name in self.r.zones else None
+                if d is not None and d.type == "grid" and not d.unbounded:
+                    return d.width if name == "width" else d.height
+                raise RuleError(f"{self.describe(obj)} has no {name}: only a bounded grid has one", span)
+            if name in ("name", "key"):
+                z = self.r.zones.get(obj.name)  # (none for the box, which a destroyed piece's place_of gives)
+                return obj.name if z is None and name == "name" else getattr(z, "family" if name == "name" else
+                                                                             "key", None)
         elif isinstance(obj, Record):
             if name in obj:
                 return obj[name]
@@ -218,6 +229,8 @@ class Interp:
             return obj[key]
         if isinstance(obj, Record):
             return obj.get(str(key))
+        if isinstance(obj, ZoneFamily):
+            return obj.pick(key, node.span)
         raise RuleError(f"cannot index {self.describe(obj)}", node.span)
 
     def _call(self, node: A.Call, env: dict) -> Any:
@@ -246,7 +259,10 @@ class Interp:
                                                                                           A.Comprehension):
             return _LAZY[node.func](self._comp_lazy(node.args[0], 0, dict(env)))
         args = [self.ev(a, env) for a in node.args]
-        kwargs = {k: self.ev(v, env) for k, v in node.kwargs}
+        if node.kwargs and node.func in CLOSURES:
+            kwargs = self._closures(node, env)
+        else:
+            kwargs = {k: self.ev(v, env) for k, v in node.kwargs}
         try:
             return spec.fn(self, *args, **kwargs)
         except RuleError as err:
@@ -257,6 +273,23 @@ class Interp:
             raise
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
             raise RuleError(f"{node.func}(): {exc}", node.span) from None
+
+    def _closures(self, node: A.Call, env: dict) -> dict[str, Any]:
+        """Keyword arguments of a call, one evaluated per item (a walk's `cost:`) as a function of its item."""
+        key, name = CLOSURES[node.func]
+        out: dict[str, Any] = {}
+        for k, v in node.kwargs:
+            if k != key:
+                out[k] = self.ev(v, env)
+                continue
+            local = dict(env)
+
+            def per_item(item: Any, expr: A.Expr = v, local: dict = local) -> Any:
+                local[name] = item
+                return self.ev(expr, local)
+
+            out[k] = per_item
+        return out
 
     def _unary(self, node: A.Unary, env: dict) -> Any:
         v = self.ev(node.operand, env)
@@ -381,6 +414,8 @@ class Interp:
             return [PIECE_REFS[i] for i in self.s.contents(v)]
         if isinstance(v, (tuple, set, frozenset)):
             return list(v)
+        if isinstance(v, ZoneFamily):
+            return list(v.zones)
         raise RuleError(f"cannot go through {self.describe(v)}", span)
 
     def cells_of(self, zone: ZoneRef) -> list[Cell]:
@@ -487,6 +522,8 @@ class Interp:
             return ", ".join(self.label(x) for x in v)
         if isinstance(v, Record):
             return ", ".join(f"{k}={self.label(x)}" for k, x in v.items())
+        if isinstance(v, ZoneFamily):
+            return v.name
         return str(v)
 
     def piece_label(self, pid: int) -> str:
@@ -523,6 +560,8 @@ class Interp:
             return f"a list of {len(v)}"
         if isinstance(v, TableRef):
             return f"table '{v.name}'"
+        if isinstance(v, ZoneFamily):
+            return f"the zones '{v.name}' (one per key: pick one with {v.name}[KEY])"
         return type(v).__name__
 
     # ============================================================= statements

@@ -14,7 +14,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.decisions import RuleError, RunawayError
-from ..core.modifiers import QuantityInfo, live_modifiers
+from ..core.abilities import live_modifiers
+from ..core.modifiers import QuantityInfo
 
 Interp = Any  # the evaluator's Interp (it imports this module)
 

@@ -1,0 +1,301 @@
+"""Rule coverage: how often each action, trigger, procedure, effect branch, table row, card and end condition
+fired in a set of games, how often each action was legal, and which never fired, with their FILE:LINE.
+
+The games are played by either engine (their histories are the same: the differential tests hold them to it);
+coverage is then counted by replaying each history on the reference interpreter under a tracer that watches a
+handful of its functions (`Interp.run` and `BlockFrame`, through which every effect block runs; `perform`, the
+step menu, a table's `lookup`).  Counting on the replay keeps the fast path untouched (it pays nothing), and
+games played on either engine give the same counts (tests/test_workbench_coverage.py).  Look-ahead (the
+engine trying an option to see whether it leads to a dead end) is not counted: only what the game did.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections import Counter
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Iterable, Sequence
+
+from orrery.rulespec import ast as A
+
+from ..core.decisions import Decision
+from ..core.valueops import TableRef
+from ..engine import frames
+from ..engine.driver import GameState
+from ..engine.flowframe import FlowFrame
+from ..engine.game import Game
+from ..reference import evaluator
+from .trials import Trial
+
+KINDS = ("action", "trigger", "procedure", "branch", "table row", "card", "end")
+PLURAL = {"action": "actions", "trigger": "triggers", "procedure": "procedures", "branch": "effect branches",
+          "table row": "table rows", "card": "cards", "end": "end conditions"}
+
+
+@dataclass
+class RuleUse:
+    """One rule and how the games used it."""
+
+    kind: str
+    name: str
+    where: str  # FILE:LINE
+    fired: int = 0
+    legal: int | None = None  # actions: decisions whose menu offered it (None: not a question for this kind)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {"kind": self.kind, "name": self.name, "where": self.where, "fired": self.fired, "legal": self.legal}
+
+
+def where(span: Any) -> str:
+    """FILE:LINE of a span (the column is left out: a rule is a line to look at), relative to the current folder
+    when the file is under it."""
+    if span is None:
+        return "?"
+    file = str(span.file)
+    here = os.getcwd() + os.sep
+    return f"{file[len(here):] if file.startswith(here) else file}:{span.line}"
+
+
+# ------------------------------------------------------------------ the catalogue
+
+
+def _nodes(node: Any) -> Iterable[Any]:
+    """Every AST node under `node`, itself included (fields in order)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (tuple, list)):
+            stack.extend(reversed(n))
+            continue
+        if not isinstance(n, A.Node):
+            continue
+        yield n
+        stack.extend(reversed([getattr(n, f.name, None) for f in fields(n)]))
+
+
+def _branch_name(path: tuple, node: A.If, k: int, is_else: bool) -> str:
+    owner = ".".join(str(p) for p in path if p != "effect")
+    if node.match is not None:
+        arm = "_" if is_else else repr(node.match.patterns[k][0]) if k < len(node.match.patterns) else str(k)
+        return f"{owner}: match {node.match.name} arm {arm}"
+    label = "else" if is_else else "if" if k == 0 else f"elif #{k}"
+    return f"{owner}: {label}"
+
+
+def _name_span(spec: Any, *path: Any) -> Any:
+    """Where a named entry is written: its key's line (`planted_dead:`), else its value's."""
+    return spec.merged.key_span(tuple(path)) or spec.span(*path)
+
+
+class Catalogue:
+    """Every rule a game could use, by kind, and the block ids that tell when one fires."""
+
+    def __init__(self, game: Game, state: Any):
+        spec, rules = game.spec, game.rules
+        self.uses: dict[tuple[str, str], RuleUse] = {}
+        self.by_block: dict[int, RuleUse] = {}
+        for name, action in rules.actions.items():
+            self._add("action", name, _name_span(spec, "actions", name), legal=0)
+        for trig in rules.triggers:
+            self.by_block[id(trig.effect)] = self._add("trigger", trig.name, _name_span(spec, "triggers", trig.name))
+        for name, (_, block) in rules.procedures.items():
+            self.by_block[id(block)] = self._add("procedure", name, _name_span(spec, "procedures", name))
+        for path, block in spec.effects.items():
+            for node in _nodes(block):
+                if isinstance(node, A.If):
+                    for k, (_, body) in enumerate(node.branches):
+                        self.by_block[id(body)] = self._add("branch", _branch_name(path, node, k, False), body.span)
+                    if node.else_ is not None:
+                        self.by_block[id(node.else_)] = self._add(
+                            "branch", _branch_name(path, node, len(node.branches), True), node.else_.span)
+        for name, decl in spec.model.tables.items():
+            keys = range(len(decl.values)) if isinstance(decl.values, list) else decl.values
+            for key in keys:
+                self._add("table row", f"{name}[{key}]", spec.span("tables", name, "values", key))
+        self.cards = self._cards(game, state)
+        for name in spec.model.end:
+            self._add("end", name, _name_span(spec, "end", name))
+
+    def _add(self, kind: str, name: str, span: Any, legal: int | None = None) -> RuleUse:
+        use = self.uses.setdefault((kind, name), RuleUse(kind, name, where(span), 0, legal))
+        return use
+
+    def _cards(self, game: Game, state: Any) -> dict[str, RuleUse]:
+        """The pieces listed one by one (`instances:`), by label: the cards, tiles and characters of a game."""
+        pieces = game.spec.model.components.pieces
+        listed = {k for k, decl in pieces.items() if getattr(decl, "instances", None)}
+        it = evaluator.Interp(state, game.limits)
+        out: dict[str, RuleUse] = {}
+        for pid, kind in enumerate(state.kinds):
+            if kind in listed:
+                label = it.piece_label(pid)
+                out[label] = self._add("card", f"{kind}: {label}", _name_span(game.spec, "components", "pieces",
+                                                                                  kind, "instances"))
+        return out
+
+    def table_row(self, table: TableRef, key: Any) -> RuleUse | None:
+        """The row a lookup reads (past the end: the last row with `above: last`; else nothing counted)."""
+        vals = table.values
+        if isinstance(key, bool):
+            return None
+        if isinstance(vals, list):
+            if isinstance(key, int) and key >= len(vals) and table.decl.above == "last":
+                key = len(vals) - 1
+        else:
+            key = str(int(key)) if isinstance(key, int) else str(key)
+        return self.uses.get(("table row", f"{table.name}[{key}]"))
+
+
+# ------------------------------------------------------------------ the tracer
+
+
+class _Tracer:
+    """A `sys.settrace` function that counts block runs, performed actions, step menus and table lookups."""
+
+    def __init__(self, cat: Catalogue):
+        self.cat = cat
+        self.paused = 0
+        self.handlers: dict[Any, Callable[[Any], Any]] = {
+            evaluator.Interp.run.__code__: self._block,
+            frames.BlockFrame.__init__.__code__: self._block,
+            frames.perform.__code__: self._perform,
+            FlowFrame._step_menu.__code__: self._menu,
+            GameState._viable.__code__: self._lookahead,
+            TableRef.lookup.__code__: self._table,
+        }
+        for cls in vars(evaluator).values():  # an Interp subclass with its own run (the reference's variants)
+            run = getattr(cls, "run", None) if isinstance(cls, type) and issubclass(cls, evaluator.Interp) else None
+            if run is not None and hasattr(run, "__code__"):
+                self.handlers[run.__code__] = self._block
+
+    def __call__(self, frame: Any, event: str, arg: Any) -> Any:
+        handler = self.handlers.get(frame.f_code)
+        return handler(frame) if handler is not None else None
+
+    def _block(self, frame: Any) -> None:
+        if not self.paused:
+            use = self.cat.by_block.get(id(frame.f_locals.get("block")))
+            if use is not None:
+                use.fired += 1
+
+    def _perform(self, frame: Any) -> None:
+        if not self.paused:
+            use = self.cat.uses.get(("action", frame.f_locals["action"].name))
+            if use is not None:
+                use.fired += 1
+
+    def _table(self, frame: Any) -> None:
+        if not self.paused:
+            use = self.cat.table_row(frame.f_locals["self"], frame.f_locals["key"])
+            if use is not None:
+                use.fired += 1
+
+    def _menu(self, frame: Any) -> Callable:
+        frame.f_trace_lines = False
+        counting = not self.paused
+
+        def on_return(f: Any, event: str, arg: Any) -> Any:
+            if event == "return" and counting and isinstance(arg, Decision):
+                for o in arg.options:
+                    use = self.cat.uses.get(("action", o.value)) if isinstance(o.value, str) else None
+                    if use is not None:
+                        use.legal = (use.legal or 0) + 1
+            return None
+        return on_return
+
+    def _lookahead(self, frame: Any) -> Callable:
+        frame.f_trace_lines = False
+        self.paused += 1
+
+        def on_return(f: Any, event: str, arg: Any) -> Any:
+            if event == "return":
+                self.paused -= 1
+            return None
+        return on_return
+
+
+def count_cards(cat: Catalogue, gs: GameState) -> None:
+    """Cards chosen in a game's steps (answers, automatic ones too) count as fired."""
+    for step in gs.steps:
+        use = cat.cards.get(step.label)
+        if use is not None:
+            use.fired += 1
+
+
+def offer_cards(cat: Catalogue, gs: GameState) -> None:
+    """Cards a player is asked to choose among count as legal (once per decision offering them)."""
+    for o in gs.legal_options():
+        use = cat.cards.get(o.label)
+        if use is not None:
+            use.legal = (use.legal or 0) + 1
+
+
+def _replay(game: Game, trials: Sequence[Trial]) -> list[RuleUse]:
+    """The counts of these trials, replayed on the reference engine under the tracer."""
+    ref = game if game.mode == "interpreted" else Game(game.spec, game.limits, "interpreted")
+    first = ref.new_initial_state(players=trials[0].players if trials else None, seed=0)
+    cat = Catalogue(ref, first.state)
+    tracer = _Tracer(cat)
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        for t in trials:
+            gs = ref.new_initial_state(players=t.players, seed=t.seed)
+            for index in t.history:
+                offer_cards(cat, gs)
+                gs.apply(index)
+            count_cards(cat, gs)
+    finally:
+        sys.settrace(old)
+    return list(cat.uses.values())
+
+
+_WORK: tuple[Game, Sequence[Trial]] | None = None  # a forked worker's game and trials
+
+
+def _replay_chunk(bounds: tuple[int, int]) -> list[RuleUse]:
+    assert _WORK is not None
+    return _replay(_WORK[0], _WORK[1][bounds[0]:bounds[1]])
+
+
+def coverage(game: Game, trials: Sequence[Trial], jobs: int = 1) -> list[RuleUse]:
+    """Replay each trial's history on the reference engine and count what its rules did (in `jobs` forked
+    processes, each replaying a share of the games: the counts add up to the same)."""
+    global _WORK
+    if jobs > 1 and len(trials) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        step = -(-len(trials) // jobs)
+        chunks = [(i, min(i + step, len(trials))) for i in range(0, len(trials), step)]
+        _WORK = (game, trials)
+        try:
+            with multiprocessing.get_context("fork").Pool(len(chunks)) as pool:
+                parts = pool.map(_replay_chunk, chunks)
+        finally:
+            _WORK = None
+        uses = parts[0]
+        for part in parts[1:]:
+            for mine, theirs in zip(uses, part):
+                mine.fired += theirs.fired
+                if theirs.legal is not None:
+                    mine.legal = (mine.legal or 0) + theirs.legal
+    else:
+        uses = _replay(game, trials)
+    ends = Counter(t.end for t in trials)
+    for use in uses:
+        if use.kind == "end":
+            use.fired = ends.get(use.name, 0)
+    offered = {u.name.partition(":")[0] for u in uses if u.kind == "card" and u.legal}
+    # pieces no decision ever offered are laid out by the rules, not played: they are not listed as cards
+    return [u for u in uses if u.kind != "card" or u.name.partition(":")[0] in offered]
+
+
+def never_fired(uses: Sequence[RuleUse]) -> list[RuleUse]:
+    """The rules no game used (actions: never performed), in spec order within each kind."""
+    return [u for u in uses if u.fired == 0]
+
+
+def never_legal(uses: Sequence[RuleUse]) -> list[RuleUse]:
+    """The actions no step menu ever offered."""
+    return [u for u in uses if u.kind == "action" and not u.legal]

@@ -1,0 +1,81 @@
+"""`orrery tune`: optuna searches constants: the known balanced setting is found, a bundled game gets a variant that
+validates with its metrics, searches resume from storage, and bad parameters are plain errors (exit 2)."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from orrery.interpreter.cli.main import main
+from orrery.interpreter.engine.game import Game
+
+pytest.importorskip("optuna", reason="orrery tune needs the optional extra orrery[workbench]")
+
+DUEL = str(Path(__file__).parent / "workbench" / "duel.yaml")
+
+
+def test_the_known_balanced_setting_is_found_and_written_as_a_variant(tmp_path, capsys):
+    out = tmp_path / "fair.yaml"
+    assert main(["tune", DUEL, "--param", "odds=1..9", "--trials", "9", "--games", "60", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "best of 9 trials: odds=5" in printed  # the die gives the first seat odds/10 a roll: fair at 5
+    text = out.read_text()
+    assert text.startswith("# Written by: orrery tune")
+    assert "win rate seat 1: 0." in text and "(n = 60)" in text  # its measured metrics, with intervals
+    doc = yaml.safe_load(text)
+    assert doc["changes"] == [{"set": "constants.odds", "value": 5}]
+    game = Game.load(DUEL, [str(out)])
+    assert game.rules.names["odds"] == ("const", 5) or game.spec.model.constants["odds"] == 5
+
+
+def test_clearly_worse_candidates_are_pruned_after_a_few_games(tmp_path, capsys):
+    assert main(["tune", DUEL, "--param", "odds=1..9", "--trials", "9", "--games", "80", "--out",
+                 str(tmp_path / "t.yaml")]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("trial ")]
+    pruned = [ln for ln in lines if ln.endswith("(pruned)")]
+    assert len(lines) == 9 and pruned
+    assert all("after 80 games" not in ln for ln in pruned)
+
+
+def test_a_search_resumes_from_its_storage(tmp_path, capsys):
+    db = f"sqlite:///{tmp_path / 'tune.db'}"
+    args = ["tune", DUEL, "--param", "odds=2..8", "--sampler", "tpe", "--games", "20", "--storage", db,
+            "--out", str(tmp_path / "r.yaml")]
+    assert main(args + ["--trials", "3"]) == 0
+    assert main(args + ["--trials", "2"]) == 0
+    assert "best of 5 trials" in capsys.readouterr().out
+
+
+def test_a_bundled_game_gets_a_variant_that_validates(tmp_path, capsys):
+    out = tmp_path / "ultra.yaml"
+    assert main(["tune", "ultramassive", "--param", "last_round=3..5", "--trials", "3", "--games", "3",
+                 "--out", str(out)]) == 0
+    assert main(["validate", str(out)]) == 0
+    assert "ok:" in capsys.readouterr().out
+    assert "length (decisions)" in out.read_text()
+
+
+@pytest.mark.parametrize("param, message", [
+    ("odd=1..9", "did you mean 'odds'"),
+    ("odds=1.5..3", "is a whole number, so its range must be too"),
+    ("odds=7..3", "the range is empty"),
+    ("odds=1-9", "expected NAME=LO..HI"),
+    ("odds=a..3", "'a' is not a number"),
+])
+def test_bad_parameters_are_plain_errors(param, message, tmp_path, capsys):
+    assert main(["tune", DUEL, "--param", param, "--trials", "1", "--games", "1", "--out", str(tmp_path / "x.yaml")]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_constant_that_is_not_a_number_and_an_unknown_objective_are_refused(tmp_path, capsys):
+    assert main(["tune", "ultramassive", "--param", "advanced_draft=0..1", "--trials", "1", "--games", "1"]) == 2
+    assert "not a number" in capsys.readouterr().err
+    assert main(["tune", DUEL, "--param", "odds=1..9", "--objective", "fun", "--games", "1"]) == 2
+    assert "'fun' is not an objective" in capsys.readouterr().err
+
+
+def test_a_file_tune_did_not_write_is_not_overwritten(tmp_path, capsys):
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("precious: true\n")
+    assert main(["tune", DUEL, "--param", "odds=4..6", "--trials", "1", "--games", "1", "--out", str(mine)]) == 2
+    assert mine.read_text() == "precious: true\n" and "was not written by orrery tune" in capsys.readouterr().err
