@@ -12,6 +12,7 @@ from orrery.interpreter.bots.mcts import MctsBot
 from orrery.interpreter.core.rng import Rng
 from orrery.interpreter.engine.flatapi import FlatGameState, as_flat
 from orrery.interpreter.engine.game import IllegalMove, load_game
+from orrery.rulespec.errors import InputError
 
 CLASSIC = ["tic-tac-toe", "connect-four", "breakthrough", "reversi"]
 
@@ -67,12 +68,12 @@ def test_a_refused_answer_is_refused_in_the_general_words_and_changes_nothing():
     flat, ref = fast.new_initial_state(seed=0), ref_game.new_initial_state(seed=0)
     flat.apply(4)
     ref.apply(4)
-    for bad in (9, -1, "4"):
-        with pytest.raises(IllegalMove) as by_flat:
+    for bad, error in ((9, IllegalMove), (-1, IllegalMove), ("4", InputError), (True, InputError)):
+        with pytest.raises(error) as by_flat:
             flat.clone().apply(bad)
-        with pytest.raises(IllegalMove) as by_ref:
+        with pytest.raises(error) as by_ref:
             ref.apply(bad)
-        assert str(by_flat.value) == str(by_ref.value)
+        assert type(by_flat.value) is type(by_ref.value) and str(by_flat.value) == str(by_ref.value)
     assert flat.history() == ref.history() == [4]
 
 
