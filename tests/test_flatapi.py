@@ -115,3 +115,41 @@ def test_the_search_bot_makes_the_same_search_on_the_flat_state(monkeypatch, nam
         return sorted((a, ch.visits, round(ch.value, 9)) for a, ch in bot._root.children.items())
 
     assert tree(flat_bot) == tree(general_bot)
+
+
+@pytest.mark.parametrize("name", ["tic-tac-toe", "connect-four", "breakthrough"])
+def test_the_end_is_scored_on_the_flat_state_as_the_general_engine_scores_it(name):
+    """An end with `winners` is scored by the flat module (FlatGame.returns), without the general state."""
+    fast = load_game(name)
+    ends = set()
+    for seed in range(30):
+        flat = fast.new_initial_state(seed=seed)
+        rng = Rng(seed)
+        while not flat.is_terminal():
+            flat.apply(rng.below(len(flat.legal_actions())))
+        scored = flat._fg.returns(flat._st)
+        assert scored is not None and flat.returns() == scored and flat._ended is None
+        ends.add(flat._st.over)
+        general = fast.start_state(2, seed)
+        for index in flat.history():
+            general.apply(index)
+        assert general.returns() == scored and general.outcome().end == flat._st.over
+    assert len(ends) >= (2 if name == "tic-tac-toe" else 1)
+
+
+def test_winners_that_are_not_seats_are_left_to_the_general_engine():
+    fast = load_game("tic-tac-toe")
+    flat = fast.new_initial_state(seed=0)
+    while not flat.is_terminal():
+        flat.apply(0)
+    fg = flat._fg
+    name = flat._st.over
+    saved = dict(fg.winners)
+    try:
+        for odd in ([None], ["0"], [5], True):
+            fg.winners[name] = lambda st, odd=odd: odd
+            assert fg.returns(flat._st) is None
+    finally:
+        fg.winners.clear()
+        fg.winners.update(saved)
+    assert flat.returns() == flat.clone().returns()

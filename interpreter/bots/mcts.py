@@ -70,7 +70,7 @@ import time
 from typing import Any
 
 from ..core.decisions import RequireFailed, RuleError, RunawayError
-from ..engine.flatapi import as_flat
+from ..engine.flatapi import FlatGameState, as_flat
 from ..engine.game import GameState, IllegalMove
 from ..core.rng import Rng
 from .worlds import WORLD_TRIES, Deal, determinise, hidden_pools, reseeded  # noqa: F401 (the bot's public names)
@@ -539,11 +539,16 @@ class MctsBot:
     def _ucb(self, items: list[tuple[int, _Node]]) -> int:
         """UCB1 over availability; the mean blends in the AMAF mean (RAVE) while visits are few."""
         best, best_score = items[0][0], -math.inf
+        k, c, sqrt, log = self.rave, self.c, math.sqrt, math.log
         for a, ch in items:
-            if not ch.visits:  # made by an iteration the time budget cut short: not tried yet
+            visits = ch.visits
+            if not visits:  # made by an iteration the time budget cut short: not tried yet
                 return a
-            q = (self._mean(ch) + 1.0) / 2.0
-            score = q + self.c * math.sqrt(math.log(max(ch.avail, 1)) / ch.visits)
+            mean = ch.value / visits  # (_mean written in: the same arithmetic, this loop is the tree's hot path)
+            if k and ch.amaf_n:
+                beta = sqrt(k / (3 * visits + k))
+                mean = (1 - beta) * mean + beta * ch.amaf_w / ch.amaf_n
+            score = (mean + 1.0) / 2.0 + c * sqrt(log(max(ch.avail, 1)) / visits)
             if score > best_score:
                 best, best_score = a, score
         return best
@@ -634,6 +639,8 @@ class MctsBot:
         cap = self.playout if self.playout is not None else gs.bot_playout()
         cap = DEFAULT_PLAYOUT if cap is None else cap
 
+        if isinstance(gs, FlatGameState):
+            steps = gs.random_moves(rng, cap, played, self._tick)  # (the same moves, without the protocol)
         while not gs.is_terminal() and steps < cap:
             self._tick()
             real = len(gs.legal_actions()) > 1  # a lone option is no move of a player (as in the tree)

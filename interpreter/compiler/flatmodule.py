@@ -40,6 +40,7 @@ class FlatModule:
     conditions: set[str] = field(default_factory=set)  # the actions with a condition
     hooks: set[str] = field(default_factory=set)  # "turn_start", "turn_end" when the phase has them
     ends: list[tuple[int, str, str]] = field(default_factory=list)  # (index, name, check timing), spec order
+    winners: dict[str, int] = field(default_factory=dict)  # end -> i where winners_<i>(st) gives its `winners`
 
 
 # The spec keys the flat flow plays (every key a spec sets, defaults left out, must be here; `*` a named entry,
@@ -207,7 +208,35 @@ def _ends(gen: FlatStatements, mod: FlatModule) -> None:
         gen.lines.extend(body)
         gen.emit(0, "")
         mod.ends.append((i, e.name, e.check))
+    for i, e in enumerate(gen.rules.ends.values()):
+        if e.winners is not None and _seats(gen.typeof(e.winners)):
+            try:
+                _winners(gen, i, e.winners)
+            except FlatUnsupported:  # (the general engine scores this end: flatapi.flat_ended)
+                continue
+            mod.winners[e.name] = i
     gen.scope = []
+
+
+def _seats(t: str) -> bool:
+    """Whether a value of type t is, in the flat layout, what the general one is: seats as numbers or none."""
+    s = T.strip(t)
+    return s in (T.PLAYER, T.INT, T.NONE) or (T.is_list(s) and T.strip(T.elem(s)) in (T.PLAYER, T.INT, T.NONE, T.NEVER))
+
+
+def _winners(gen: FlatStatements, i: int, expr: Any) -> None:
+    """winners_<i>(st): the value of the i-th end's `winners` (a finished game's; engine/flat.FlatGame.returns
+    checks it as flow.finish does, and leaves anything else to the general engine)."""
+    gen.scope = [{}]
+    gen.take_charge()
+    src = gen.expr(expr)
+    charge = gen.take_charge()
+    body = [f"    st.loops = {charge}"] + (["    if st.loops > LOOP_LIMIT:", "        raise BAIL"] if charge else [])
+    body.append(f"    return {src}")
+    gen.emit(0, f"def winners_{i}(st):")
+    gen.prologue(body, 1)
+    gen.lines.extend(body)
+    gen.emit(0, "")
 
 
 def _check(gen: FlatStatements, mod: FlatModule, timing: str, reads: dict[int, bool], indent: int,
@@ -323,7 +352,8 @@ def _turn_change(gen: FlatStatements, mod: FlatModule, reads: dict[int, bool]) -
 def _step(gen: FlatStatements, mod: FlatModule, names: list[str], actions: list[str]) -> None:
     """A step: the actions whose conditions hold (one: its menu; none: the step is skipped; several: the
     general engine asks); a menu of one answers itself (both menus count against the `auto` limit)."""
-    if len(names) == 1 and names[0] not in mod.conditions:
+    fixed = len(names) == 1 and names[0] not in mod.conditions  # (one action that is always offered)
+    if fixed:
         gen.emit(3, f"a = {actions.index(names[0])}")
     elif len(names) == 1:
         gen.emit(3, f"a = {actions.index(names[0])} if ok_{names[0]}(st) else -1")
@@ -334,24 +364,29 @@ def _step(gen: FlatStatements, mod: FlatModule, names: list[str], actions: list[
             gen.emit(4, "if a >= 0:")
             gen.emit(5, "raise BAIL  # (a real step menu: the general engine asks it)")
             gen.emit(4, f"a = {actions.index(name)}")
-    gen.emit(3, "if a < 0:")
-    gen.emit(4, "st.step += 1")
-    gen.emit(4, "continue")
+    if not fixed:
+        gen.emit(3, "if a < 0:")
+        gen.emit(4, "st.step += 1")
+        gen.emit(4, "continue")
     with_param = [actions.index(n) for n in names if mod.params[n]]
     if with_param:
-        gen.emit(3, f"if a in {tuple(with_param)!r}:")
-        gen.emit(4, "values = MENU[a](st)")
-        gen.emit(4, "if not values:")
-        gen.emit(5, "st.step += 1")
-        gen.emit(5, "continue")
-        gen.emit(4, "if len(values) > 1:")
-        gen.emit(5, "st.menu, st.action, st.auto = values, a, 0")
-        gen.emit(5, "return")
-        gen.emit(4, "v = values[0]")
+        inner = 3 if fixed else 4
+        if not fixed:
+            gen.emit(3, f"if a in {tuple(with_param)!r}:")
+        gen.emit(inner, f"values = menu_{names[0]}(st)" if fixed else "values = MENU[a](st)")
+        gen.emit(inner, "if not values:")
+        gen.emit(inner + 1, "st.step += 1")
+        gen.emit(inner + 1, "continue")
+        gen.emit(inner, "if len(values) > 1:")
+        gen.emit(inner + 1, "st.menu, st.action, st.auto = values, a, 0")
+        gen.emit(inner + 1, "return")
+        gen.emit(inner, "v = values[0]")
     gen.emit(3, "st.auto += 2")
     gen.emit(3, "if st.auto >= AUTO_LIMIT - 2:")
     gen.emit(4, "raise BAIL")
-    if with_param and len(with_param) == len(names):
+    if fixed:
+        gen.emit(3, f"perform_{names[0]}(st{', v' if with_param else ''})")
+    elif with_param and len(with_param) == len(names):
         gen.emit(3, "PERFORM[a](st, v)")
     elif not with_param:
         gen.emit(3, "PERFORM[a](st)")

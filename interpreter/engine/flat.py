@@ -222,6 +222,7 @@ class FlatGame:
         self.actions = list(game.rules.actions)  # (the order of the generated PERFORM table)
         self.end_slots = 1 + max((i for i, _, _ in mod.ends), default=0)
         self._advance, self._perform, self._playout = self.ns["advance"], self.ns["PERFORM"], self.ns["playout"]
+        self.winners = {name: self.ns[f"winners_{i}"] for name, i in mod.winners.items()}
         self.order = {}  # players -> the clockwise order of seats from the first player
         self.prepared: dict[int, FlatState | None] = {}  # players -> the flat start at its first decision
 
@@ -259,6 +260,25 @@ class FlatGame:
         st = prepared.copy()
         st.rng = Rng(seed).state
         return st
+
+    def returns(self, st: FlatState) -> list[float] | None:
+        """A finished game's returns as flow.finish scores them, from its end's `winners` (the flat module
+        has no final scoring); None where the general engine must score it (no flat `winners`, a value
+        that is not a list of seats: the general engine's error)."""
+        f = self.winners.get(st.over)
+        if f is None:
+            return None
+        try:
+            w = f(st)
+        except Exception:  # noqa: BLE001 - the general engine scores it (and meets the error where it does)
+            return None
+        n = st.n
+        winners = [w] if w.__class__ is int else [] if w is None else w
+        if winners.__class__ is not list or any(p.__class__ is not int or not 0 <= p < n for p in winners):
+            return None
+        if n > 1 and (not winners or len(set(winners)) == n):  # nobody or everybody won: a draw
+            return [0.0] * n
+        return [1.0 if p in winners else -1.0 for p in range(n)]
 
     # ------------------------------------------------------------ between the layouts
     def start(self, gs: Any) -> FlatState:

@@ -94,6 +94,10 @@ class FlatGameState(GameState):
     def returns(self) -> list[float]:
         if self._fg is None:
             return super().returns()
+        if self._ended is None and self._st.over is not None:
+            scored = self._fg.returns(self._st)
+            if scored is not None:
+                return scored
         o = self.outcome()
         return [0.0] * self._n if o is None else list(o.returns)
 
@@ -150,15 +154,65 @@ class FlatGameState(GameState):
         self._play(index, False)
         return mover, label
 
+    def random_moves(self, rng: Any, cap: int, played: list, tick: Any) -> int:
+        """`sample_step` repeated on the flat state until the end, `cap` moves of a player (menus of more than
+        one option) or the state turns general: the moves' (player, label) go to `played`; the number of
+        them.  The same draws, moves and labels as calling sample_step in a loop (the search bot's playout),
+        with FlatGame.play and menu_label written in."""
+        from .flat import EndGame
+
+        fg, st, answers = self._fg, self._st, self._answers
+        if fg is None:
+            return 0
+        perform, advance, names, below = fg._perform, fg._advance, fg.actions, rng.below
+        labels = fg.__dict__.setdefault("labels", {})
+        steps = 0
+        while steps < cap:
+            menu = st.menu
+            if menu is None:
+                break
+            tick()
+            k = len(menu)
+            index = below(k) if k > 1 else 0
+            mover, a, v = st.current, st.action, menu[index]
+            label = labels.get((names[a], repr(v) if v.__class__ is list else v))
+            if label is None:
+                label = menu_label(self.game, fg, st, index)
+            st.menu = st.action = None
+            try:
+                perform[a](st, v)
+                if st.over is None:
+                    advance(st)
+            except EndGame as ended:
+                st.over = ended.name
+            except Exception:  # noqa: BLE001 - as _play: the general state answers it, and the loop stops
+                st.menu, st.action = menu, a
+                self._play_general(index)
+                if k > 1 and label:
+                    played.append((mover, label))
+                    steps += 1
+                return steps
+            answers.append(index)
+            if k > 1 and label:
+                played.append((mover, label))
+                steps += 1
+        self.__dict__["_ended"] = None
+        return steps
+
     def _play(self, index: int, keep: bool) -> None:
         try:
             self._fg.play(self._st, index)
         except Exception:  # noqa: BLE001 - the flat game stops: the general state answers (or refuses) it
-            self._general()
-            super().apply(index, keep)
+            self._play_general(index, keep)
             return
         self._answers.append(index)
         self.__dict__["_ended"] = None
+
+
+    def _play_general(self, index: int, keep: bool = False) -> None:
+        """Answer on the general state the answers so far lead to (the flat code could not play it)."""
+        self._general()
+        GameState.apply(self, index, keep)
 
 
 def replay(game: Any, n: int, seed: int, answers: list[int]) -> GameState:
