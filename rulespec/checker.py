@@ -24,6 +24,7 @@ from .prompt_checks import prompt_findings
 from .reaction_checks import check_open, reaction_findings
 from .limits_check import cost_findings, limit_findings
 from .namecheck import IDENTIFIER, name_findings
+from .payto_check import check_pay_to
 from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .geocheck import closure_kwarg, emit_fields, fixed_size_findings, keyed_index, trigger_scope
@@ -40,38 +41,31 @@ def check_spec(spec: GameSpec) -> list[Finding]:
     return _Checker(spec).run()
 
 
-def check_rule_text(spec: GameSpec, exprs: list[A.Expr], effects: list[A.Block], names: dict[str, str],
-                    what: str = "condition") -> list[Finding]:
-    """Static problems of rule text written outside the spec (a scenario's `expect` and `setup`), checked
-    against the spec's names: `exprs` must be true/false (`what` names them in messages), `names` are the
-    extra local names (with their types) the text may use."""
-    c = _Checker(spec)
-    top = Scope(None, dict(names))
-    for node in exprs:
-        c._want_bool(node, c.expr(node, top), f"{what} must be true/false")
-    for block in effects:
-        c.reassigned = {n.target.id for n in block.walk() if isinstance(n, A.Assign) and isinstance(n.target, A.Name)}
-        c.block(block, top.child())
-    return c.findings
-
-
 class _Checker:
-    def __init__(self, spec: GameSpec):
+    def __init__(self, spec: GameSpec, prepared: tuple[SpecIndex, CallGraph, dict[str, list[str]]] | None = None):
         self.spec, self.m = spec, spec.model
+        if prepared is not None:  # (rule text checks only read these)
+            self.ix, self.calls, self.lines = prepared
+            self._fresh()
+            return
         self.ix = SpecIndex.build(self.m)
+        self._fresh()
+        self.calls = CallGraph(spec)
+        # AST spans cover whole statements; names inside them are found in the source text of each file.
+        merged = spec.merged
+        self.lines = {d.path: d.text.splitlines() for d in [merged.base, *merged.variants]}
+        self.ix.add_record_fields(n for root in [*spec.exprs.values(), *spec.effects.values()] for n in root.walk())
+
+    def _fresh(self) -> None:
+        """The state one check run collects."""
         self.findings: list[Finding] = []
         self.fn_types: dict[str, str | None] = {}  # spec function -> result type; None while being checked
-        self.calls = CallGraph(spec)
         self.emitted: dict[str, list[Span]] = {}
         self.commits: list[Span] = []  # every `commit` (each emits `revealed`): rulespec/commits.py
         self.performed: set[str] = set()
         self.ended: set[str] = set()
         self.passes = False
         self.reassigned: set[str] = set()
-        # AST spans cover whole statements; names inside them are found in the source text of each file.
-        merged = spec.merged
-        self.lines = {d.path: d.text.splitlines() for d in [merged.base, *merged.variants]}
-        self.ix.add_record_fields(n for root in [*spec.exprs.values(), *spec.effects.values()] for n in root.walk())
 
     # ------------------------------------------------------------ reporting
     def error(self, span: Span | None, message: str, hint: str | None = None) -> None:
@@ -342,6 +336,7 @@ class _Checker:
                            + did_you_mean(var, self.ix.player_vars))
             t = self._expr(a + ("cost", var), scope)
             self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
+        check_pay_to(self, name, scope)
 
     def _trigger(self, name: str, top: Scope) -> None:
         decl, tp = self.m.triggers[name], ("triggers", name)

@@ -208,6 +208,7 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("actions", "*", "params", "*", "from"), "expr"),
     (("actions", "*", "params", "*", "where"), "expr"),
     (("actions", "*", "cost", "*"), "expr"),
+    (("actions", "*", "pay_to", "*"), "expr"),
     (("actions", "*", "effect"), "effect"),
     (("actions", "*", "then"), "effect"),
     (("triggers", "*", "for"), "binder"),

@@ -375,6 +375,8 @@ class ActionDecl(Model):
     why: str | None = Field(None, description="Shown when `condition` is false.")
     params: dict[str, ParamDecl] = {}
     cost: dict[str, ExprText] = Field({}, description="Track or variable of the acting player -> amount paid first.")
+    pay_to: dict[str, ExprText] = Field({}, description="Cost entry -> where its amount goes when it is paid (a "
+                                        "variable, PLAYER.var or PIECE.attr, increased by the amount).")
     applies_when: ExprText | None = Field(None, description="The action exists only while this holds (a house rule's "
                                                             "switch, added to `condition`).")
     effect: EffectText = ""

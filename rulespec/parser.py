@@ -13,7 +13,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Callable, Iterator
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
@@ -617,12 +617,19 @@ def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser:
     return Finding(mapper(line, col, None, None), msg)
 
 
+@lru_cache(maxsize=8192)
+def _tree(text: str, start: str) -> Tree:
+    """Lark's parse tree of a text (positions relative to the text): a pure function of the text, kept because
+    rule texts repeat (a variant stack re-reads its base's texts; scenario files of one game share expectations)
+    and the LALR parse is most of the cost of reading one; the spans are mapped afresh for each caller."""
+    return _parser(start).parse(text)
+
+
 def _parse(text: str, start: str, mapper: SpanMapper, what: str):
-    parser = _parser(start)
     try:
-        tree = parser.parse(text)
+        tree = _tree(text, start)
     except UnexpectedInput as err:
-        raise SpecError(_syntax_finding(err, mapper, what, parser, text)) from None
+        raise SpecError(_syntax_finding(err, mapper, what, _parser(start), text)) from None
     try:
         return _Builder(mapper).transform(tree)
     except VisitError as err:

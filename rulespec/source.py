@@ -1,9 +1,11 @@
 """Load one YAML file into plain data while remembering where every value came from.
 
-PyYAML's `compose` step yields a node graph with start/end marks and never builds
-Python objects, so it is safe against `!!python/...` tags; we build the plain data
-from the nodes ourselves, refusing unknown tags, duplicate keys, several documents
-and alias bombs, and keep the nodes so that later stages can point at any value.
+Specs are read with YAML 1.2 semantics (ruamel.yaml): a key or value `on`, `yes` or `no` stays text, as
+every YAML 1.2 tool (editors' language servers, `jsonschema` checks) reads it. ruamel's `compose` step
+yields a node graph with start/end marks and never builds Python objects, so it is safe against
+`!!python/...` tags; we build the plain data from the nodes ourselves, refusing unknown tags, duplicate
+keys and anchors, several documents and alias bombs, and keep the nodes so that later stages can point at
+any value. ruamel locates nodes; positions *inside* a scalar (a rule text's tokens) are mapped here.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-from yaml.events import MappingStartEvent, ScalarEvent, SequenceStartEvent
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.error import MarkedYAMLError, StreamMark, YAMLError
+from ruamel.yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
+from ruamel.yaml.loader import SafeLoader
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.reader import ReaderError
 
 from .bounded import NotAFile, TooLarge, read_bounded, size_text
 from .errors import Finding, LimitError, SpecError, Span, remember_text
@@ -29,15 +33,10 @@ _KINDS = {  # which explicit tags fit which kind of node
     SequenceStartEvent: ("a list", {_P + "seq"}),
     MappingStartEvent: ("a mapping", {_P + "map"}),
 }
-_SAFE = yaml.constructor.SafeConstructor()
-# Scalar conversions only; SafeConstructor's scalar methods just read node.value.
-_CONVERT = {
-    _P + "int": _SAFE.construct_yaml_int,
-    _P + "float": _SAFE.construct_yaml_float,
-    _P + "bool": _SAFE.construct_yaml_bool,
-    _P + "null": _SAFE.construct_yaml_null,
-}
-# YAML's line breaks (PyYAML counts exactly these when it computes marks).
+# Scalar conversions only (the loader's SafeConstructor methods, which read node.value and the YAML version).
+_CONVERT = {_P + "int": "construct_yaml_int", _P + "float": "construct_yaml_float",
+            _P + "bool": "construct_yaml_bool", _P + "null": "construct_yaml_null"}
+# YAML's line breaks (the reader counts exactly these when it computes marks).
 _BREAK = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
 _SPACE = " \t\r\n\x85\u2028\u2029"
 
@@ -172,15 +171,27 @@ def load_yaml(source: str | Path, *, text: str | None = None, limits: YamlLimits
         text = _read(Path(source), name, limits)
     elif len(text.encode("utf-8", "replace")) > limits.max_bytes:
         raise LimitError(_too_big(name, limits))
-    text = text.removeprefix("\ufeff")  # PyYAML skips a BOM without counting it as a column
+    text = text.removeprefix("\ufeff")  # the reader skips a BOM without counting it as a column
     remember_text(name, text)
     try:
-        root, findings = _compose(text, name, limits.max_depth)
+        loader = _Composer(text, name, limits.max_depth)  # (the reader checks every character here)
+    except YAMLError as exc:
+        raise SpecError(_syntax_finding(name, text, exc)) from exc
+    try:
+        return _load(loader, name, text, limits)
+    finally:
+        loader.dispose()
+
+
+def _load(loader: _Composer, name: str, text: str, limits: YamlLimits) -> SourceDoc:
+    """Compose, measure and build the one document `loader` reads."""
+    try:
+        root, findings = _compose(loader, name)
     except _TooDeep as exc:
         raise LimitError(Finding(_mark_span(name, exc.args[0]), _depth_message(limits))) from None
     except RecursionError:
         raise LimitError(Finding(Span(name, 1, 1), _depth_message(limits))) from None
-    except yaml.YAMLError as exc:
+    except YAMLError as exc:
         raise SpecError(_syntax_finding(name, text, exc)) from exc
     if not isinstance(root, MappingNode):
         found = ("nothing" if root is None or root.tag == _P + "null"
@@ -194,7 +205,7 @@ def load_yaml(source: str | Path, *, text: str | None = None, limits: YamlLimits
     if size > limits.max_nodes:
         raise LimitError(Finding(_mark_span(name, root.start_mark), f"YAML document expands to more than "
                                  f"{limits.max_nodes} nodes (limit yaml_nodes); raise it with --limit yaml_nodes=N"))
-    builder = _Builder(name)
+    builder = _Builder(name, loader)
     try:
         data = builder.value(root)
     except RecursionError:  # only when max_depth was raised beyond what Python's stack allows
@@ -224,17 +235,26 @@ class _TooDeep(Exception):
     """Nesting passed max_depth while composing; args[0] is the offending mark."""
 
 
-class _Composer(yaml.SafeLoader):
-    """A SafeLoader used only to compose nodes: it records refused tags and stops runaway nesting."""
+class _Composer(SafeLoader):
+    """A YAML 1.2 SafeLoader used to compose nodes (and convert scalars): it records refused tags and
+    reused anchors and stops runaway nesting."""
 
     def __init__(self, text: str, name: str, max_depth: int):
         super().__init__(text)
-        self.name, self.max_depth, self.level = name, max_depth, 0
+        self.max_depth = None  # ruamel's own depth limit counts scalars too: ours (depth_limit) counts nesting
+        self.name, self.depth_limit, self.level = name, max_depth, 0
         self.findings: list[Finding] = []
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
         event = self.peek_event()
-        tag = getattr(event, "tag", None)  # alias events have no tag
+        if isinstance(event, AliasEvent):
+            return super().compose_node(parent, index)
+        if event.anchor is not None and event.anchor in self.anchors:
+            # YAML 1.2 lets a later anchor shadow an earlier one; in a spec that is a slip that silently
+            # changes what the aliases after it mean.
+            first = self.anchors[event.anchor].start_mark
+            raise _DuplicateAnchor(f"found duplicate anchor '{event.anchor}'", event.start_mark, first)
+        tag = None if event.ctag is None else str(event.ctag)
         if tag not in (None, "!"):
             kind, fits = _KINDS[type(event)]
             if tag not in _ALLOWED_TAGS:
@@ -250,10 +270,10 @@ class _Composer(yaml.SafeLoader):
         return self._nested(super().compose_mapping_node, anchor)
 
     def _nested(self, compose: Any, anchor: str | None) -> Node:
-        # PyYAML composes recursively; stop before Python's recursion limit does.
+        # ruamel composes recursively; stop before Python's recursion limit does.
         self.level += 1
         try:
-            if self.level > self.max_depth:
+            if self.level > self.depth_limit:
                 raise _TooDeep(self.peek_event().start_mark)
             return compose(anchor)
         finally:
@@ -264,25 +284,25 @@ class _Composer(yaml.SafeLoader):
                                      hint="remove the tag; specs use plain YAML values only"))
 
 
-def _compose(text: str, name: str, max_depth: int) -> tuple[Node | None, list[Finding]]:
-    """Compose the single document of `text` (None when there is none)."""
-    loader = _Composer(text, name, max_depth)
-    try:
-        root = loader.get_node() if loader.check_node() else None
-        if root is not None and loader.check_node():
-            where = _mark_span(name, loader.peek_event().start_mark)
-            raise SpecError(Finding(where, "only one YAML document per file",
-                                    hint="split the documents into separate files"))
-        return root, loader.findings
-    finally:
-        loader.dispose()
+class _DuplicateAnchor(YAMLError):
+    """An anchor defined twice: args are (message, mark of the second, mark of the first)."""
+
+
+def _compose(loader: _Composer, name: str) -> tuple[Node | None, list[Finding]]:
+    """Compose the single document the loader reads (None when there is none)."""
+    root = loader.get_node() if loader.check_node() else None
+    if root is not None and loader.check_node():
+        where = _mark_span(name, loader.peek_event().start_mark)
+        raise SpecError(Finding(where, "only one YAML document per file",
+                                hint="split the documents into separate files"))
+    return root, loader.findings
 
 
 class _Builder:
     """Turns a composed node graph into plain Python data, collecting findings."""
 
-    def __init__(self, name: str):
-        self.name = name
+    def __init__(self, name: str, loader: SafeLoader):
+        self.name, self.loader = name, loader
         self.maps: dict[int, dict[str, tuple[Node, Node]]] = {}
         self.findings: list[Finding] = []
 
@@ -298,7 +318,7 @@ class _Builder:
         if convert is None:  # str, and implicit timestamps/`=`: kept as the text written
             return node.value
         try:
-            return convert(node)
+            return getattr(self.loader, convert)(node)
         except (ValueError, KeyError, IndexError, TypeError):
             self.error(node, f"cannot read {node.value!r} as {_short(node.tag)}")
             return node.value
@@ -317,7 +337,7 @@ class _Builder:
                         self.error(src, "'<<' (merge key) needs a mapping or a list of mappings")
                         continue
                     for k, entry in self.entries(src).items():
-                        merged.setdefault(k, entry)  # earlier merge sources win, as in PyYAML
+                        merged.setdefault(k, entry)  # earlier merge sources win (YAML's merge key)
                 continue
             if not isinstance(key_node, ScalarNode):
                 self.error(key_node, "mapping keys must be plain text, not a list or mapping")
@@ -404,21 +424,20 @@ def _read(path: Path, name: str, limits: YamlLimits) -> str:
                                 hint="save the file with UTF-8 encoding")) from None
 
 
-def _syntax_finding(name: str, text: str, exc: yaml.YAMLError) -> Finding:
-    """A located finding for a PyYAML scanner/parser/composer/reader error."""
-    if isinstance(exc, yaml.reader.ReaderError):
+def _syntax_finding(name: str, text: str, exc: YAMLError) -> Finding:
+    """A located finding for a YAML scanner/parser/composer/reader error."""
+    if isinstance(exc, _DuplicateAnchor):
+        message, second, first = exc.args
+        return Finding(_mark_span(name, second), f"YAML syntax error: {message}",
+                       hint=f"first defined at {first.line + 1}:{first.column + 1}")
+    if isinstance(exc, ReaderError):
         line, col = _pos(_line_starts(text), exc.position)
         char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
         return Finding(Span(name, line, col), f"YAML syntax error: character #x{char:04x} is not allowed in YAML")
-    if isinstance(exc, yaml.MarkedYAMLError):
+    if isinstance(exc, MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         where = _mark_span(name, mark) if mark else Span(name, 1, 1)
         hint = None
-        if exc.context and exc.context.startswith("found duplicate anchor"):
-            # PyYAML words this one as context "found duplicate anchor ..." plus problem "second occurrence".
-            cm = exc.context_mark
-            return Finding(where, f"YAML syntax error: {exc.context.split(';')[0]}",
-                           hint=f"first defined at {cm.line + 1}:{cm.column + 1}" if cm else None)
         if exc.problem and exc.context:
             cm = exc.context_mark
             hint = exc.context + (f" (line {cm.line + 1}, column {cm.column + 1})" if cm else "")
@@ -426,7 +445,7 @@ def _syntax_finding(name: str, text: str, exc: yaml.YAMLError) -> Finding:
     return Finding(Span(name, 1, 1), f"YAML syntax error: {exc}")
 
 
-def _mark_span(name: str, mark: yaml.Mark) -> Span:
+def _mark_span(name: str, mark: StreamMark) -> Span:
     return Span(name, mark.line + 1, mark.column + 1)
 
 

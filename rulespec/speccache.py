@@ -28,7 +28,8 @@ KIND = "spec"
 # the modules whose classes a GameSpec is made of; anything else in an entry makes it a miss
 _ALLOWED_MODULES = frozenset({
     "orrery.rulespec.ast", "orrery.rulespec.errors", "orrery.rulespec.gamespec", "orrery.rulespec.models",
-    "orrery.rulespec.source", "orrery.rulespec.variants", "yaml.nodes", "yaml.error",
+    "orrery.rulespec.source", "orrery.rulespec.variants",
+    "ruamel.yaml.nodes", "ruamel.yaml.error", "ruamel.yaml.tag", "ruamel.yaml.tokens",  # (comments ride on nodes)
 })
 _ALLOWED_BUILTINS = frozenset({"set", "frozenset", "slice", "complex"})
 

@@ -104,10 +104,17 @@ def test_action_ids_are_the_same_move_everywhere():
     assert state.legal_actions() == first[:4] + first[5:]  # every other cell keeps its id
 
 
+def _past_chance(state, rng):
+    """The state after random outcomes of the chance nodes ahead."""
+    while state.is_chance_node():
+        outcomes = [a for a, _ in state.chance_outcomes()]
+        state.apply_action(int(rng.choice(outcomes)))
+    return state
+
+
 def test_observations_never_show_another_players_hand():
     game = adapter.load_game("bubble-singularity")
-    state = game.new_initial_state()
-    state.apply_action(3)  # the seed
+    state = _past_chance(game.new_initial_state(), np.random.default_rng(3))  # the setup's shuffles
     gs = state.gs
     mine = json.loads(state.observation_string(0))["zones"]["offer[0]"]
     theirs = json.loads(state.observation_string(1))["zones"]["offer[0]"]
@@ -128,8 +135,89 @@ def _mcts(game, seat: int, seed: int):
 @pytest.mark.parametrize(("name", "players"), [("tic-tac-toe", 2), ("bubblee-pop", 2), ("burbuja", 1)])
 def test_mcts_and_evaluate_bots_play_through_the_adapter(name, players):
     # perfect information; chance and hidden pieces in a two-player game; chance in a solitaire
-    game = adapter.load_game(name, max_game_length=30)
+    game = adapter.load_game(name, max_game_length=15)
     bots = [_mcts(game, 0, 1)] + [uniform_random.UniformRandomBot(p, np.random.RandomState(p))
                                   for p in range(1, players)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(7))
     assert len(returns) == players and all(r in (-1.0, 0.0, 1.0) for r in returns)
+
+
+DIE_RACE = """\
+orrery: 1
+game: {name: die-race, title: Die race, players: {min: 2, max: 2}}
+components:
+  tracks:
+    position: {start: 0, min: 0}
+  pieces:
+    card: {attributes: {rank: int}, unlimited: true}
+  zones:
+    deck: {type: deck, visibility: public}
+setup: |
+  for r in range(1, 5) {
+    create card {rank: r} in deck
+  }
+  shuffle deck
+flow:
+  first_player: 0
+  phases:
+    - name: race
+      order: clockwise
+      steps:
+        - actions: [roll, rest]
+actions:
+  roll:
+    rule: "Roll a die and move that many spaces."
+    effect: |
+      current.position += random_int(1, 6)
+  rest:
+    rule: "Stay where you are."
+    effect: |
+      current.position += 0
+end:
+  arrived:
+    rule: "The first to reach 10 wins."
+    when: current.position >= 10
+    winners: "[current]"
+"""
+
+
+@pytest.fixture()
+def die_race(tmp_path):
+    path = tmp_path / "die-race.yaml"
+    path.write_text(DIE_RACE, encoding="utf-8")
+    return adapter.load_game(str(path))
+
+
+def _positions(state) -> list[int]:
+    return [p["position"] for p in state.gs.view()["players"]]
+
+
+def test_every_draw_is_a_chance_node_of_its_outcomes(die_race):
+    assert die_race.get_type().information.name == "PERFECT_INFORMATION"  # every draw is seen when made
+    state = die_race.new_initial_state()
+    sizes = []
+    while state.is_chance_node():  # the setup's shuffle of 4 cards: a Fisher-Yates draw per card
+        outcomes = state.chance_outcomes()
+        sizes.append(len(outcomes))
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0) and len({p for _, p in outcomes}) == 1
+        state.apply_action(0)
+    assert sizes == [4, 3, 2] and state.current_player() == 0
+    assert [c["rank"] for c in state.gs.view()["zones"]["deck"]["pieces"]] == [2, 3, 4, 1]
+    state.apply_action(state.legal_actions()[0])  # roll
+    assert state.is_chance_node() and [a for a, _ in state.chance_outcomes()] == list(range(6))
+    assert _positions(state) == [0, 0]  # the position the roll was made from, until the die shows
+    state.apply_action(3)  # the die shows 4
+    assert state.current_player() == 1 and _positions(state) == [4, 0]
+
+
+def test_chance_states_clone_and_serialize_with_their_outcomes(die_race):
+    state = _past_chance(die_race.new_initial_state(), np.random.default_rng(0))
+    state.apply_action(state.legal_actions()[0])
+    a, b = state.clone(), state.clone()
+    a.apply_action(0)
+    b.apply_action(5)
+    assert [_positions(a), _positions(b)] == [[1, 0], [6, 0]]
+    again = die_race.deserialize_state(b.serialize())
+    assert again.history() == b.history() and str(again) == str(b)
+    pending = die_race.deserialize_state(state.serialize())
+    assert pending.is_chance_node() and len(pending.chance_outcomes()) == 6

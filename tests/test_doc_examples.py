@@ -123,7 +123,7 @@ def _locals(ex: Example) -> dict[str, str]:
 
 
 def _rules(ex: Example, tmp: Path) -> None:
-    from orrery.rulespec.checker import check_rule_text
+    from orrery.rulespec.textcheck import check_rule_text
 
     findings: list[Finding] = []
     exprs, effects = [], []

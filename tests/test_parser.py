@@ -602,3 +602,20 @@ def test_errors_in_a_spec_file_point_at_the_file_line(tmp_path):
     text = str(info.value)
     assert f"{path}:12:13" in text and f"{path}:15:20" in text
     assert "^" in text  # a caret under the offending column
+
+
+def test_a_text_read_twice_gets_each_callers_spans() -> None:
+    """Parse trees are kept per text (rulespec/parser._tree); spans are mapped for each caller anew."""
+    first = parse_expr("a + b", file="one.yaml")
+    shifted = parse_expr("a + b", lambda line, col, el=None, ec=None: A.Span("two.yaml", line + 9, col, el, ec))
+    assert first == shifted  # (spans are not compared)
+    assert (first.span.file, first.span.line) == ("one.yaml", 1)
+    assert (shifted.span.file, shifted.span.line) == ("two.yaml", 10)
+    assert shifted.right.span.col == first.right.span.col == 5
+
+
+def test_a_bad_text_read_twice_is_refused_twice() -> None:
+    for file in ("one.yaml", "two.yaml"):
+        with pytest.raises(SpecError) as err:
+            parse_expr("a +", file=file)
+        assert err.value.findings[0].span.file == file

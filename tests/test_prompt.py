@@ -164,6 +164,25 @@ def test_commands_at_the_prompt(tmp_path):
     assert out.count("type 'help' for the commands") == 2
 
 
+def test_on_a_terminal_text_wraps_at_its_width_and_the_rules_are_rendered_through_a_pager(tmp_path, monkeypatch):
+    from orrery.interpreter.cli.render import SafeConsole
+
+    paged: list[str] = []
+    monkeypatch.setattr("pydoc.pager", lambda text: paged.append(text))  # (rich's system pager)
+    gs = new_state(make_game(tmp_path, STEPS))
+    console = SafeConsole(file=io.StringIO(), width=40, force_terminal=True, no_color=True, highlight=False)
+    table = Table(console, lambda: None, lambda: "saved")
+    with create_pipe_input() as pipe:
+        reader = LineReader(lambda: answer_words(gs), pt_input=pipe, pt_output=DummyOutput())
+        pipe.send_text("help\rrules\rwhy spend\rearn\r")
+        assert ask(table, gs, reader) == (0, "earn")
+    out = console.file.getvalue()
+    assert max(len(line) for line in out.splitlines()) <= 40  # help and why, wrapped at the words
+    assert "'why OPTION' says" in " ".join(out.split())
+    assert len(paged) == 1 and "Take a coin from the bank." in paged[0]
+    assert "## Actions" not in paged[0] and "Actions" in paged[0]  # Markdown rendered, not shown raw
+
+
 @pytest.mark.parametrize("typed, expected", [("undo", UNDO), ("quit", QUIT), ("q", QUIT), ("/undo", UNDO)])
 def test_undo_and_quit_go_back_to_the_table(tmp_path, typed, expected):
     gs = new_state(make_game(tmp_path, STEPS))
@@ -266,7 +285,7 @@ def test_on_a_terminal_the_bot_shows_it_is_thinking_and_for_how_long(capsys, mon
     monkeypatch.setattr(sys, "stdin", io.StringIO("b2\nquit\n"))
     assert main(["play", "tic-tac-toe", "--think", "0.2", "--seed", "3", "--no-save", "--quiet-board"]) == 0
     out = screen.getvalue()
-    assert "O is thinking… (up to 0.2 s)" in out
+    assert "O is thinking… (up to 0.1 s)" in out  # the first decision of a turn: half of the turn's 0.2 s
     assert "O (mcts): Where do you play? -> " in out
 
 

@@ -133,8 +133,9 @@ def test_text_span_on_non_string_falls_back_to_value_span(doc: SourceDoc) -> Non
     "text, expected",
     [
         ("on: 1\nyes: 2\n1: 3\n~: 4\n", {"on": 1, "yes": 2, "1": 3, "~": 4}),
-        ("a: yes\nb: ~\nc: 0x10\nd: 1.5\ne: '3'\nf: !!str 4\ng: 2024-01-01\n",
-         {"a": True, "b": None, "c": 16, "d": 1.5, "e": "3", "f": "4", "g": "2024-01-01"}),
+        # YAML 1.2: `yes` is text, `true` a boolean
+        ("a: yes\nb: ~\nc: 0x10\nd: 1.5\ne: '3'\nf: !!str 4\ng: 2024-01-01\nh: true\n",
+         {"a": "yes", "b": None, "c": 16, "d": 1.5, "e": "3", "f": "4", "g": "2024-01-01", "h": True}),
         ("base: &b {x: 1, y: 2}\nmore:\n  <<: *b\n  y: 3\n", {"base": {"x": 1, "y": 2}, "more": {"x": 1, "y": 3}}),
         ("a: &l [1, 2]\nb: *l\n", {"a": [1, 2], "b": [1, 2]}),
     ],

@@ -26,8 +26,8 @@ class Traits:
     hidden: bool  # some zone, variable or sealed answer is not seen by everybody
 
     def perfect_information(self) -> bool:
-        """Every player sees everything, and nothing is left to chance the players cannot see."""
-        return not (self.random or self.hidden)
+        """Every player sees everything (draws are chance nodes of their own, seen when they happen)."""
+        return not self.hidden
 
     def zero_sum(self) -> bool:
         """Always two seats: a win for one is a loss for the other, a draw is 0 for both (dsl.md, results)."""

@@ -1,10 +1,10 @@
 """Orrery games as OpenSpiel games: `load_game(game)` returns a `pyspiel.Game`; importing this module also
 registers every bundled game, so `pyspiel.load_game("orrery_<game>")` works (dashes as underscores) (docs/adapters.md).
 
-The game type comes from the spec (adapters/gametraits.py). A game whose rules draw random numbers starts at an
-explicit chance node: its outcomes are the engine's seeds `0..seeds-1`, equally likely, and every later shuffle,
-draw and roll follows from the seed (the engine keeps them inside its effects, so they are not nodes of their
-own). Actions are the game-wide ids of adapters/actionspace.py; observations are the player's own view.
+The game type comes from the spec (adapters/gametraits.py). Every random draw of the engine (a die, each card
+of a shuffle, a piece drawn from a bag) is an explicit chance node of its equally likely outcomes, met where
+the engine draws it (adapters/chance.py). Actions are the game-wide ids of adapters/actionspace.py;
+observations are the player's own view.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ from orrery.interpreter.core.rules import Rules
 from orrery.rulespec.quickload import load_spec
 
 from .actionspace import DEFAULT_MAX_OPTIONS, ActionSpace
+from .chance import NeedDraw, Tape, TapeRng, drawing_from
 from .gametraits import Traits, traits_of
 from .observe import DEFAULT_MAX_GAME_LENGTH, TensorLayout, information_state_string, observation_string
 
 PREFIX = "orrery_"
-DEFAULT_SEEDS = 1000  # chance outcomes of a random game's first node
+DEFAULT_MAX_CHANCE_OUTCOMES = 1000  # the most outcomes one draw may have (a die, a deck, a bag)
 _Type = pyspiel.GameType
 
 
@@ -48,7 +49,8 @@ def game_type(traits: Traits, source: str) -> pyspiel.GameType:
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"game": source, "players": traits.default_players, "variants": "",
-                                 "mode": "compiled", "seeds": DEFAULT_SEEDS, "max_options": DEFAULT_MAX_OPTIONS,
+                                 "mode": "compiled", "max_chance_outcomes": DEFAULT_MAX_CHANCE_OUTCOMES,
+                                 "max_options": DEFAULT_MAX_OPTIONS,
                                  "max_game_length": DEFAULT_MAX_GAME_LENGTH})
 
 
@@ -60,7 +62,7 @@ class _Shared:
         self.game = game
         self.traits = traits
         self.players = int(params["players"])
-        self.seeds = int(params["seeds"])
+        self.most = int(params["max_chance_outcomes"])
         self.max_length = int(params["max_game_length"])
         self.space = ActionSpace(game.rules, self.players, int(params["max_options"]))
         self.layout = TensorLayout(game.new_initial_state(players=self.players, seed=0))
@@ -99,14 +101,14 @@ class OrreryOpenSpielGame(pyspiel.Game):
         n = self.shared.players
         info = pyspiel.GameInfo(
             num_distinct_actions=self.shared.space.size,
-            max_chance_outcomes=self.shared.seeds if traits.random else 0,
+            max_chance_outcomes=self.shared.most if traits.random else 0,
             num_players=n, min_utility=-1.0, max_utility=1.0,
             utility_sum=0.0 if traits.zero_sum() else None,
             max_game_length=self.shared.max_length)
         super().__init__(gtype, info, params)
 
     def new_initial_state(self) -> "OrreryOpenSpielState":
-        """The start of a game: a chance node choosing the seed if the rules draw random numbers."""
+        """The start of a game: the first decision, or a chance node if the setup draws."""
         return OrreryOpenSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "OrreryObserver":
@@ -116,27 +118,66 @@ class OrreryOpenSpielGame(pyspiel.Game):
 
 
 class _Play:
-    """The Orrery position behind an OpenSpiel state. OpenSpiel clones a Python state by deep-copying its
-    attributes: this one copies as `GameState.clone()` (copy-on-write), never the game and its rules."""
+    """The Orrery position behind an OpenSpiel state, with the chance outcomes drawn so far (its tape).
+
+    While a draw waits for its outcome, `gs` is the position before the answer that drew it (None before the
+    setup's first decision) and `pending` that answer: each outcome is appended to the tape and the answer
+    played again, until it needs no more. OpenSpiel clones a Python state by deep-copying its attributes: this
+    one copies as `GameState.clone()` (copy-on-write) and its own tape, never the game and its rules."""
 
     def __init__(self, shared: "_Shared", gs: Any = None) -> None:
         self.shared = shared
         self.gs = gs
+        self.tape: Tape = {}
+        self.pending: int | None = None  # the answer waiting for a draw (None: the setup, when gs is None)
+        self.waiting: tuple[int, int] | None = None  # the draw waited for: (draws made before, outcomes)
         self.cut = False  # cut short at max_game_length: a draw
+
+    def run(self, answer: int | None) -> None:
+        """Start the game (gs None) or apply an answer; a draw past the tape makes this a chance node."""
+        shared = self.shared
+        try:
+            with drawing_from(self.tape):
+                if self.gs is None:
+                    self.gs = shared.game.new_initial_state(shared.players, 0, rng=TapeRng(shared.most))
+                else:
+                    self.gs.apply(answer)  # (a NeedDraw puts the position back as it was: GameState.apply)
+        except NeedDraw as draw:
+            self.pending, self.waiting = answer, draw.key
+            return
+        self.pending, self.waiting = None, None
+        self.cut = len(self.gs.steps) >= shared.max_length and not self.gs.is_terminal()
+
+    @property
+    def need(self) -> int:
+        """The outcomes of the draw waited for; 0 when nobody waits."""
+        return 0 if self.waiting is None else self.waiting[1]
+
+    def draw(self, outcome: int) -> None:
+        """The chance player's outcome for the draw waited for."""
+        assert self.waiting is not None and 0 <= outcome < self.waiting[1], (self.waiting, outcome)
+        self.tape[self.waiting] = outcome
+        self.run(self.pending)
 
     def __deepcopy__(self, memo: dict) -> "_Play":
         play = _Play(self.shared, None if self.gs is None else self.gs.clone())
-        play.cut = self.cut
+        play.tape, play.pending, play.waiting, play.cut = dict(self.tape), self.pending, self.waiting, self.cut
         return play
 
     def __reduce__(self) -> tuple:
-        return _play_of, (None if self.gs is None else self.gs.to_json(), self.cut, self.shared)
+        history = [] if self.gs is None else self.gs.history()
+        return _play_of, (history, tuple(self.tape.items()), self.pending, self.shared)
 
 
-def _play_of(data: dict[str, Any] | None, cut: bool, shared: "_Shared") -> _Play:
-    """A position played again from its seed and history (docs/api.md, `state_from_json`)."""
-    play = _Play(shared, None if data is None else shared.game.state_from_json(data))
-    play.cut = cut
+def _play_of(history: list[int], tape: tuple, pending: int | None, shared: "_Shared") -> _Play:
+    """A position played again from its answers and chance outcomes."""
+    play = _Play(shared)
+    play.tape = dict(tape)
+    play.run(None)
+    for answer in history:
+        play.run(answer)
+    if pending is not None:
+        play.run(pending)
     return play
 
 
@@ -146,17 +187,17 @@ class OrreryOpenSpielState(pyspiel.State):
     def __init__(self, game: OrreryOpenSpielGame) -> None:
         super().__init__(game)
         self.shared = game.shared
-        self.play = _Play(self.shared, None if self.shared.traits.random else self.shared.game.new_initial_state(
-            self.shared.players, 0))
+        self.play = _Play(self.shared)
+        self.play.run(None)
 
     @property
     def gs(self) -> Any:
-        """The Orrery `GameState` (None before a random game's seed is drawn)."""
+        """The Orrery `GameState` (None before the setup's draws are all made)."""
         return self.play.gs
 
     def current_player(self) -> int:
-        """The seat to answer, CHANCE before a random game's seed, TERMINAL at the end."""
-        if self.gs is None:
+        """The seat to answer, CHANCE while a draw waits, TERMINAL at the end."""
+        if self.play.need:
             return pyspiel.PlayerId.CHANCE
         if self.play.cut or self.gs.is_terminal():
             return pyspiel.PlayerId.TERMINAL
@@ -164,31 +205,27 @@ class OrreryOpenSpielState(pyspiel.State):
 
     def ids(self) -> dict[int, int]:
         """The pending decision's options: global id -> engine index."""
-        d = None if self.gs is None or self.play.cut else self.gs.decision
+        d = None if self.play.need or self.play.cut else self.gs.decision
         return {} if d is None else self.shared.space.global_ids(d)
 
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self.ids())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The seeds, equally likely."""
-        if self.gs is not None:
-            return []
-        p = 1.0 / self.shared.seeds
-        return [(seed, p) for seed in range(self.shared.seeds)]
+        """The outcomes of the draw waited for, equally likely."""
+        n = self.play.need
+        return [(k, 1.0 / n) for k in range(n)] if n else []
 
     def _apply_action(self, action: int) -> None:
-        shared = self.shared
-        if self.gs is None:
-            self.play.gs = shared.game.new_initial_state(shared.players, int(action))
-            return
-        self.gs.apply(self.ids()[action])
-        self.play.cut = len(self.gs.steps) >= shared.max_length and not self.gs.is_terminal()
+        if self.play.need:
+            self.play.draw(int(action))
+        else:
+            self.play.run(self.ids()[action])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}"
-        index = self.ids().get(action) if self.gs is not None else None
+            return f"chance: outcome {action}" + (f" of {self.play.need}" if self.play.need else "")
+        index = self.ids().get(action)
         if index is not None:
             options = self.gs.decision.options
             label = next(o.label for o in options if o.index == index)
@@ -199,16 +236,19 @@ class OrreryOpenSpielState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """The game is over (or was cut short)."""
-        return self.gs is not None and (self.play.cut or self.gs.is_terminal())
+        return not self.play.need and (self.play.cut or self.gs.is_terminal())
 
     def returns(self) -> list[float]:
         """1 win, -1 loss, 0 draw per seat; zeros before the end."""
-        if self.gs is None or self.play.cut:
+        if self.play.need or self.play.cut:
             return [0.0] * self.shared.players
         return self.gs.returns()
 
     def __str__(self) -> str:
-        return "chance: the seed" if self.gs is None else observation_string(self.gs, None)
+        if self.gs is None:
+            return f"chance: a draw of the setup among {self.play.need}"
+        with drawing_from(self.play.tape):
+            return observation_string(self.gs, None)
 
 
 class OrreryObserver:
@@ -221,25 +261,27 @@ class OrreryObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: OrreryOpenSpielState, player: int) -> None:
-        """The tensor of `state` as `player` sees it."""
+        """The tensor of `state` as `player` sees it (before a draw's answer, the position it was given at)."""
         if state.gs is None:
             self.tensor.fill(0.0)
             return
-        self.shared.layout.encode(state.gs.view(player), self.tensor)
+        with drawing_from(state.play.tape):
+            self.shared.layout.encode(state.gs.view(player), self.tensor)
 
     def string_from(self, state: OrreryOpenSpielState, player: int) -> str:
         """The view (with the past as the player knew it, for perfect recall) as a string."""
         if state.gs is None:
-            return "chance: the seed"
-        if self.recall:
-            return information_state_string(state.gs, player, self.shared.traits.perfect_information())
-        return observation_string(state.gs, player)
+            return "chance: the setup's draws"
+        with drawing_from(state.play.tape):  # (a narration read for the first time plays the game again)
+            if self.recall:
+                return information_state_string(state.gs, player, self.shared.traits.perfect_information())
+            return observation_string(state.gs, player)
 
 
 def load_game(game: str, variants: tuple[str, ...] | list[str] = (), players: int | None = None,
               mode: str | None = None, **params: Any) -> pyspiel.Game:
     """An Orrery game (a bundled name or a spec path, with variants) as a `pyspiel.Game`; `params` may set
-    `seeds`, `max_options` and `max_game_length`."""
+    `max_chance_outcomes`, `max_options` and `max_game_length`."""
     orrery_game = load_orrery(game, list(variants), players=players, mode=mode)
     full = {"game": str(game), "variants": ",".join(str(v) for v in variants), "mode": orrery_game.mode,
             "players": orrery_game.num_players(), **params}

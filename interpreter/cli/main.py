@@ -288,13 +288,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")
     sp.add_argument("--players", type=PLAYERS, help="number of players (default: the game's default)")
     sp.add_argument("--seats", help="comma-separated seat types, e.g. human,random or human,mcts:200 (default: "
-                    "human, then mcts bots that think --think seconds a decision)")
+                    "human, then mcts bots that think --think seconds a turn)")
     sp.add_argument("--seed", type=SEED, help="random seed (default: drawn from the operating system; the save "
                     "and the log keep it, and a game with hidden information shows it only at the end)")
     sp.add_argument("--log", metavar="FILE", help="save the game log (JSON Lines) to FILE")
     sp.add_argument("--delay", type=DELAY, default=0.0, help="seconds to pause after each bot move")
-    sp.add_argument("--think", type=THINK, default=1.0, help="seconds a search bot thinks per decision when its "
-                    "seat gives it no budget (a plain 'mcts' seat, as the default seats are; default 1)")
+    sp.add_argument("--think", type=THINK, default=2.0, help="seconds a search bot thinks in one whole turn, "
+                    "however many decisions it holds, when its seat gives it no budget (a plain 'mcts' seat, as "
+                    "the default seats are; default 2)")
     sp.add_argument("--quiet-board", action="store_true", help="do not redraw the board after bot moves")
     sp.add_argument("--no-color", action="store_true", help="no colours (as with the NO_COLOR environment "
                     "variable); symbols and the legend tell every piece apart")

@@ -8,7 +8,8 @@ and the table's commands (`help`, `rules`, `why OPTION`, `undo`, `save`,
 of a decision fits the terminal's height (screen.py): a menu too long for it
 shows a page of its options, and `more` the next one.  Bots answer through the same
 interface; by default every seat but the first is a search bot (mcts) that
-thinks `--think` seconds (default 1) a decision, shown as "… is thinking".
+thinks `--think` seconds (default 2) a TURN, shared among the turn's decisions
+(thinking.py), shown as "… is thinking".
 Each bot move, and each decision the engine answers by itself (one option),
 is told in the game's words (narrate.py).  `--log FILE` writes every decision
 as it is made.
@@ -20,7 +21,7 @@ a human is seated (a bots-only game is saved only with an explicit --save);
 progress is never overwritten: the new game goes to `<game>-2.orrery-save.json`
 (or -3...), and an explicit --save FILE holding a game in progress is refused.
 One process plays a save at a time: while a game plays into FILE it holds a lock
-(flock on FILE.lock, dropped by the kernel if the process dies), and another
+(filelock on FILE.lock, dropped by the system if the process dies), and another
 `orrery play` that would write FILE (--resume FILE, --save FILE) is refused.
 Quitting, end of input and Ctrl-C all leave the game saved and say how to go
 on: `orrery play --resume FILE` rebuilds the game from its decisions (GAME,
@@ -75,10 +76,11 @@ from ..files.save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, m
                    replay_save, save_status, write_save)
 from ..bots.simulate import bot_seed
 from .table import PRIVATE_RECORD, Handover, Recap, hidden_information, new_seed, seed_text
+from .thinking import TurnBudget
 from ..core.values import PieceRef
 
 HUMAN = "human"
-DEFAULT_BOT = "mcts"  # the default seat besides the human: a search bot thinking --think seconds a decision
+DEFAULT_BOT = "mcts"  # the default seat besides the human: a search bot thinking --think seconds a turn
 
 
 def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]:
@@ -396,6 +398,8 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     think = getattr(args, "think", None)
     bots: dict[int, Bot] = {i: make_bot(thinking(k, think), bot_seed(seed, i)) for i, k in enumerate(seats)
                             if k != HUMAN}
+    # plain 'mcts' seats think --think seconds a turn (a seat with its own budget keeps it)
+    per_turn = {i: TurnBudget(think) for i, k in enumerate(seats) if think is not None and k == "mcts"}
     ref = _save_ref(path)
     saved_variants = [_variant_ref(path, v) for v in variants]
     log_path = getattr(args, "log", None)
@@ -521,11 +525,12 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             look()
             if p in bots:
                 before = public_view(gs)
-                budget = getattr(bots[p], "seconds", None)
+                budget = per_turn[p].share(gs, p) if p in per_turn else getattr(bots[p], "seconds", None)
                 if seats[p].partition(":")[0] in PARAMETRIC:  # a search: say so while it runs (on a terminal)
-                    limit = f" (up to {budget:g} s)" if budget else ""
+                    limit = f" (up to {budget:.2g} s)" if budget else ""
                     with console.status(f"{escape(seat(p))} is thinking…{limit}"):
-                        index = apply_choice(gs, bots[p].choose(gs))
+                        chosen = per_turn[p].think(gs, p, bots[p]) if p in per_turn else bots[p].choose(gs)
+                        index = apply_choice(gs, chosen)
                 else:
                     index = apply_choice(gs, bots[p].choose(gs))
                 opt = next(o for o in d.options if o.index == index)

@@ -219,6 +219,18 @@ def rules_text(gs: GameState) -> str:
     return explain_text(gs.game.spec)
 
 
+def show_rules(console: Console, text: str) -> None:
+    """The rules (Markdown): on a terminal rendered, wrapped to its width and shown through a pager (the rules
+    of a big game run to hundreds of lines); elsewhere printed as they are, whole lines."""
+    if not console.is_terminal:
+        console.print(escape(text), soft_wrap=True)
+        return
+    from rich.markdown import Markdown
+
+    with console.pager(styles=True):
+        console.print(Markdown(text))
+
+
 class Table:
     """What a command needs from the table: redraw the board, show the menu's next page, save now."""
 
@@ -275,7 +287,7 @@ def _command(table: Table, gs: GameState, cmd: str, rest: str) -> str | None:
     elif cmd == "more":
         table.more()
     elif cmd == "rules":
-        console.print(escape(rules_text(gs)), soft_wrap=True)
+        show_rules(console, rules_text(gs))
     elif cmd == "why":
         console.print(escape(why_text(gs, rest)), soft_wrap=True)
     elif cmd == "save":

@@ -53,7 +53,17 @@ class SafeConsole(Console):
     Titles, labels, prompts, narration and reasons come from specs, logs and saves: their control
     characters (ESC clears screens and retitles windows) are written as escapes (\\x1b) in every
     text segment, after layout; rich's own styles and cursor controls are untouched.
+
+    Text the table prints with `soft_wrap=True` (help, `why`, refusals, narration, where the game is saved) is
+    wrapped at the terminal's width on a terminal, and kept in whole lines elsewhere (a pipe, a log of the
+    session: programs and searches read whole lines).
     """
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        """rich's print; `soft_wrap` asks for whole lines only where the output is not a terminal."""
+        if kwargs.get("soft_wrap") and self.is_terminal:
+            kwargs["soft_wrap"] = False
+        super().print(*objects, **kwargs)
 
     def _render_buffer(self, buffer: Any) -> str:
         return super()._render_buffer(seg if seg.control else Segment(printable(seg.text), seg.style, seg.control)

@@ -24,6 +24,7 @@ from .reactions import anytime_actions, owned_events, windows_after, windows_of
 from .fallibility import Fallibility
 from .abilities import abilities_of, initial_rows, templates_of
 from .modifiers import quantities_of
+from .payto import paid_to
 from .uses import Limit, limit_of
 from .values import DIAGONAL, HEX_DIRS, ORTHOGONAL, Player, ZoneRef, parse_cell_label
 from .valueops import TableRef, ZoneFamily
@@ -121,6 +122,7 @@ class ActionInfo:
     span: Span
     late_cost: list[tuple[str, A.Expr]] = field(default_factory=list)  # reading a parameter: paid once all are chosen
     cost_site: int | None = None  # the last parameter a late cost reads: its menu shows the prices
+    pay_to: dict[str, A.Block] = field(default_factory=dict)  # cost entry -> `TARGET += __paid__` (costs.pay)
 
 
 @dataclass
@@ -423,14 +425,15 @@ class Rules:
         ]
         cost = [(var, s.expr("actions", name, "cost", var)) for var in decl.cost]
         order = {p.name: k for k, p in enumerate(params)}
-        reads = [max((order[n.id] for n in amount.walk() if isinstance(n, A.Name) and n.id in order), default=None)
-                 for _, amount in cost]
+        to = {var: s.expr("actions", name, "pay_to", var) for var in decl.pay_to}  # (a target reads params too)
+        reads = [max((order[n.id] for e in (amount, to.get(var)) if e is not None for n in e.walk()
+                      if isinstance(n, A.Name) and n.id in order), default=None) for var, amount in cost]
         effect = s.effect("actions", name, "effect") or A.Block(span=s.span("actions", name), body=())
         return ActionInfo(name, decl.label or name.replace("_", " "), decl.rule, s.expr("actions", name, "condition"),
                           decl.why, params, [c for c, k in zip(cost, reads) if k is None], effect,
                           limit_of(decl.limit, name), s.span("actions", name),
                           [c for c, k in zip(cost, reads) if k is not None],
-                          max((k for k in reads if k is not None), default=None))
+                          max((k for k in reads if k is not None), default=None), paid_to(s, name, decl.pay_to))
 
     def _trigger(self, name: str) -> TriggerInfo:
         s, decl = self.spec, self.spec.model.triggers[name]

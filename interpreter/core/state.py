@@ -68,7 +68,7 @@ class State:
                  "rng", "cursor", "outcome", "msgs", "cascade", "decisions", "setup_override", "cascades", "_own",
                  "derived", "version", "uses", "origins")
 
-    def __init__(self, rules: Rules, n_players: int, seed: int):
+    def __init__(self, rules: Rules, n_players: int, seed: int, rng: Rng | None = None):
         self.rules = rules
         self.n = n_players
         self.kinds: list[str] = []
@@ -80,7 +80,7 @@ class State:
         self.clock = 0
         self.vars: dict[str, Any] = {}
         self.pvars: list[dict[str, Any]] = [{} for _ in range(n_players)]
-        self.rng = Rng(seed)
+        self.rng = Rng(seed) if rng is None else rng  # (another source of the same draws: engine/game.py)
         self.cursor = Cursor()
         self.outcome: Outcome | None = None
         self.msgs: list[str] = []

@@ -100,19 +100,22 @@ class GameState:
         self._base: Position | None = None
         self._since: list[Any] = []
         self._revealing = False  # the answer being applied gave a commit's last answer (see _commit)
+        self._rng0: Any = None  # the random source it started with when not the seed's (the narration replays it)
 
     @classmethod
     def start(cls, game: Any, n: int, seed: int, setup: Any = None, replace_setup: bool = False,
-              narrate: bool = False) -> "GameState":
+              narrate: bool = False, rng: Any = None) -> "GameState":
         """A new game of `n` players: setup runs up to the first decision.  `narrate`: build the narration
-        from the start (for a table that shows it); else it is built when first read."""
+        from the start (for a table that shows it); else it is built when first read.  `rng`: the random
+        source instead of the seed's (Game.new_initial_state)."""
+        rng0 = None if rng is None else rng.clone()
         overridden = setup is not None or replace_setup
         rules, flow_frame = game.engine(overridden)
-        initial = State(rules, n, seed)
+        initial = State(rules, n, seed, rng)
         if overridden:
             initial.setup_override = (setup, replace_setup)
         gs = cls(game, Position(initial, game.limits, [flow_frame()]), seed)
-        gs._setup = (setup, replace_setup)
+        gs._setup, gs._rng0 = (setup, replace_setup), rng0
         gs._told = [] if narrate else None
         gs.pos.it.narrate = narrate
         gs._listen()
@@ -147,7 +150,8 @@ class GameState:
         if self._sampled:
             raise RuntimeError("a state driven by sample_step has no narration: its steps list the sampled "
                                "answers only, so its history cannot be told again")
-        again = GameState.start(self.game, self.num_players, self.seed, *self._setup, narrate=True)
+        again = GameState.start(self.game, self.num_players, self.seed, *self._setup, narrate=True,
+                                rng=None if self._rng0 is None else self._rng0.clone())
         for index in self.history():
             again.apply(index, keep=False)
         self._told = again._told
@@ -262,7 +266,7 @@ class GameState:
         g = GameState.__new__(GameState)
         g.game, g.seed, g.pos = self.game, self.seed, self.pos.clone()
         g.steps, g._told = list(self.steps), None if self._told is None else list(self._told)
-        g._setup, g._sampled = self._setup, self._sampled
+        g._setup, g._sampled, g._rng0 = self._setup, self._sampled, self._rng0
         g.lookahead_used, g._look_loops = 0, 0
         g._base, g._since = self._base, list(self._since)  # (a checkpoint is never changed: shared)
         g._revealing = False

@@ -98,16 +98,18 @@ class Game:
         return self.players if self.players is not None else self.rules.default_players
 
     def new_initial_state(self, players: int | None = None, seed: int = 0, setup: Any = None,
-                          replace_setup: bool = False, narrate: bool = False) -> "GameState":
+                          replace_setup: bool = False, narrate: bool = False, rng: Any = None) -> "GameState":
         """A new game: setup runs up to the first decision (plus an extra setup block, e.g. a scenario's).
-        `narrate`: build the narration as the game goes (a table that shows it); else it is built when read."""
+        `narrate`: build the narration as the game goes (a table that shows it); else it is built when read.
+        `rng`: where the game's random draws come from instead of the seed's generator (a core.rng.Rng; the
+        OpenSpiel adapter's asks for each draw: adapters/chance.py); `to_json` then no longer describes it."""
         n = self.seats(players if players is not None else self.num_players(), "new_initial_state(players)")
         apiinput.new_state_args(seed, setup)
-        if setup is None and not replace_setup and not narrate:
+        if setup is None and not replace_setup and not narrate and rng is None:
             from .flatapi import flat_start
 
             return flat_start(self, n, seed) or self.start_state(n, seed)
-        return GameState.start(self, n, seed, setup, replace_setup, narrate)
+        return GameState.start(self, n, seed, setup, replace_setup, narrate, rng)
 
     def seats(self, n: Any, call: str) -> int:
         """`n` if this game takes that many players: else an api error (not a number) or PlayerCountError."""

@@ -43,6 +43,7 @@ from json.decoder import scanstring
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from filelock import FileLock, Timeout
 
 from orrery.rulespec.bounded import LineIndex, NotAFile, TooLarge, read_bounded
 from orrery.rulespec.errors import Finding, InputError, Span
@@ -567,15 +568,15 @@ class SaveLock:
     """An advisory lock held while a game plays into a save, so that two `orrery play` processes never
     write one save in turn (each would overwrite the other's decisions).
 
-    The lock is `flock` on FILE.lock beside the save (the save itself is replaced at every write, so
-    it cannot hold a lock).  The kernel drops it when the process ends, even when it is
-    killed, so a crash never leaves a stale lock; the lock file is removed on release.  Where flock
-    does not exist (Windows), games are not locked.
+    The lock is filelock's on FILE.lock beside the save (the save itself is replaced at every write, so
+    it cannot hold a lock): `flock` on Unix, a byte-range lock on Windows, both dropped by the system when
+    the process ends, even when it is killed, so a crash never leaves a stale lock.  The file holds the
+    holder's pid (for the message) and is removed on release.
     """
 
     def __init__(self, save_path: str | Path):
         self.path = Path(f"{save_path}.lock")
-        self.fp: Any = None
+        self.lock: FileLock | None = None
 
     @classmethod
     def take(cls, save_path: str | Path) -> "SaveLock":
@@ -590,48 +591,52 @@ class SaveLock:
 
     def acquire(self) -> str | None:
         """Take the lock: None when held now, else a note on who holds it (' (pid N)' or '')."""
+        if not self.path.parent.is_dir():
+            return None  # no folder to save in (filelock would make one): the save itself will say so
+        lock = FileLock(self.path, timeout=0)
         try:
-            import fcntl
-        except ImportError:  # no flock here: play unlocked
-            return None
-        try:
-            fp = open(self.path, "a+", encoding="utf-8")
+            lock.acquire()
+        except Timeout:
+            return self._holder()
         except OSError:
             return None  # a folder we cannot write to: the save itself will say so
-        try:
-            fcntl.flock(fp.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        try:  # another process opens the file without truncating it, so it can read this
+            self.path.write_text(str(os.getpid()), encoding="utf-8")
         except OSError:
-            fp.seek(0)
-            pid = fp.read(20).strip()
-            fp.close()
-            return f" (pid {pid})" if pid.isdigit() else ""
-        fp.seek(0)
-        fp.truncate()
-        fp.write(str(os.getpid()))
-        fp.flush()
-        self.fp = fp
+            pass
+        self.lock = lock
         return None
+
+    def _holder(self) -> str:
+        try:
+            pid = self.path.read_text(encoding="utf-8")[:20].strip()
+        except (OSError, UnicodeDecodeError):
+            pid = ""
+        return f" (pid {pid})" if pid.isdigit() else ""
 
     def release(self) -> None:
         """Give the lock up and remove the lock file (idempotent)."""
-        if self.fp is None:
+        if self.lock is None:
             return
         try:
-            os.unlink(self.path)
+            os.unlink(self.path)  # while still held: a process that opens the name now makes a new file
         except OSError:
             pass
-        self.fp.close()  # closing drops the flock
-        self.fp = None
+        self.lock.release()
+        self.lock = None
 
     def held_elsewhere(self) -> bool:
         """True if another process holds the lock now (checked by taking it briefly)."""
         if not self.path.exists():
             return False
-        if self.acquire() is not None:
+        lock = FileLock(self.path, timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
             return True
-        if self.fp is not None:  # it was free: let it go again, leaving the file as it was found
-            self.fp.close()
-            self.fp = None
+        except OSError:
+            return False
+        lock.release()  # it was free: let it go again, leaving the file as it was found
         return False
 
 

@@ -85,7 +85,7 @@ def check_scenarios(game: Game, scenarios: list[ParsedScenario], game_path: Path
     game does not take, an unknown end condition, steps naming a seat that does not exist, and the
     rule text of `setup` and `expect` (unknown names, wrong types, an expectation that is not true/false).
     A scenario with variants is checked against the game with its variants."""
-    from orrery.rulespec.checker import check_rule_text
+    from orrery.rulespec.textcheck import check_rule_text
     from orrery.rulespec.typing_rules import did_you_mean
 
     out: list[Finding] = []

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from orrery.rulespec import ast as A
 
 from ..core.decisions import Decision, RequireFailed, RuleError
+from ..core.payto import PAID
 from ..core.values import Player
 from .bounds import track_bounds
 
@@ -73,6 +74,11 @@ def pay(it: "Interp", action: "ActionInfo", entries: list[tuple[str, A.Expr]], e
     s.version += 1
     if it.narrate and got:
         s.msgs.append(f"{it.r.seat_name(seat)} pays {cost_text(got)} for '{action.label}'")
+    if action.pay_to:  # where the payments go, in the same step (core/payto.py)
+        for var, amount, _ in got:
+            block = action.pay_to.get(var)
+            if block is not None:
+                it.run(block, {**env, PAID: amount})
 
 
 def cost_text(got: list[tuple[str, int, Any]]) -> str:

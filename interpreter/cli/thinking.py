@@ -1,0 +1,49 @@
+"""A search bot's think time at the table, budgeted per TURN (`orrery play --think`, default 2 s).
+
+A bot's turn may hold many decisions (an action, its parameters, the choices of its effect); a budget per
+decision made a person wait the budget times all of them.  The table gives each bot turn `--think`
+seconds: each decision of the turn may use half of what is left of it (so the whole turn never takes more,
+however many decisions it holds, and the first decision, usually the one that matters most, gets the
+most).  Decisions the engine answers itself (one option) take no time at all: the bot is never asked.
+A turn is the bot's own turn (round, turn) or, for a bot answering in another player's turn (a reaction
+window, a `choose ... by`), its answers within that turn.  A seat given its own budget (`mcts:2s`,
+`mcts:200`) keeps it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+SHARE = 0.5  # of what is left of the turn's budget, what one decision may use
+FLOOR = 0.05  # seconds: the least a decision is given (a search that is given no time makes no choice)
+
+
+class TurnBudget:
+    """Splits `per_turn` seconds of thought among the decisions of each bot turn."""
+
+    def __init__(self, per_turn: float, clock: Callable[[], float] = time.monotonic):
+        self.per_turn, self.clock = per_turn, clock
+        self.turn: tuple | None = None
+        self.spent = 0.0
+
+    def share(self, gs: Any, player: int) -> float:
+        """The seconds the next decision of `player` may use, in the turn `gs` is in."""
+        c = gs.state.cursor
+        key = (player, c.round, c.turn)
+        if key != self.turn:
+            self.turn, self.spent = key, 0.0
+        return max(FLOOR, (self.per_turn - self.spent) * SHARE)
+
+    def think(self, gs: Any, player: int, bot: Any) -> Any:
+        """`bot.choose(gs)` within its share of this turn (the bot's `seconds` set for it); the time it took
+        is counted against the turn."""
+        bot.seconds = self.share(gs, player)
+        start = self.clock()
+        try:
+            return bot.choose(gs)
+        finally:
+            self.spent += self.clock() - start
+
+
+__all__ = ["TurnBudget", "SHARE", "FLOOR"]

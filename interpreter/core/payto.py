@@ -1,0 +1,32 @@
+"""Where an action's payments go (`pay_to:`): each cost entry named there adds its amount to a target.
+
+A cost takes an amount away from the acting player; `pay_to: {coins: bank}` puts that same amount into the
+target in the same step, so a quantity the rules conserve is never in nobody's hands, not even while the
+player is still choosing the action's parameters (a cost reading no parameter is paid when the action
+starts).  The target is an assignable expression (a variable, `PLAYER.var`, `PIECE.attr`, reading the
+parameters a late cost may read); it is run as the statement `TARGET += __paid__`, with the amount bound to
+`__paid__`, by the engine's own `run` (the reference runs the statement, the compiled path compiles it), so
+the two engines assign, clamp and narrate it alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orrery.rulespec import ast as A
+from orrery.rulespec.payto_check import PAID
+
+
+def paid_to(spec: Any, action: str, targets: dict[str, Any]) -> dict[str, A.Block]:
+    """Each `pay_to` entry of an action as a one-statement block `TARGET += __paid__`."""
+    out = {}
+    for var in targets:
+        target = spec.expr("actions", action, "pay_to", var)
+        if target is None:
+            continue
+        span = target.span
+        out[var] = A.Block(span, (A.Assign(span, target, "+=", A.Name(span, PAID)),))
+    return out
+
+
+__all__ = ["PAID", "paid_to"]
