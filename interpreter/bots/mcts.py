@@ -640,7 +640,8 @@ class MctsBot:
         cap = DEFAULT_PLAYOUT if cap is None else cap
 
         if isinstance(gs, FlatGameState):
-            steps = gs.random_moves(rng, cap, played, self._tick)  # (the same moves, without the protocol)
+            tick = self._tick if self._deadline is not None else None  # (no budget in time: nothing to check)
+            steps = gs.random_moves(rng, cap, played, tick)  # (the same moves, without the protocol)
         while not gs.is_terminal() and steps < cap:
             self._tick()
             real = len(gs.legal_actions()) > 1  # a lone option is no move of a player (as in the tree)

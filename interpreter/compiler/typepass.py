@@ -118,6 +118,8 @@ def counted_values(r: Any) -> Iterable[tuple[str, Any]]:
     count and the product of its listed values do not change which values there are)."""
     from orrery.rulespec.models import attr_values
 
+    from ..core.rules import INSTANCE_KEYS
+
     for name, k in r.kinds.items():
         decl = k.decl
         if decl.unlimited:
@@ -126,7 +128,7 @@ def counted_values(r: Any) -> Iterable[tuple[str, Any]]:
             for inst in decl.instances:
                 if int(inst.get("count", decl.count)) > 0:
                     yield from {**k.defaults, **{a: r.coerce_attr(name, a, v) for a, v in inst.items()
-                                                 if a != "count"}}.items()
+                                                 if a not in INSTANCE_KEYS}}.items()
             continue
         if decl.count > 0:
             enums = {a: attr_values(d) for a, d in decl.attributes.items() if attr_values(d)}

@@ -55,9 +55,10 @@ class FlatState:
 
     def copy(self) -> "FlatState":
         c = FlatState.__new__(FlatState)
-        c.P = [p[:] if p else [] for p in self.P]
-        c.V, c.PV = self.V[:], [v[:] for v in self.PV]
-        c.KIND, c.LOC, c.A = self.KIND[:], self.LOC[:], [col[:] for col in self.A]
+        copy = list.copy
+        c.P = list(map(copy, self.P))  # (the loop in C: a search copies a position per iteration)
+        c.V, c.PV = self.V[:], list(map(copy, self.PV))
+        c.KIND, c.LOC, c.A = self.KIND[:], self.LOC[:], list(map(copy, self.A))
         c.n, c.current, c.first, c.round, c.turn, c.pos, c.step = (self.n, self.current, self.first, self.round,
                                                                    self.turn, self.pos, self.step)
         c.decisions, c.loops, c.menu, c.action, c.over, c.box = (self.decisions, self.loops, self.menu, self.action,

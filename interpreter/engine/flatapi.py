@@ -157,7 +157,7 @@ class FlatGameState(GameState):
     def random_moves(self, rng: Any, cap: int, played: list, tick: Any) -> int:
         """`sample_step` repeated on the flat state until the end, `cap` moves of a player (menus of more than
         one option) or the state turns general: the moves' (player, label) go to `played`; the number of
-        them.  The same draws, moves and labels as calling sample_step in a loop (the search bot's playout),
+        them.  `tick` (None: nothing) is called before each move (the bot's time budget).  The same draws, moves and labels as calling sample_step in a loop (the search bot's playout),
         with FlatGame.play and menu_label written in."""
         from .flat import EndGame
 
@@ -171,7 +171,8 @@ class FlatGameState(GameState):
             menu = st.menu
             if menu is None:
                 break
-            tick()
+            if tick is not None:
+                tick()
             k = len(menu)
             index = below(k) if k > 1 else 0
             mover, a, v = st.current, st.action, menu[index]
