@@ -106,10 +106,13 @@ def record(iterations: int) -> tuple[list[tuple[list[int], list[int] | None, int
         return out
 
     state = game.new_initial_state(seed=1)
-    rules.heuristic_returns = recording  # (an instance attribute: this script's game only)
-    start = time.process_time()
-    MctsBot(1, iterations=iterations, reuse=False).choose(state)
-    return seen, time.process_time() - start
+    rules.heuristic_returns = recording  # (an instance attribute, taken away after the search)
+    try:
+        start = time.process_time()
+        MctsBot(1, iterations=iterations, reuse=False).choose(state)
+        return seen, time.process_time() - start
+    finally:
+        del rules.heuristic_returns
 
 
 def main(argv: list[str]) -> int:

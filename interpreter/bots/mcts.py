@@ -518,11 +518,17 @@ class MctsBot:
     def _select(self, node: _Node, mover: int) -> int:
         """UCB1 over the children of a cached position; proven losses for the mover only if nothing else."""
         children = list(node.children.items())
-        for ch in (c for _, c in children):
+        ok, fresh = [], []  # (one pass: this runs at every node of every iteration)
+        for a, ch in children:
             ch.avail += 1
-
-        ok = [(a, ch) for a, ch in children if ch.proven is None or ch.proven[mover] > -1] or children
-        fresh = [a for a, ch in ok if ch.visits == 0]
+            proven = ch.proven
+            if proven is None or proven[mover] > -1:
+                ok.append((a, ch))
+                if ch.visits == 0:
+                    fresh.append(a)
+        if not ok:
+            ok = children
+            fresh = [a for a, ch in ok if ch.visits == 0]
         if fresh:
             return fresh[self.rng.below(len(fresh))]
         return self._ucb(ok)

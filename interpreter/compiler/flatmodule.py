@@ -194,24 +194,17 @@ def _action(gen: FlatStatements, name: str, a: Any, mod: FlatModule) -> None:
 
 
 def _ends(gen: FlatStatements, mod: FlatModule) -> None:
-    """end_<i>(st): whether the i-th end condition (spec order) holds now."""
+    """end_<i>(st): whether the i-th end condition (spec order) holds now; winners_<i>(st): its `winners` where
+    the flat layout holds them as the general one does (seats: `_seats`)."""
     for i, e in enumerate(gen.rules.ends.values()):
         if e.when is None:
             continue
-        gen.scope = [{}]
-        gen.take_charge()
-        cond = gen.cond(e.when)
-        charge = gen.take_charge()
-        body = ([f"    st.loops += {charge}"] if charge else []) + [f"    return {cond}"]
-        gen.emit(0, f"def end_{i}(st):")
-        gen.prologue(body, 1)
-        gen.lines.extend(body)
-        gen.emit(0, "")
+        _expr_function(gen, f"end_{i}", e.when, winners=False)
         mod.ends.append((i, e.name, e.check))
     for i, e in enumerate(gen.rules.ends.values()):
         if e.winners is not None and _seats(gen.typeof(e.winners)):
             try:
-                _winners(gen, i, e.winners)
+                _expr_function(gen, f"winners_{i}", e.winners, winners=True)
             except FlatUnsupported:  # (the general engine scores this end: flatapi.flat_ended)
                 continue
             mod.winners[e.name] = i
@@ -224,16 +217,19 @@ def _seats(t: str) -> bool:
     return s in (T.PLAYER, T.INT, T.NONE) or (T.is_list(s) and T.strip(T.elem(s)) in (T.PLAYER, T.INT, T.NONE, T.NEVER))
 
 
-def _winners(gen: FlatStatements, i: int, expr: Any) -> None:
-    """winners_<i>(st): the value of the i-th end's `winners` (a finished game's; engine/flat.FlatGame.returns
-    checks it as flow.finish does, and leaves anything else to the general engine)."""
+def _expr_function(gen: FlatStatements, name: str, expr: Any, winners: bool) -> None:
+    """def NAME(st): an end's condition (its loop charge added to the turn's), or the value of its `winners`
+    for a finished game (engine/flat.FlatGame.returns: the charge counted from 0, as flow.finish's run)."""
     gen.scope = [{}]
     gen.take_charge()
-    src = gen.expr(expr)
+    src = gen.expr(expr) if winners else gen.cond(expr)
     charge = gen.take_charge()
-    body = [f"    st.loops = {charge}"] + (["    if st.loops > LOOP_LIMIT:", "        raise BAIL"] if charge else [])
+    if winners:
+        body = [f"    st.loops = {charge}"] + (["    if st.loops > LOOP_LIMIT:", "        raise BAIL"] if charge else [])
+    else:
+        body = [f"    st.loops += {charge}"] if charge else []
     body.append(f"    return {src}")
-    gen.emit(0, f"def winners_{i}(st):")
+    gen.emit(0, f"def {name}(st):")
     gen.prologue(body, 1)
     gen.lines.extend(body)
     gen.emit(0, "")
