@@ -157,8 +157,9 @@ class FlatGameState(GameState):
     def random_moves(self, rng: Any, cap: int, played: list, tick: Any) -> int:
         """`sample_step` repeated on the flat state until the end, `cap` moves of a player (menus of more than
         one option) or the state turns general: the moves' (player, label) go to `played`; the number of
-        them.  `tick` (None: nothing) is called before each move (the bot's time budget).  The same draws, moves and labels as calling sample_step in a loop (the search bot's playout),
-        with FlatGame.play and menu_label written in."""
+        them.  `tick` (None: nothing) is called before each move (the bot's time budget).  The same draws,
+        moves and labels as calling sample_step in a loop (the search bot's playout), with FlatGame.play and
+        menu_label written in."""
         from .flat import EndGame
 
         fg, st, answers = self._fg, self._st, self._answers
@@ -208,7 +209,6 @@ class FlatGameState(GameState):
             return
         self._answers.append(index)
         self.__dict__["_ended"] = None
-
 
     def _play_general(self, index: int, keep: bool = False) -> None:
         """Answer on the general state the answers so far lead to (the flat code could not play it)."""
