@@ -91,12 +91,29 @@ AttrType = str
 class AttrDecl(Model):
     """A type declaration in long form: a type or allowed values (with a default), or a record, list or row type."""
 
-    type: AttrType = "any"
+    type: Union[AttrType, "AttrDecl", list[Any]] = Field(
+        "any", description="A type name; a structured type or a list of values here is read as if written beside "
+                           "`default:` ({type: {list: int}, default: []} is {list: int, default: []}).")
     values: list[Any] | None = None
     default: Any = None
     record: dict[str, "TypeDecl"] | None = Field(None, description="A record with these fields, each with its type.")
     list_: "TypeDecl | None" = Field(None, alias="list", description="A list whose items all have this type.")
     row: str | None = Field(None, description="A row of this table (which declares `row:`), written as its key.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lift_type(cls, data: Any) -> Any:
+        """`{type: {list: T}, default: D}` means `{list: T, default: D}` (and `{type: [a, b]}` means `{values:
+        [a, b]}`): the long form gives any type a default, whichever way it is spelt."""
+        while isinstance(data, dict) and isinstance(data.get("type"), (dict, list)):
+            inner = data["type"]
+            inner = {"values": inner} if isinstance(inner, list) else inner
+            rest = {k: v for k, v in data.items() if k != "type"}
+            both = sorted(set(inner) & set(rest))
+            if both:
+                raise ValueError(f"'{both[0]}' is given both inside `type:` and beside it")
+            data = {**rest, **inner}
+        return data
 
     @model_validator(mode="after")
     def _one_shape(self) -> "AttrDecl":
@@ -125,13 +142,14 @@ def attr_default(decl: "AttrDecl | list | str") -> Any:
     return decl.default if isinstance(decl, AttrDecl) else None
 
 
-def attr_values(decl: "AttrDecl | list | str") -> list | None:
-    """The enumerated values of an attribute declaration, if any."""
+def attr_values(decl: "AttrDecl | list | str", names: dict[str, list[str]] | None = None) -> list | None:
+    """The enumerated values of an attribute declaration, if any: its listed values, or the words of the
+    `names:` set it is typed by (given the spec's `names`)."""
     if isinstance(decl, list):
         return decl
     if isinstance(decl, AttrDecl):
-        return decl.values
-    return None
+        return decl.values if decl.values is not None else (names or {}).get(decl.type)
+    return (names or {}).get(decl)
 
 
 @with_config(ConfigDict(extra="allow"))
@@ -155,8 +173,8 @@ class PieceKind(Model):
         {}, description="Per-piece mutable state (face up, rotation, counters), assigned by effects: a type, or "
                         "{type, values, default, reset: turn|phase|round}.")
     count: Annotated[int, Field(ge=0, le=100_000)] | str = Field(
-        1, description="Copies of each combination of listed attribute values, or of each instance (a number, or "
-                       "the name of a whole-number constant).")
+        1, description="Copies of each combination of enumerated attribute values (listed, or a `names:` set's "
+                       "words), or of each instance (a number, or the name of a whole-number constant).")
     instances: list[Instance] | None = Field(None, description="Explicit pieces: attribute values, optional 'count'.")
     start: str | None = Field(None, description="Zone the pieces start in (an expression, e.g. 'bag'); default: the box.")
     unlimited: bool = Field(False, description="Pieces are made on demand with `create` instead of counted.")

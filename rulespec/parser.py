@@ -648,7 +648,8 @@ def _parse(text: str, start: str, mapper: SpanMapper, what: str):
 
 def parse_expr(text: str, mapper: SpanMapper | None = None, *, file: str = "<expr>") -> A.Expr:
     """Parse a condition or value expression; raise SpecError with a located finding."""
-    return _parse(text, "expr_start", mapper or _identity_mapper(file), "expression")
+    # a YAML block scalar (`expr: |`) ends in a newline: nothing after the value, so no end of line to reject
+    return _parse(text.rstrip(), "expr_start", mapper or _identity_mapper(file), "expression")
 
 
 def parse_block(text: str, mapper: SpanMapper | None = None, *, file: str = "<effect>") -> A.Block:

@@ -16,11 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml.composer import Composer
+from ruamel.yaml.constructor import SafeConstructor
+from ruamel.yaml.cyaml import CParser
 from ruamel.yaml.error import MarkedYAMLError, StreamMark, YAMLError
 from ruamel.yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
 from ruamel.yaml.loader import SafeLoader
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
+from ruamel.yaml.resolver import VersionedResolver
 
 from .bounded import NotAFile, TooLarge, read_bounded, size_text
 from .errors import Finding, LimitError, SpecError, Span, remember_text
@@ -173,6 +177,16 @@ def load_yaml(source: str | Path, *, text: str | None = None, limits: YamlLimits
         raise LimitError(_too_big(name, limits))
     text = text.removeprefix("\ufeff")  # the reader skips a BOM without counting it as a column
     remember_text(name, text)
+    if not _OTHER_BREAKS.search(text):
+        fast = _FastComposer(text, name, limits.max_depth)
+        try:
+            doc = _load(fast, name, text, limits)
+            _python_marks(doc.root)
+            return doc
+        except (SpecError, LimitError, YAMLError):  # read again below: the reference's messages are the ones said
+            pass
+        finally:
+            fast.dispose()
     try:
         loader = _Composer(text, name, limits.max_depth)  # (the reader checks every character here)
     except YAMLError as exc:
@@ -183,7 +197,7 @@ def load_yaml(source: str | Path, *, text: str | None = None, limits: YamlLimits
         loader.dispose()
 
 
-def _load(loader: _Composer, name: str, text: str, limits: YamlLimits) -> SourceDoc:
+def _load(loader: _Checks, name: str, text: str, limits: YamlLimits) -> SourceDoc:
     """Compose, measure and build the one document `loader` reads."""
     try:
         root, findings = _compose(loader, name)
@@ -235,12 +249,11 @@ class _TooDeep(Exception):
     """Nesting passed max_depth while composing; args[0] is the offending mark."""
 
 
-class _Composer(SafeLoader):
-    """A YAML 1.2 SafeLoader used to compose nodes (and convert scalars): it records refused tags and
-    reused anchors and stops runaway nesting."""
+class _Checks(Composer):
+    """ruamel's composer, recording refused tags and reused anchors and stopping runaway nesting; it reads
+    the events of whichever YAML 1.2 parser it is mixed with."""
 
-    def __init__(self, text: str, name: str, max_depth: int):
-        super().__init__(text)
+    def _setup(self, name: str, max_depth: int) -> None:
         self.max_depth = None  # ruamel's own depth limit counts scalars too: ours (depth_limit) counts nesting
         self.name, self.depth_limit, self.level = name, max_depth, 0
         self.findings: list[Finding] = []
@@ -284,11 +297,47 @@ class _Composer(SafeLoader):
                                      hint="remove the tag; specs use plain YAML values only"))
 
 
+class _Composer(_Checks, SafeLoader):
+    """The reference reader: ruamel's reader, scanner and parser in Python, with our composer and the
+    SafeLoader's scalar conversions. Its messages are the ones a user sees."""
+
+    def __init__(self, text: str, name: str, max_depth: int):
+        SafeLoader.__init__(self, text)
+        self._setup(name, max_depth)
+
+
+class _FastComposer(_Checks, CParser, SafeConstructor, VersionedResolver):
+    """The same composer over libyaml's scanner and parser (ruamel.yaml.clib): the same nodes and marks as
+    _Composer for every text it accepts (tests/test_source_fast.py compares them), at a fraction of the cost.
+    A text it refuses is read again by _Composer; a text with line breaks other than CR and LF (NEL, LS, PS,
+    which the two count differently) goes to _Composer directly."""
+
+    def __init__(self, text: str, name: str, max_depth: int):
+        CParser.__init__(self, text)
+        self._parser = self  # (ruamel's composer reads its events from loader._parser)
+        Composer.__init__(self, loader=self)
+        SafeConstructor.__init__(self, loader=self)
+        VersionedResolver.__init__(self, loader=self)
+        self._setup(name, max_depth)
+
+
+def _python_marks(root: Node | None) -> None:
+    """libyaml's marks are objects of its C module, which the spec cache's unpickler does not make
+    (rulespec/speccache.py): the same positions as ruamel's own marks."""
+    for node in _all_nodes(root):
+        for attr in ("start_mark", "end_mark"):
+            m = getattr(node, attr)
+            setattr(node, attr, StreamMark(m.name, m.index, m.line, m.column))
+
+
+_OTHER_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
 class _DuplicateAnchor(YAMLError):
     """An anchor defined twice: args are (message, mark of the second, mark of the first)."""
 
 
-def _compose(loader: _Composer, name: str) -> tuple[Node | None, list[Finding]]:
+def _compose(loader: _Checks, name: str) -> tuple[Node | None, list[Finding]]:
     """Compose the single document the loader reads (None when there is none)."""
     root = loader.get_node() if loader.check_node() else None
     if root is not None and loader.check_node():

@@ -84,9 +84,12 @@ def list_of(t: str) -> str:
 
 
 def join(a: str, b: str) -> str:
-    """The type of a value that is either a or b."""
-    if a == b:
+    """The type of a value that is either a or b (a value or none has the value's type, so that the words it
+    is compared with are still checked)."""
+    if a == b or b == "none":
         return a
+    if a == "none":
+        return b
     if base(a) == base(b):
         return base(a)  # two lists, records or words of different sets
     return "any"

@@ -187,3 +187,44 @@ def test_a_name_passed_to_an_untyped_parameter_compared_with_words_is_checked(tm
     (finding,) = err.value.findings
     assert finding.message == message and (finding.span.line, finding.span.col) == (16, 30)
     assert finding.hint == "the words are swap, peek, double"
+
+
+_DECK = """\
+orrery: 1
+game: {name: deck, players: {min: 2, max: 2}}
+names:
+  suit: [sun, moon, star]
+components:
+  zones: {deck: {}}
+  pieces:
+    card:
+      attributes: {suit: suit, rank: [1, 2]}
+      count: 2
+      start: deck
+flow: {phases: [{name: p, steps: [{actions: [go]}]}]}
+actions:
+  go: {effect: 'say 1'}
+end: {e: {when: "round > 2"}}
+"""
+
+
+def test_an_attribute_typed_by_a_names_set_is_enumerated(tmp_path):
+    """A kind without instances makes `count` pieces for every word of a set-typed attribute, as for listed
+    values (3 suits x 2 ranks x 2 = 12), on both engines, and `orrery explain` counts them alike."""
+    from orrery.interpreter.cli.explain import piece_count
+
+    spec = load_spec(_write(tmp_path, "deck.yaml", _DECK))
+    outcomes = on_both_engines(spec, "[c.suit + text(c.rank) for c in pieces(deck)]")
+    assert outcomes[0][1] == ", ".join(f"{s}{r}" for s in ("sun", "moon", "star") for r in (1, 1, 2, 2))
+    assert piece_count(spec.model.components.pieces["card"], spec.model.names) == 12
+
+
+def test_a_word_compared_with_a_value_or_none_is_checked(tmp_path):
+    """`if empty(c) then none else top(c).name` is a word of the set or none: the words it is compared with are
+    still checked (a conditional with a none branch keeps the other branch's type)."""
+    text = _POWERS.replace("any(a.name == what and a.active for a in pieces(pool))",
+                           "any((if a.active then a.name else none) == what for a in pieces(pool))")
+    with pytest.raises(SpecError) as err:
+        load_spec(_write(tmp_path, "powers.yaml", text.replace("WORD", "swp")))
+    assert [f.message for f in err.value.findings] == ["'swp' is not a power (did you mean 'swap'?)"]
+    load_spec(_write(tmp_path, "fine.yaml", text.replace("WORD", "swap")))

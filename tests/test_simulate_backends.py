@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from orrery import load_game
+from orrery.interpreter.bots.backends import NICENESS, start_local_ray
 from orrery.interpreter.bots.simulate import simulate
 
 
@@ -33,11 +36,15 @@ def test_ctrl_c_keeps_the_games_already_played():
 def test_ray_plays_the_same_games_as_one_process():
     ray = pytest.importorskip("ray")
     alone = _run(12)
+    assert NICENESS not in os.environ
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)  # a local Ray instance of two workers
+        start_local_ray(ray, 2)  # the backend's local Ray instance of two workers
     except Exception as exc:  # noqa: BLE001 (Ray's own startup timeout is a plain Exception)
         pytest.skip(f"no local Ray instance could start here: {exc}")
     try:
+        assert NICENESS not in os.environ  # set only while the raylet started
+        # Ray's workers run at the driver's priority, not niced to 15 (where a busy machine starves them)
+        assert ray.get(ray.remote(lambda: os.nice(0)).remote()) == os.nice(0)
         on_ray = _run(12, jobs=2, backend="ray", batch=5)  # tasks of 5 games: batches out of step with 12
     finally:
         ray.shutdown()

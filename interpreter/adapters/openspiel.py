@@ -187,8 +187,17 @@ class OrreryOpenSpielState(pyspiel.State):
     def __init__(self, game: OrreryOpenSpielGame) -> None:
         super().__init__(game)
         self.shared = game.shared
-        self.play = _Play(self.shared)
-        self.play.run(None)
+        self._play: _Play | None = None  # started when first read: OpenSpiel clones a Python state by making
+        # a new initial state and deep-copying the original's attributes over it, and a setup played for a
+        # clone would be thrown away (a setup that draws was played again for every clone of every state)
+
+    @property
+    def play(self) -> _Play:
+        """The Orrery position behind this state (the game started when first asked for)."""
+        if self._play is None:
+            self._play = _Play(self.shared)
+            self._play.run(None)
+        return self._play
 
     @property
     def gs(self) -> Any:

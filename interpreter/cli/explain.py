@@ -17,7 +17,7 @@ import yaml
 
 from orrery.rulespec import ast as A
 from orrery.rulespec.gamespec import GameSpec
-from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec
+from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec, attr_values
 
 from .explain_format import md_table as _table
 from .explain_prose import Phraser, code, words
@@ -105,14 +105,13 @@ def _attr_text(name: str, decl: AttrDecl | list | str) -> str:
     return out if default is None else f"{out}, default {default}"
 
 
-def piece_count(kind: PieceKind) -> int | None:
-    """How many pieces of a kind exist (None: made on demand)."""
+def piece_count(kind: PieceKind, names: dict[str, list[str]]) -> int | None:
+    """How many pieces of a kind exist (None: made on demand); `names`: the spec's sets of words."""
     if kind.unlimited:
         return None
     if kind.instances is not None:
         return sum(int(inst.get("count", kind.count)) for inst in kind.instances)
-    sizes = [len(d if isinstance(d, list) else d.values or [])
-             for d in kind.attributes.values() if not isinstance(d, str)]
+    sizes = [len(attr_values(d, names) or []) for d in kind.attributes.values()]
     return kind.count * math.prod(n for n in sizes if n)
 
 
@@ -253,7 +252,7 @@ def _components(c: _Ctx) -> list[str]:
     if comp.pieces:
         rows = []
         for name, k in comp.pieces.items():
-            n = piece_count(k)
+            n = piece_count(k, m.names)
             details = [_stop(k.description)] if k.description else []
             if k.attributes and not k.instances:
                 details.append("Attributes: " + ", ".join(_attr_text(a, d) for a, d in k.attributes.items()) + ".")

@@ -258,7 +258,8 @@ def build_parser() -> argparse.ArgumentParser:
     limit_help = "raise or lower a limit, e.g. --limit cascade=50000 (names: " + ", ".join(LIMIT_NAMES) + ")"
 
     def add(name: str, fn: Callable, help_: str, limits: bool = True) -> argparse.ArgumentParser:
-        sp = sub.add_parser(name, help=help_, description=help_)
+        # (a help string is %-formatted by argparse, a description is printed as written: a % is doubled in help_)
+        sp = sub.add_parser(name, help=help_, description=help_.replace("%%", "%"))
         sp.set_defaults(fn=fn)
         if limits:  # list and schema run no rules and read no file of the user's: no limit applies
             sp.add_argument("--limit", action="append", metavar="NAME=N", help=limit_help)

@@ -3,9 +3,9 @@
 After a decision, the engine may answer more decisions itself (a menu with one option:
 `GameState.steps` marks them `auto`); each is told in one line, `SEAT — PROMPT: LABEL (the only
 option)`, except the last one when it only starts the action whose question is now asked (a step
-menu whose one action is the one that asks).  A bot's move is told as `SEAT (mcts): PROMPT -> LABEL`, then what it changed: the narration (`say`) lines the rules
-printed, or, when they printed none, a summary of the public state's difference (cells whose
-pieces changed, counts of zones, variables).
+menu whose one action is the one that asks).  A bot's move is told as `SEAT (mcts): PROMPT -> LABEL`, then what it did: the narration (`say`) lines the rules
+printed, or, when they printed none, what it changed told in the game's words (moves.py: `South swaps the red
+stone at c1 with the blue stone at c2`).  A human's own move is told the same way, without the choice.
 
 Hidden information: a choice of a piece the humans reading the line could see neither before nor after
 the move (a card in a bot's hand) is never printed, nor a label only such pieces carry; the line says the
@@ -19,21 +19,19 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from orrery.rulespec.wording import spoken, state_name
-
 from ..reference.evaluator import Interp
 from ..engine.game import GameState
 from ..core.values import PieceRef
-from ..core.view import state_view
+from .moves import Moment, told_move
 
-MAX_CELLS = 6  # cells named in a summary before "and N more"
 HIDDEN = "(a choice hidden from you)"
 SEALED = "(sealed until everyone has answered)"
 
 
-def public_view(gs: GameState) -> dict[str, Any]:
-    """What every player sees (no seat's private zones or variables)."""
-    return state_view(gs.state, None, True)
+def public_view(gs: GameState) -> Moment:
+    """The game now, as a move will be told from it: what every player sees (no seat's private zones or
+    variables) and where each piece is (moves.py names only the pieces the readers may see)."""
+    return Moment.of(gs)
 
 
 def hidden_labels(gs: GameState, viewers: list[int], visible: Callable[[GameState, int], set[int]]) -> list[str]:
@@ -111,54 +109,26 @@ def auto_lines(gs: GameState, since: int, hidden: "Sight | list[str]") -> list[s
     return out
 
 
-def _zone_name(gs: GameState, key: str) -> str:
-    name, _, owner = key.partition("[")
-    zone = gs.game.rules.zones.get(name)
-    title = spoken(name, zone.decl.label if zone is not None else None)
-    return f"{title} of {gs.game.rules.seat_name(int(owner[:-1]))}" if owner else title
-
-
-def change_summary(gs: GameState, before: dict[str, Any], after: dict[str, Any]) -> str:
-    """What changed between two public views, in a line: cells, zone counts, variables."""
-    parts: list[str] = []
-    for key, zone in after["zones"].items():
-        old = before["zones"].get(key, {})
-        if "cells" in zone:
-            cells = [c for c in sorted(set(zone["cells"]) | set(old.get("cells", {})))
-                     if zone["cells"].get(c) != old.get("cells", {}).get(c)]
-            if cells:
-                more = f" and {len(cells) - MAX_CELLS} more" if len(cells) > MAX_CELLS else ""
-                parts.append(f"{_zone_name(gs, key)} {', '.join(cells[:MAX_CELLS])}{more}")
-        elif zone.get("count") != old.get("count"):
-            parts.append(f"{_zone_name(gs, key)} {old.get('count', 0)} → {zone['count']}")
-    for p, (a, b) in enumerate(zip(before["players"], after["players"])):
-        for k, v in b.items():
-            if k not in ("seat", "name") and a.get(k) != v and isinstance(v, (int, float, str, bool)):
-                parts.append(f"{b['name']} {state_name(gs.game.spec.model, k)} {a.get(k)} → {v}")
-    for k, v in after["vars"].items():
-        if before["vars"].get(k) != v and isinstance(v, (int, float, str, bool)):
-            parts.append(f"{state_name(gs.game.spec.model, k)} {before['vars'].get(k)} → {v}")
-    return "; ".join(parts)
-
-
 def bot_lines(gs: GameState, player: int, kind: str, prompt: str, label: str, said: list[str],
-              before: dict[str, Any] | None, hidden: "Sight | list[str]", sealed: bool = False,
+              before: Moment | None, hidden: "Sight | list[str]", sealed: bool = False,
               value: Any = None) -> list[str]:
-    """A bot's move: its choice (never a `sealed` one), then what it changed (the rules' narration, else a
-    summary)."""
+    """A bot's move: its choice (never a `sealed` one), then what it did (`told_lines`)."""
     seat = gs.game.rules.seat_name(player)
     sight = _sight(hidden)
     shown = SEALED if sealed else HIDDEN if sight.hides(player, label, value) else label
-    out = [f"{seat} ({kind}): {prompt} -> {shown}"]
+    return [f"{seat} ({kind}): {prompt} -> {shown}"] + told_lines(gs, player, said, before, sight)
+
+
+def told_lines(gs: GameState, player: int, said: list[str], before: Moment | None,
+               hidden: "Sight | list[str]") -> list[str]:
+    """What a move did, indented under it: the rules' narration (`say`) when they printed some, else what it
+    changed in the game's words (moves.py); nothing a reader may not see."""
+    sight = _sight(hidden)
     told = [line for line in said if not names_hidden(line, sight.labels)]
-    if told:
-        out.extend(f"  {line}" for line in told)
-    elif before is not None:
-        summary = change_summary(gs, before, public_view(gs))
-        if summary:
-            out.append(f"  changed: {summary}")
-    return out
+    if not told and before is not None:
+        told = [line for line in told_move(gs, player, before, sight.pieces) if not names_hidden(line, sight.labels)]
+    return [f"  {line}" for line in told]
 
 
-__all__ = ["Sight", "public_view", "hidden_labels", "names_hidden", "auto_lines", "change_summary", "bot_lines", "HIDDEN",
+__all__ = ["Sight", "public_view", "hidden_labels", "names_hidden", "auto_lines", "bot_lines", "told_lines", "HIDDEN",
            "SEALED"]

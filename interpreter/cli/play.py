@@ -70,7 +70,7 @@ from ..reference.evaluator import Interp
 from ..engine.game import Game, GameState
 from ..engine.gamefiles import close_to, game_ref, resolve_game, resolve_variant
 from ..files.log import LogWriter
-from .narrate import Sight, auto_lines, bot_lines, public_view
+from .narrate import Sight, auto_lines, bot_lines, public_view, told_lines
 from .prompter import EOF, HELP, QUIT, UNDO, LineReader, Table, answer_words, ask
 from ..files.save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
                    replay_save, save_status, write_save)
@@ -551,7 +551,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                 if not handover.to(p, recap.take(p)):
                     console.print(stopped("input ended."), soft_wrap=True)
                     return 0
-                before = public_view(gs) if recap.pending else None
+                before = public_view(gs)
                 screen = PlayScreen(gs, p, console, debug, terminal_height(console))  # fits the terminal
                 page = [0]
 
@@ -590,6 +590,8 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                 if recap.pending:
                     opt = next(o for o in d.options if o.index == index)
                     note_move(gs, p, HUMAN, d, opt, gs.narration[said_before:], before, steps_before)
+                for line in told_lines(gs, p, gs.narration[said_before:], before, sight(gs, screen_viewers())):
+                    console.print(escape(line), soft_wrap=True)  # the human's own move, in the game's words
                 tell_autos(gs, steps_before)
             if log:
                 log.step(p, index, label, d.prompt, gs)

@@ -519,8 +519,8 @@ class Rules:
                 continue
             combos = 1
             for d in decl.attributes.values():
-                if attr_values(d):
-                    combos *= len(attr_values(d))
+                if attr_values(d, self.spec.model.names):
+                    combos *= len(attr_values(d, self.spec.model.names))
             out[name] = combos * decl.count
         return out
 
@@ -539,7 +539,8 @@ class Rules:
                                   if a not in INSTANCE_KEYS})
                     out.extend((name, dict(attrs)) for _ in range(int(inst.get("count", decl.count))))
                 continue
-            enums = [(a, attr_values(d)) for a, d in decl.attributes.items() if attr_values(d)]
+            words = self.spec.model.names
+            enums = [(a, attr_values(d, words)) for a, d in decl.attributes.items() if attr_values(d, words)]
             combos = itertools.product(*[vals for _, vals in enums]) if enums else [()]
             for combo in combos:
                 attrs = dict(k.defaults)

@@ -162,6 +162,27 @@ class Record(dict):
         return hash(tuple(sorted(self.items(), key=lambda kv: kv[0])))
 
 
+class _Frozen(tuple):
+    """A list, record or set turned into a hashable tuple; its own class, so a frozen list never equals a
+    frozen record, nor a value that happened to be a tuple already."""
+
+    __slots__ = ()
+
+
+def frozen(v: Any) -> Any:
+    """A hashable value equal for equal values: lists, records and sets (nested too) become tuples, for
+    keys made of values that may hold them (identical pieces merged in a menu)."""
+    if isinstance(v, list):
+        return _Frozen(("list", *map(frozen, v)))
+    if isinstance(v, dict):
+        return _Frozen(("record", *sorted((str(k), frozen(x)) for k, x in v.items())))
+    if isinstance(v, (set, frozenset)):
+        return _Frozen(("set", frozenset(map(frozen, v))))
+    if v.__class__ is tuple:  # a key made of values: frozen item by item
+        return tuple(map(frozen, v))
+    return v
+
+
 DIRS: dict[str, tuple[int, int]] = {
     "N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1),
     "S": (0, -1), "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1),

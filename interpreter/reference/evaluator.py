@@ -14,7 +14,7 @@ from orrery.rulespec import ast as A
 
 from ..core.decisions import Decision, GameEnded, Option, RequireFailed, RuleError, RunawayError
 from ..core.state import State
-from ..core.values import PIECE_REFS, Cell, PieceRef, Player, Record, ZoneRef
+from ..core.values import PIECE_REFS, Cell, PieceRef, Player, Record, ZoneRef, frozen
 from orrery.rulespec.signatures import CLOSURES
 
 from .builtins import REGISTRY
@@ -83,11 +83,13 @@ class Interp:
                 key = (self.s.kinds[v.id], tuple(sorted(self.s.attrs[v.id].items(), key=lambda kv: kv[0])),
                        self.s.loc[v.id])
                 try:
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                except TypeError:  # unhashable attribute values: no merging
-                    pass
+                    fresh = key not in seen
+                except TypeError:  # lists (or records holding them) as attribute values: merged by content
+                    key = frozen(key)
+                    fresh = key not in seen
+                if not fresh:
+                    continue
+                seen.add(key)
             if not labelled:
                 opts.append(Option("", v, i))
             elif v.__class__ in _FIXED_LABEL or v.__class__ is list and _FIXED_LABEL.issuperset(map(type, v)):
