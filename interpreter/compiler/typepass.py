@@ -131,7 +131,8 @@ def counted_values(r: Any) -> Iterable[tuple[str, Any]]:
                                                  if a not in INSTANCE_KEYS}}.items()
             continue
         if decl.count > 0:
-            enums = {a: attr_values(d) for a, d in decl.attributes.items() if attr_values(d)}
+            words = r.spec.model.names  # (an attribute typed by a `names:` set takes its words: Rules.initial_pieces)
+            enums = {a: attr_values(d, words) for a, d in decl.attributes.items() if attr_values(d, words)}
             yield from ((a, v) for a, v in k.defaults.items() if a not in enums)
             yield from ((a, v) for a, vals in enums.items() for v in vals)
 
