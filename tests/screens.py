@@ -25,7 +25,10 @@ from rich.console import Console
 
 from orrery.interpreter.bots.factory import apply_choice, make_bot
 from orrery.interpreter.engine.game import GameState, load_game
+from orrery.interpreter.cli.narrate import Watch
+from orrery.interpreter.cli.play import visible_pieces
 from orrery.interpreter.cli.screen import PlayScreen
+from orrery.interpreter.cli.table import hidden_information
 from orrery.interpreter.bots.simulate import bot_seed
 
 REPO = Path(__file__).resolve().parent.parent
@@ -69,56 +72,89 @@ CASES = [
     Case("burbuja", (HUMAN,), 1, 35, *CLASSIC, moment="late"),
     Case("bubble-singularity", (HUMAN, "random", "random", "random"), 1, 12, *BIG),
     Case("bubblee-pop", (HUMAN, "random"), 1, 12, *BIG),
+    # a small terminal: three boards, and still the bot's last move told above the menu (issue 35 item 4)
+    Case("bubblee-pop", (HUMAN, "random"), 1, 12, *CLASSIC, moment="small"),
     Case("aqua-sphere", (HUMAN, "random", "random", "random"), 1, 12, *BIG),
     Case("ultramassive", (HUMAN, "random", "random", "random"), 1, 30, *BIG),
 ]
 BY_NAME = {c.name: c for c in CASES}
 
 
-def _play_to(case: Case, answers: int) -> GameState:
+class Table:
+    """A case's game as `orrery play` plays it, with what the table tells of each move (the play screen's
+    narration shows its last lines)."""
+
+    def __init__(self, case: Case):
+        self.case = case
+        self.gs = load_game(case.game).new_initial_state(players=len(case.seats), seed=case.seed)
+        self.bots = {i: make_bot(k, bot_seed(case.seed, i)) for i, k in enumerate(case.seats) if k != HUMAN}
+        self.humans = [i for i, k in enumerate(case.seats) if k == HUMAN]
+        self.secret = hidden_information(self.gs.game.rules)
+        self.told = list(self.gs.narration) + self.watch(steps=0).autos(self.gs, self.humans)
+
+    def watch(self, steps: int | None = None) -> Watch:
+        return Watch(self.gs, self.humans, visible_pieces, self.secret, steps)
+
+    def to_human(self) -> bool:
+        """Let the bots play up to a human's decision; False when the game ended first."""
+        gs = self.gs
+        while not gs.is_terminal() and gs.current_player() in self.bots:
+            p, d, w = gs.current_player(), gs.decision, self.watch()
+            index = apply_choice(gs, self.bots[p].choose(gs))
+            opt = next(o for o in d.options if o.index == index)
+            self.told += w.move(gs, p, self.case.seats[p], d.prompt, opt.label, d.sealed, opt.value, self.humans)
+            self.told += w.autos(gs, self.humans)
+        return not gs.is_terminal()
+
+    def answer(self, text: str = "1") -> None:
+        """The human's answer, told as the table tells it."""
+        gs, w = self.gs, self.watch()
+        p, d = gs.current_player(), gs.decision
+        gs.apply_label(text)
+        self.told += w.move(gs, p, None, d.prompt, text, d.sealed, None, self.humans) + w.autos(gs, self.humans)
+
+    def screen(self) -> list[str]:
+        """The human's screen now."""
+        return screen_lines(self.gs, self.gs.current_player(), self.case.width, self.case.height, self.told)
+
+
+def _play_to(case: Case, answers: int) -> Table:
     """The game after the human's first `answers` answers, at the human's next decision (as `orrery play` does)."""
-    gs = load_game(case.game).new_initial_state(players=len(case.seats), seed=case.seed)
-    bots = {i: make_bot(k, bot_seed(case.seed, i)) for i, k in enumerate(case.seats) if k != HUMAN}
-    given = 0
-    while not gs.is_terminal():
-        p = gs.current_player()
-        if p in bots:
-            apply_choice(gs, bots[p].choose(gs))
-            continue
-        if given == answers:
-            return gs
-        gs.apply_label("1")
-        given += 1
+    table = Table(case)
+    for _ in range(answers):
+        if not table.to_human():
+            break
+        table.answer()
+    else:
+        if table.to_human():
+            return table
     raise AssertionError(f"{case.game}: the game ended before the human's answer {answers + 1}")
 
 
-def screen_lines(gs: GameState, viewer: int, width: int, height: int | None = None) -> list[str]:
+def screen_lines(gs: GameState, viewer: int, width: int, height: int | None = None,
+                 told: list[str] | None = None) -> list[str]:
     """The human's screen as `orrery play` prints it in a terminal `width` wide and `height` high (None: not a
-    terminal): state, narration and menu, fitted to the height with the prompt's line below."""
+    terminal): state, narration (the lines `told`, else the rules' own) and menu, fitted to the height with the
+    prompt's line below."""
     console = Console(record=True, width=width, file=io.StringIO(), color_system=None)
-    console.print(PlayScreen(gs, viewer, console, height=height).render())
+    console.print(PlayScreen(gs, viewer, console, height=height, told=told).render())
     return [line.rstrip() for line in console.export_text().rstrip("\n").split("\n")]
 
 
 def full_game_screens(case: Case, most: int | None = None) -> list[list[str]]:
     """Every screen the human sees in a whole game (answering `1` each time), rendered in-process; the first
     `most` only, when given."""
-    gs = load_game(case.game).new_initial_state(players=len(case.seats), seed=case.seed)
-    bots = {i: make_bot(k, bot_seed(case.seed, i)) for i, k in enumerate(case.seats) if k != HUMAN}
+    table = Table(case)
     screens: list[list[str]] = []
-    while not gs.is_terminal() and (most is None or len(screens) < most):
-        p = gs.current_player()
-        if p in bots:
-            apply_choice(gs, bots[p].choose(gs))
-            continue
-        screens.append(screen_lines(gs, p, case.width, case.height))
-        gs.apply_label("1")
+    while table.to_human() and (most is None or len(screens) < most):
+        screens.append(table.screen())
+        table.answer()
     return screens
 
 
 def screen_text(case: Case) -> list[str]:
     """The case's screen, rendered in-process."""
-    return screen_lines(_play_to(case, case.answers), 0, case.width, case.height)
+    return _play_to(case, case.answers).screen()
 
 
 # ------------------------------------------------------------------ tmux
@@ -165,7 +201,7 @@ def capture(case: Case) -> list[str]:
     subprocess.run(["tmux", "-u", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "screen", "-x",
                     str(case.width), "-y", str(case.height), *command], check=True, cwd=REPO, env=env)
     try:
-        _wait_for(socket, screen_lines(_play_to(case, 0), 0, case.width, case.height)[-2:])
+        _wait_for(socket, _play_to(case, 0).screen()[-2:])
         for _ in range(case.answers):  # typed ahead: the prompt keeps what it has not read yet for the next one
             _tmux(socket, "send-keys", "-t", "screen", "1", "Enter")
         return _wait_for(socket, screen_text(case)[-2:])

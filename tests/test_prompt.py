@@ -297,3 +297,21 @@ def test_why_a_piece_tells_its_kinds_description():
     told = why_text(gs, "1")
     assert told.startswith(f"'{first}' is one of the answers to 'Keep which starting ability?'")
     assert "A Cosmic Ability card; one per category per player." in told
+    card = told.splitlines()[1]  # the card's own words, as `orrery explain` lists them
+    assert card.startswith(f"  {first} — category ") and ", type " in card and card.endswith(".")
+
+
+def test_why_a_card_on_the_table_tells_its_words_though_it_is_no_answer_now():
+    from conftest import load_game
+
+    gs = new_state(load_game(REPO / "games" / "bubble-singularity" / "rules.yaml"))
+    gs.apply_label("1")
+    gs.apply_label("1")  # both seats kept an ability: the market is dealt
+    market = [p["name"] for p in gs.view(gs.decision.player)["zones"]["market"]["pieces"]]
+    told = why_text(gs, market[0].lower()).splitlines()
+    assert told[0].startswith(f"'{market[0].lower()}' is not an option here")
+    assert told[1].startswith(f"  {market[0]} — category ")
+    hidden = next(p for p in range(len(gs.state.kinds)) if gs.state.kinds[p] == "ability"
+                  and gs.state.place_of(p).name == "ability_deck")
+    label = gs.state.attrs[hidden]["name"]
+    assert len(why_text(gs, label).splitlines()) == 1  # a card in the hidden deck: no words of it

@@ -77,7 +77,7 @@ def test_tmux_capture_is_the_golden_one(case: Case) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_no_piece_differs_from_another_by_colour_alone(case: Case) -> None:
-    gs = _play_to(case, case.answers)
+    gs = _play_to(case, case.answers).gs
     ctx = _Ctx(gs, None, debug=True)
     styles: dict[str, set[str | None]] = {}
     for pid in range(len(gs.state.kinds)):  # every piece of the game, wherever it is
@@ -88,7 +88,7 @@ def test_no_piece_differs_from_another_by_colour_alone(case: Case) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_legend_explains_every_symbol_drawn(case: Case) -> None:
-    gs = _play_to(case, case.answers)
+    gs = _play_to(case, case.answers).gs
     ctx = _Ctx(gs, 0)
     zones_view(ctx)
     players_table(ctx)
@@ -134,3 +134,11 @@ def test_debug_shows_internal_variables_that_are_hidden_by_default(capsys, monke
     assert "landed:" not in plain and "debug:" not in plain
     debug = play(capsys, monkeypatch, *args, "--no-color", "--debug")
     assert "debug: columns: a, b, c, d, e, f, g" in debug and "landed:" in debug
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_the_screen_tells_the_last_move_in_words_even_on_a_small_terminal(case: Case) -> None:
+    table = _play_to(case, case.answers)
+    assert table.told, f"{case.name}: nothing was told"
+    screen = " ".join(" ".join(table.screen()).split())
+    assert " ".join(table.told[-1].split()) in screen  # the bots' last move: printed above, and kept on the screen

@@ -130,5 +130,34 @@ def told_lines(gs: GameState, player: int, said: list[str], before: Moment | Non
     return [f"  {line}" for line in told]
 
 
-__all__ = ["Sight", "public_view", "hidden_labels", "names_hidden", "auto_lines", "bot_lines", "told_lines", "HIDDEN",
+class Watch:
+    """One move as the table tells it, watched from just before it: the public moment, what each reader could
+    see then (when the game hides anything), and how many steps and narration lines there were."""
+
+    def __init__(self, gs: GameState, readers: list[int], visible: Callable[[GameState, int], set[int]],
+                 secret: bool, steps: int | None = None):
+        self.before, self.said = Moment.of(gs), len(gs.narration)
+        self.steps = len(gs.steps) if steps is None else steps  # (0: every step so far, as at the start)
+        self.visible, self.secret = visible, secret
+        self.seen = {h: visible(gs, h) for h in readers} if secret else {}
+
+    def sight(self, gs: GameState, viewers: list[int]) -> Sight:
+        """What must not be printed to `viewers` (nothing in a game without hidden information)."""
+        return Sight.around(gs, viewers, self.seen, self.visible) if self.secret else Sight()
+
+    def move(self, gs: GameState, player: int, kind: str | None, prompt: str, label: str, sealed: bool,
+             value: Any, viewers: list[int]) -> list[str]:
+        """The move made, as `viewers` may read it: `SEAT (kind): PROMPT -> LABEL` and what it did (`bot_lines`),
+        or only what it did when `kind` is None (the reader made it)."""
+        said, sight = gs.narration[self.said:], self.sight(gs, viewers)
+        if kind is None:
+            return told_lines(gs, player, said, self.before, sight)
+        return bot_lines(gs, player, kind, prompt, label, said, self.before, sight, sealed, value)
+
+    def autos(self, gs: GameState, viewers: list[int]) -> list[str]:
+        """The engine's own answers after the move, as `viewers` may read them."""
+        return auto_lines(gs, self.steps, self.sight(gs, viewers))
+
+
+__all__ = ["Watch", "Sight", "public_view", "hidden_labels", "names_hidden", "auto_lines", "bot_lines", "told_lines", "HIDDEN",
            "SEALED"]

@@ -70,7 +70,7 @@ from ..reference.evaluator import Interp
 from ..engine.game import Game, GameState
 from ..engine.gamefiles import close_to, game_ref, resolve_game, resolve_variant
 from ..files.log import LogWriter
-from .narrate import Sight, auto_lines, bot_lines, public_view, told_lines
+from .narrate import Watch
 from .prompter import EOF, HELP, QUIT, UNDO, LineReader, Table, answer_words, ask
 from ..files.save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
                    replay_save, save_status, write_save)
@@ -467,33 +467,23 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     recap = Recap(humans, handover.active)  # what each human is told after a hand-over
     readers: dict[int, LineReader] = {}  # one per human seat: nobody recalls another seat's answers
 
-    seen: dict[int, set[int]] = {}  # the pieces each human could see before the move being told
-
-    def look() -> None:
-        """Note what each human sees now, before a move (what they saw then is not hidden from them)."""
-        seen.clear()
-        if secret:
-            seen.update((h, visible_pieces(gs, h)) for h in humans)
+    told = list(gs.narration)  # what the table told on the screen since it was last cleared: the screen repeats it
 
     def screen_viewers() -> list[int]:
         """Who reads the shared screen now: the human it was handed to, else every human at the table."""
         return [handover.last] if handover.active and handover.last is not None else humans
 
-    def sight(g: GameState, viewers: list[int]) -> Sight:
-        """What must not be printed to `viewers` (nothing at a table of bots or without hidden information)."""
-        return Sight.around(g, viewers, seen, visible_pieces) if secret else Sight()
-
-    def note_move(g: GameState, p: int, kind: str, d, opt, said: list[str], before, since: int) -> None:
+    def note_move(g: GameState, w: Watch, p: int, kind: str, d, opt) -> None:
         """Keep the move for the other humans' recaps, as each of them may see it."""
-        recap.note(lambda h: bot_lines(g, p, kind, d.prompt, opt.label, said, before, sight(g, [h]), d.sealed,
-                                       opt.value) + auto_lines(g, since, sight(g, [h])),
+        recap.note(lambda h: w.move(g, p, kind, d.prompt, opt.label, d.sealed, opt.value, [h]) + w.autos(g, [h]),
                    mover=p if kind == HUMAN else None)
 
-    def tell_autos(g: GameState, since: int) -> int:
-        told = auto_lines(g, since, sight(g, screen_viewers()))
-        for line in told:
+    def tell_autos(g: GameState, w: Watch) -> int:
+        autos = w.autos(g, screen_viewers())
+        for line in autos:
             console.print(f"[dim]{escape(line)}[/dim]", soft_wrap=True)
-        return len(told)
+        told.extend(autos)
+        return len(autos)
 
     def save_now(g: GameState) -> str:
         if saver is None:
@@ -514,17 +504,15 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             console.print("this game is already over.")
             return 0
         if resume is None:
-            tell_autos(gs, 0)  # decisions the engine answered before the first real one (a forced setup choice)
+            tell_autos(gs, Watch(gs, humans, visible_pieces, secret, steps=0))  # decisions the engine answered before the first real one (a forced setup choice)
         if all_bots and not quiet_board:
             console.print(render_state(gs, None, debug))
         while not gs.is_terminal():
             p = gs.current_player()
             d = gs.decision
             assert d is not None
-            steps_before, said_before = len(gs.steps), len(gs.narration)
-            look()
+            watch = Watch(gs, humans, visible_pieces, secret)  # (what each human saw is not hidden from them)
             if p in bots:
-                before = public_view(gs)
                 budget = per_turn[p].share(gs, p) if p in per_turn else getattr(bots[p], "seconds", None)
                 if seats[p].partition(":")[0] in PARAMETRIC:  # a search: say so while it runs (on a terminal)
                     limit = f" (up to {budget:.2g} s)" if budget else ""
@@ -535,24 +523,26 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                     index = apply_choice(gs, bots[p].choose(gs))
                 opt = next(o for o in d.options if o.index == index)
                 label = opt.label
-                lines = bot_lines(gs, p, seats[p], d.prompt, label, gs.narration[said_before:], before,
-                                  sight(gs, screen_viewers()), d.sealed, opt.value)
+                lines = watch.move(gs, p, seats[p], d.prompt, label, d.sealed, opt.value, screen_viewers())
                 console.print(f"[dim]{escape(lines[0])}[/dim]", soft_wrap=True)
                 for line in lines[1:]:
                     console.print(escape(line), soft_wrap=True)
+                told.extend(lines)
                 if recap.pending:
-                    note_move(gs, p, seats[p], d, opt, gs.narration[said_before:], before, steps_before)
-                autos = tell_autos(gs, steps_before)
+                    note_move(gs, watch, p, seats[p], d, opt)
+                autos = tell_autos(gs, watch)
                 if all_bots and not quiet_board:  # the board shows the narration too; it fits with the move's lines
                     console.print(watched_state(gs, console, debug, terminal_height(console), len(lines) + autos))
                 if getattr(args, "delay", 0):
                     time.sleep(args.delay)
             else:
-                if not handover.to(p, recap.take(p)):
+                since = recap.take(p)
+                if handover.active and handover.last not in (None, p):  # the screen is cleared for another seat
+                    told[:] = since
+                if not handover.to(p, since):
                     console.print(stopped("input ended."), soft_wrap=True)
                     return 0
-                before = public_view(gs)
-                screen = PlayScreen(gs, p, console, debug, terminal_height(console))  # fits the terminal
+                screen = PlayScreen(gs, p, console, debug, terminal_height(console), told)  # fits the terminal
                 page = [0]
 
                 def more() -> None:
@@ -589,10 +579,11 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                 index, label = answer
                 if recap.pending:
                     opt = next(o for o in d.options if o.index == index)
-                    note_move(gs, p, HUMAN, d, opt, gs.narration[said_before:], before, steps_before)
-                for line in told_lines(gs, p, gs.narration[said_before:], before, sight(gs, screen_viewers())):
+                    note_move(gs, watch, p, HUMAN, d, opt)
+                for line in watch.move(gs, p, None, d.prompt, label, d.sealed, None, screen_viewers()):
                     console.print(escape(line), soft_wrap=True)  # the human's own move, in the game's words
-                tell_autos(gs, steps_before)
+                    told.append(line)
+                tell_autos(gs, watch)
             if log:
                 log.step(p, index, label, d.prompt, gs)
             if saver:

@@ -166,7 +166,9 @@ def why_text(gs: GameState, text: str) -> str:
         return "why what? Type 'why' and an option's label or number."
     opt = d.find(text)
     if opt is None:
-        return with_rule(gs, text, gs.why_not_label(text))
+        seen = _seen_piece(gs, text)  # a card on the table: its words, though it is no answer now
+        return with_rule(gs, text, gs.why_not_label(text)) + (f"\n  {card_text(gs, seen)}" if seen is not None and
+                                                             card_text(gs, seen) else "")
     actions = gs.game.rules.actions
     menu = d.kind in ("action", "window")  # a menu of actions (a step's, or a window's)
     if d.kind == "window" and opt.value is None:
@@ -187,12 +189,51 @@ def why_text(gs: GameState, text: str) -> str:
 
 
 def _piece_text(gs: GameState, value: Any) -> str:
-    """For a piece offered in the player's own menu: its kind's description, if the spec gives one."""
+    """For a piece offered in the player's own menu: its kind's description, if the spec gives one, and the
+    piece's own text (a card's, as `orrery explain` lists it)."""
     if not isinstance(value, PieceRef) or not 0 <= value.id < len(gs.state.kinds):
         return ""
     kind = gs.state.kinds[value.id]
     decl = gs.game.spec.model.components.pieces.get(kind)
-    return f" ({kind}: {decl.description})" if decl is not None and decl.description else ""
+    described = f" ({kind}: {decl.description})" if decl is not None and decl.description else ""
+    card = card_text(gs, value.id)
+    return described + (f"\n  {card}" if card else "")
+
+
+TEXT_KEYS = ("text", "description", "effect", "rule")  # attributes that hold a card's words, however short
+
+
+def card_text(gs: GameState, pid: int) -> str:
+    """A piece's own words: `LABEL — key value, ...: TEXT` from its attributes (words: an attribute in
+    TEXT_KEYS, or a text of several words over 20 characters); "" for a piece with no attribute to tell."""
+    from ..reference.evaluator import Interp
+
+    attrs = gs.state.attrs[pid]
+    plain = {k: v for k, v in attrs.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)
+             and k != "name"}
+    text = [v for k, v in plain.items() if isinstance(v, str) and (k in TEXT_KEYS or (" " in v and len(v) > 20))]
+    facts = [f"{k.replace('_', ' ')} {v}" for k, v in plain.items() if v not in text]
+    if not text:
+        return ""
+    head = Interp(gs.state.clone()).piece_label(pid) + (f" — {', '.join(facts)}" if facts else "")
+    return f"{head}: {' '.join(text)}"
+
+
+def _seen_piece(gs: GameState, text: str) -> int | None:
+    """The piece called `text` (its label, in any case) that the player to answer can see, if one is."""
+    from ..reference.evaluator import Interp
+
+    d, want = gs.decision, text.strip().lower()
+    if d is None or not want:
+        return None
+    view = gs.view(d.player)
+    it = Interp(gs.state.clone())
+    for zone in view["zones"].values():
+        cells = [p for c in zone.get("cells", {}).values() if isinstance(c, list) for p in c]
+        for piece in list(zone.get("pieces", ())) + cells:
+            if it.piece_label(piece["id"]).lower() == want:
+                return piece["id"]
+    return None
 
 
 def with_rule(gs: GameState, text: str, reason: str) -> str:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
@@ -637,12 +638,17 @@ def narration_text(ctx: _Ctx, most: int = NARRATION_LINES) -> RenderableType | N
     return recent_narration(ctx.gs, most)
 
 
-def recent_narration(gs: "GameState", most: int = NARRATION_LINES) -> RenderableType | None:
-    """The last `most` narration lines of a game, as the play screen shows them below the state; None if none."""
-    recent = gs.narration[-most:] if most > 0 else []
+def recent_narration(gs: "GameState", most: int = NARRATION_LINES,
+                     lines: list[str] | None = None) -> RenderableType | None:
+    """The last `most` narration lines of a game (or of `lines`, what the table told), as the play screen shows
+    them below the state; None if none."""
+    said = gs.narration if lines is None else lines
+    recent = said[-most:] if most > 0 else []
     if not recent:
         return None
-    return Group(*[Text(f"  {m}", style="italic") for m in recent])
+    # a line wraps under its own start (an indented line is a move's consequence: it stays under the move)
+    return Group(*[Padding(Text(m.lstrip(), style="italic"), (0, 0, 0, 2 + len(m) - len(m.lstrip())), expand=False)
+                   for m in recent])
 
 
 # ------------------------------------------------------------------ public API

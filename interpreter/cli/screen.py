@@ -1,11 +1,14 @@
 """The play screen of a decision fitted to the terminal's height: the state, the narration and the menu.
 
+The narration is the last lines the table told (the moves since, as this seat may read them: the bots' moves
+are printed above the screen as they are made, and would scroll away on a small terminal), else the rules' own.
+
 The screen must fit the terminal with the prompt's line below it; when it does not, it gives way in this
 order (a whole screen is never made shorter than it must be):
 
 1. the narration keeps fewer lines, down to the last one;
 2. a short menu goes into columns, the grids are drawn without their rules (columns a space apart) and
-   the zones' lines list the pieces that fit on one line;
+   the zones' lines list the pieces that fit on one line (each with as many narration lines as then fit);
 3. the state takes its lowest layout (the panel beside the boards' last rows, or boards side by side), and
    the menu shows a page of its options that fits, with a line saying that `more` shows the next ones
    (every option's number and label may still be typed on any page);
@@ -41,8 +44,10 @@ class PlayScreen:
     many pages its menu takes, and `render(page)` draws one of them."""
 
     def __init__(self, gs: "GameState", viewer: int | None, console: Console, debug: bool = False,
-                 height: int | None = None):
+                 height: int | None = None, told: list[str] | None = None):
         self.gs, self.viewer, self.console, self.debug = gs, viewer, console, debug
+        # the lines its narration shows: what the table told (the moves since, in words), else the rules' `say`s
+        self.said = gs.narration if told is None else told
         self.narration, self.compact, self.columns = NARRATION_LINES, False, None
         self.per_page: int | None = None
         d = gs.decision
@@ -60,7 +65,7 @@ class PlayScreen:
 
     def render(self, page: int = 0) -> RenderableType:
         """The screen with the menu's `page` (pages wrap around)."""
-        told = recent_narration(self.gs, self.narration)
+        told = recent_narration(self.gs, self.narration, self.said)
         state = Group(self._drawn(self.compact, self.lines), *([told] if told is not None else []))
         if self.per_page is None:
             return Group(state, render_decision(self.gs, columns=self.columns))
@@ -81,18 +86,19 @@ class PlayScreen:
 
     def _told(self, narration: int) -> int:
         """The lines of the last `narration` narration lines."""
-        told = recent_narration(self.gs, narration)
+        told = recent_narration(self.gs, narration, self.said)
         return _lines(self.console, told) if told is not None else 0
 
     def _fit(self, room: int) -> None:
         """Choose the narration lines, the grids' rules, the layout, the menu's columns and its page size to fit
         `room` lines."""
-        told = min(len(self.gs.narration), NARRATION_LINES)
+        told = min(len(self.said), NARRATION_LINES)
         rows = _lines(self.console, render_decision(self.gs))
         in_columns = _lines(self.console, render_decision(self.gs, columns=True))
         last = min(told, 1)
         tries = [(n, False, None, rows) for n in range(told, last - 1, -1)]  # 1. fewer narration lines
-        tries += [(last, False, True, in_columns), (last, True, None, rows), (last, True, True, in_columns)]  # 2.
+        for compact, columns, menu in ((False, True, in_columns), (True, None, rows), (True, True, in_columns)):  # 2.
+            tries += [(n, compact, columns, menu) for n in range(told, last - 1, -1)]
         usual = len(self._drawn(False, None).lines)
         for narration, compact, columns, menu in tries:
             budget = room - menu - self._told(narration)
