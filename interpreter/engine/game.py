@@ -75,6 +75,7 @@ class Game:
             from .framescompiled import link_frames
 
             rules = Rules(self.spec)
+            evaluate_constants(rules, self.limits)  # (constants written as expressions live in the rules' names)
             rules.compiled = compile_rules(rules)
             link_frames(rules.compiled)
             self._untyped = (rules, compiled_flow_frame(rules)[0])
