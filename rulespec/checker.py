@@ -27,6 +27,7 @@ from .namecheck import IDENTIFIER, name_findings
 from .payto_check import check_pay_to
 from .quantities_check import check_bounds, check_quantities
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
+from .static_checks import check_static
 from .geocheck import closure_kwarg, emit_fields, fixed_size_findings, keyed_index, trigger_scope
 from .typing_rules import (NOT_ITERABLE, NOT_PLACE, NUMERIC, Scope, SpecIndex, assign_problem, base,
                            binary_problems, binary_type, call_returns, component_findings, describe, did_you_mean,
@@ -107,6 +108,7 @@ class _Checker:
         self.findings += component_findings(self.m, self.span, self.key) + name_findings(self.m, self.key)
         self.findings += data_findings(self.m, self.ix.dt, self.span, self.key)
         checknames.check_constants(self)
+        check_static(self)  # heuristic_max (and requires:) worked out from the rules alone
         self._rule_text()
         self.findings += fixed_size_findings(self.spec)
         check_pieces(self)  # the effect catalogue and pieces' abilities

@@ -14,13 +14,9 @@ from typing import Any, Iterator
 
 from . import ast as A
 from .records import did_you_mean
-from .signatures import SPECIAL_NAMES
+from .static_checks import per_player_zone_findings, static_name_findings, static_scope
 from .signatures import FUNCTIONS, KEYWORDS
 from .typing_rules import BUILTIN_ATTRS, NUMERIC, Scope, base, describe, elem, known
-
-# Built-ins that read pieces or draw random numbers: a constant, evaluated once before the game, cannot use them.
-STATE_BUILTINS = frozenset({"pieces", "empty", "size", "top", "bottom", "place_of", "zone_of", "changed_at", "count",
-                            "random_int", "shuffled", "connected", "groups"})
 
 
 def literal_words(node: A.Expr) -> list[A.Literal]:
@@ -246,34 +242,15 @@ def check_match(c: Any, info: A.MatchInfo, t: str) -> None:
 def check_constants(c: Any) -> None:
     """Constants written as expressions: typed in declaration order, reading only what never changes."""
     order = list(c.m.constants)
+    scope = static_scope(c.m)
     for i, name in enumerate(order):
         node = c.spec.exprs.get(("constants", name))
         if node is None:
             continue
-        later = set(order[i:])
-        for n in node.walk():
-            _constant_name(c, name, n, later)
-        t = c.expr(node, Scope())
+        static_name_findings(c, f"constant '{name}'", node, set(order[i:]))
+        per_player_zone_findings(c, f"constant '{name}'", node, scope)
+        t = c.expr(node, scope)
         c.ix.globals[name] = ("constant", t)
-
-
-def _constant_name(c: Any, const: str, n: A.Node, later: set[str]) -> None:
-    if isinstance(n, A.Name):
-        what = c.ix.globals.get(n.id, ("",))[0]
-        if n.id in later:
-            c.error(n.span, f"constant '{const}' uses '{n.id}', which is not declared above it",
-                    "a constant may use only the constants above it")
-        elif what in ("track", "variable") or n.id in SPECIAL_NAMES:
-            c.error(n.span, f"constant '{const}' reads '{n.id}', which belongs to a game being played, not to the "
-                            f"rules; a constant is worked out once, from the rules alone",
-                    "use a function or a variable instead")
-    elif isinstance(n, A.Call) and (n.func in STATE_BUILTINS or n.func in c.m.functions):
-        why = "draws random numbers or reads pieces" if n.func in STATE_BUILTINS else "is a spec function"
-        c.error(n.span, f"constant '{const}' calls {n.func}(), which {why}; a constant is worked out once, before "
-                        f"the game starts, from literals, zones, cells, tables and the constants above it",
-                "use a function instead")
-    elif isinstance(n, A.Attr) and n.name in c.ix.player_attrs:
-        c.error(n.span, f"constant '{const}' reads '{n.name}', which belongs to a player and changes during the game")
 
 
 def assigned_constant(c: Any, target: A.Name) -> bool:

@@ -235,6 +235,8 @@ _RULE_FIELDS: tuple[tuple[tuple, str], ...] = (
     (("invariants", "*", "holds"), "expr"),
     (("invariants", "*", "never_decreases"), "expr"),
     (("bots", "heuristic"), "expr"),
+    (("bots", "heuristic_max"), "bound"),
+    (("requires", "*", "holds"), "expr"),
 ) + ABILITY_FIELDS
 
 

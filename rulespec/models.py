@@ -723,8 +723,9 @@ class BotsDecl(Model):
     heuristic: ExprText | None = Field(
         None, description="How close player `p` is to winning, a whole number from 0 (far) to `heuristic_max` "
                           "(as good as won); search bots score playouts cut short with it instead of a draw.")
-    heuristic_max: int = Field(1, ge=1, description="The heuristic value that means as good as won; values are "
-                                                    "clamped to 0..heuristic_max.")
+    heuristic_max: Annotated[int, Field(ge=1)] | str = Field(
+        1, description="The heuristic value that means as good as won (a number, or an expression over constants "
+                       "and zone sizes, worked out once); values are clamped to 0..heuristic_max.")
     playout: int | None = Field(None, ge=0, le=100_000, description="Random decisions a search bot plays before it "
                                                                      "scores a playout (default: the bot's own).")
     windows: Literal["pass"] | None = Field(None, description="A search bot's random playouts answer every reaction "
@@ -735,6 +736,14 @@ class BotsDecl(Model):
 
 
 # -------------------------------------------------------------- the spec
+
+
+class Requirement(Model):
+    """A condition the rules need of their own sizes and constants, checked once when they load."""
+
+    holds: ExprText = Field(description="A condition over constants and zone sizes (a per-player zone named alone "
+                                        "reads its declared size: tray.width).")
+    message: str = Field(description="What the rules need, said when a variant breaks it.")
 
 
 class Spec(Model):
@@ -748,6 +757,8 @@ class Spec(Model):
     constants: dict[str, Any] = Field({}, description="Named values that never change: a YAML value, or a quoted "
                                                       "expression evaluated once (zones, cells, tables, constants "
                                                       "above).")
+    requires: list[Requirement] = Field([], description="Conditions over constants and zone sizes that the rules "
+                                                         "need, checked once when they load (docs/dsl.md 2.24).")
     components: Components = Components.model_construct()  # (no validator built at import: see Model)
     variables: dict[str, VarDecl] = {}
     tables: dict[str, TableDecl] = {}

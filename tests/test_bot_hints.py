@@ -124,6 +124,13 @@ def test_spec_budget_gives_the_same_games_as_the_written_one(game_from):
     ("bots: {heuristic: heigth}", "19:19: error: unknown name 'heigth'"),
     ("bots: {playout: -1}", "19:17: error: bots.playout: Input should be greater than or equal to 0"),
     ("bots: {iterations: 0}", "19:20: error: bots.iterations: Input should be greater than or equal to 1"),
+    # heuristic_max written as an expression: worked out from the rules alone, a whole number of 1 or more
+    ("bots: {heuristic: height, heuristic_max: 'steps + 1'}",
+     "19:43: error: heuristic_max reads 'steps', which belongs to a game being played"),
+    ("bots: {heuristic: height, heuristic_max: '\"high\"'}",
+     "19:43: error: heuristic_max must be a whole number, but this is text"),
+    ("constants: {peak: 8}\nbots: {heuristic: height, heuristic_max: 'peak - 8'}",
+     "20:43: error: heuristic_max must be a whole number of 1 or more, got the number 0"),
 ])
 def test_bad_hints_are_located(tmp_path, capsys, bots, message):
     path = tmp_path / "walk.yaml"
@@ -248,3 +255,10 @@ def test_bubble_singularity_search_cuts_its_playouts_and_judges_them():
     bot.choose(gs)
     assert bot.stats["capped"] == 3  # no playout of 8 decisions from the setup reaches the end: all judged
     assert bot.stats["judged"] > 0  # hidden pieces (the card stack, the bag): untried options judged at once
+
+
+def test_heuristic_max_may_be_worked_out_from_the_constants(game_from):
+    """`heuristic_max` written as an expression over constants is worked out once when the rules load."""
+    game = walk(game_from, "constants: {peak: 8}\nbots: {heuristic: height + 10, heuristic_max: 'peak + 10'}")
+    assert game.rules.heuristic_top == 18
+    assert game.new_initial_state(players=1, seed=1).heuristic_returns() == [pytest.approx(2 * 10 / 18 - 1)]

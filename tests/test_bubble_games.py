@@ -51,3 +51,24 @@ def test_the_same_variant_spelt_right_validates(tmp_path, capsys, game):
     path = {"bubble-singularity": "actions.space_station.condition", "bubblee-pop": "functions.in_line.expr",
             "burbuja": "functions.has_chance.expr"}[game]
     assert main(["validate", str(_variant(tmp_path, game, path, value))]) == 0, capsys.readouterr()
+
+
+WIDE_PLANETS = REPO / "tests" / "fixtures" / "variants" / "bubblee-pop-wide-planets.yaml"
+
+
+def test_a_variant_whose_sizes_break_bubblee_pop_fails_validation_located(capsys):
+    """Planets wider than the sky: refused at the spec's requirement, with the sizes compared."""
+    rules = REPO / "games" / "bubblee-pop" / "rules.yaml"
+    line, col = next((i, text.index("sky.width") + 1)
+                     for i, text in enumerate(rules.read_text(encoding="utf-8").splitlines(), 1)
+                     if "holds: sky.width == planet.width" in text)
+    assert main(["validate", str(WIDE_PLANETS)]) == 2
+    err = capsys.readouterr()
+    assert (f"{rules}:{line}:{col}: error: the rules require that the sky is as wide as the planets: a sky Bubblee "
+            f"falls onto the planet column under it (assumption fall-order) (sky.width is 5, planet.width is 6)"
+            ) in err.out + err.err
+
+
+def test_big_planets_widens_the_sky_with_them(capsys):
+    """The contrast: the shipped board-size variant keeps the sizes in step and validates."""
+    assert main(["validate", str(REPO / "games" / "bubblee-pop" / "variants" / "big-planets.yaml")]) == 0

@@ -389,7 +389,7 @@ def test_bubble_singularity_is_about_a_third_of_what_it_was() -> None:
     text = explain_text(load_spec(ROOT / "games" / "bubble-singularity" / "rules.yaml", check=False))
     assert len(as_text(text).splitlines()) <= 200 + 6  # + the 6 lines of its search-bot hints, which are not rules
     for passage in ("| Node Master | affinity | passive | Choose two ability cards instead of one",
-                    "| value | 0 | 1 | 2 | 5 | 7 | 11 |",  # the chain scoring table
+                    "chain_scoring = (points 0/1/2/5/7/11, beyond 4)",  # the chain scoring record
                     "Players are ranked by the number of pieces in p's markers then by score",
                     "On your turn:\n1. Recharge: flip an ability face down for 5 bubbles (optional).\n2. Move.",
                     "> Gravity Pull: Choose one Space Card with at least one Bubble."):

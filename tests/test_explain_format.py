@@ -151,9 +151,10 @@ def test_diff_of_every_bundled_variant_lists_every_change(capsys, variant):
     data = yaml.safe_load(path.read_text())
     name, game = data["variant"]["name"], path.parent.parent.name
     out = explain(capsys, game, "--variant", str(path), "--diff")
-    entries = [line for line in out.splitlines() if re.match(rf"variant {name}: (set|replace|remove|add) ", line)]
+    ops = ("set", "replace", "remove", "add", "append", "prepend", "patch")
+    entries = [line for line in out.splitlines() if re.match(rf"variant {name}: ({'|'.join(ops)}) ", line)]
     assert len(entries) == len(data.get("changes") or []), entries
     for change, entry in zip(data.get("changes") or [], entries):
-        op = next(k for k in ("set", "replace", "remove", "add") if k in change)
+        op = next(k for k in ops if k in change)
         assert entry.startswith(f"variant {name}: {op} ")
     assert out.count("\n  old:") + out.count("\n  old: ") >= len(entries) and out.count("\n  new:") >= len(entries)

@@ -41,6 +41,8 @@ BASE: dict[str, list[str]] = {
     "coverage": ["coverage", "tic-tac-toe", "--games", "1"],
     "tune": ["tune", str(ROOT / "tests" / "workbench" / "duel.yaml"), "--param", "edge=4..5", "--trials", "1",
              "--games", "1", "--out", str(Path(tempfile.mkdtemp(prefix="orrery-tune-")) / "t.yaml")],
+    "serve": ["serve", "tic-tac-toe", "--seats", "human,random", "--links-only", "--save-dir",
+              tempfile.mkdtemp(prefix="orrery-serve-")],
     "new": ["new", "probe", "--dir", tempfile.mkdtemp(prefix="orrery-options-")],  # (a second run: 'exists', exit 2)
 }
 

@@ -89,8 +89,8 @@ NICENESS = "RAY_worker_niceness"  # Ray's own setting (its job manager sets it t
 def start_local_ray(ray: Any, jobs: int) -> None:
     """A local Ray instance of `jobs` workers at normal priority.  Ray starts workers at niceness 15 (its work
     is meant to yield to the driver's), but here the workers are the whole simulation: on a busy machine a
-    niced worker gets almost no CPU (2,000 connect-four games took 600 s instead of 15).  The raylet reads
-    the setting from its environment when ray.init starts it; a value the user set is kept."""
+    niced worker gets almost no CPU (2,000 short random games took 600 s instead of 22: docs/scale.md).
+    The raylet reads the setting from its environment when ray.init starts it; a value the user set is kept."""
     mine = NICENESS not in os.environ
     if mine:
         os.environ[NICENESS] = "0"

@@ -21,7 +21,9 @@ from orrery.rulespec.models import AttrDecl, PieceKind, PhaseDecl, Spec, attr_va
 
 from .explain_format import md_table as _table
 from .explain_prose import Phraser, code, words
+from .explain_constants import constants_section
 from .explain_windows import windows_section
+from .explain_abilities import abilities_text
 from .explain_quantities import quantity_entries
 
 INDENT = "    "
@@ -240,7 +242,9 @@ def _instance_text(inst: dict[str, Any], default_count: int) -> str:
 def _value_text(v: Any) -> str:
     """A YAML value compactly: lists without brackets and quotes."""
     if isinstance(v, list):
-        return "+".join(str(x) for x in v)
+        return "+".join(_value_text(x) for x in v)
+    if isinstance(v, dict):  # a record: its fields in order, "(time 2, crystals 0)"
+        return "(" + ", ".join(f"{k} {_value_text(x)}" for k, x in v.items()) + ")"
     return str(v)
 
 
@@ -260,7 +264,8 @@ def _components(c: _Ctx) -> list[str]:
                 details.append("State: " + "; ".join(_attr_text(a, d) + (f", back to it each {d.reset}"
                                                                          if getattr(d, "reset", None) else "")
                                                      for a, d in k.state.items()) + ".")
-            rows.append([words(name), "as many as needed" if n is None else n, " ".join(details)])
+            details.append(abilities_text(m, name))
+            rows.append([words(name), "as many as needed" if n is None else n, " ".join(d for d in details if d)])
         out += ["### Pieces"] + _table(["piece", "count", "details"], rows)
         for name, k in comp.pieces.items():
             if k.instances:
@@ -701,15 +706,15 @@ def _assumptions(c: _Ctx) -> list[str]:
     return out
 
 
-SECTIONS = ("Overview", "Components", "Setup", "Playing a round", "Actions", "Automatic rules", "Reaction windows",
+SECTIONS = ("Overview", "Components", "Constants", "Setup", "Playing a round", "Actions", "Automatic rules", "Reaction windows",
             "Scoring", "End of the game", "Glossary", "Hints for search bots", "Assumptions")
 
 
 def explain_text(spec: GameSpec) -> str:
     """A rules summary of a spec that reads like a rulebook, in a rulebook's order, as Markdown."""
     c = _Ctx(spec)
-    sections = [_header(c), _overview(c), _components(c), _setup(c), _flow(c), _actions(c), _triggers(c),
-                windows_section(c, _said, _stop), _scoring(c), _end(c)]
+    sections = [_header(c), _overview(c), _components(c), constants_section(c), _setup(c), _flow(c), _actions(c),
+                _triggers(c), windows_section(c, _said, _stop), _scoring(c), _end(c)]
     above = "\n".join("\n".join(s) for s in sections)
     sections += [_glossary(c, above), _bot_hints(c), _assumptions(c)]
     text = "\n\n".join("\n".join(s) for s in sections if s) + "\n"

@@ -337,10 +337,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("game", metavar="GAME", help="a bundled game's name or a path to its rules.yaml")
     sp.add_argument("scenarios", nargs="*", metavar="SCENARIO")
     from .perf import add_commands
+    from .serve import add_command as add_serve
     from .workbench import add_commands as add_workbench
 
     add_commands(add, _game_args)
     add_workbench(add, _game_args)
+    add_serve(add)
     return p
 
 

@@ -87,10 +87,12 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
             return check_scenarios(game_for(game_path, ylimits=limits), scenarios, game_path), kind  # (once a run)
         else:
             spec = load_spec(path, limits=limits)
-        if any(isinstance(v, str) for v in spec.model.constants.values()):
+        from ..engine.constants import worked_out_at_load
+
+        if worked_out_at_load(spec.model):
             from ..engine.game import Game
 
-            Game(spec, mode="interpreted")  # constants written as expressions: worked out as a game would
+            Game(spec, mode="interpreted")  # expressions worked out at load (constants...): as a game would
         return list(spec.warnings), kind
     except OrreryError as err:
         return err.findings, kind

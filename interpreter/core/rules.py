@@ -336,6 +336,8 @@ class Rules:
         self.step_menus: dict[tuple, list[str]] = {}  # a step's action names in menu order (flow.step_candidates)
         self.ranking = [spec.expr("ranking", "by", i) for i in range(len(m.ranking.by or []))]
         self.heuristic = spec.expr("bots", "heuristic")
+        top = m.bots.heuristic_max  # (an expression is worked out with the constants: engine/constants.py)
+        self.heuristic_top: int = top if isinstance(top, int) else 1
         self.score = spec.expr("scoring", "score")
         # name -> ("holds" | "never_decreases", expression)
         self.invariants = {n: _invariant(spec, n, inv) for n, inv in m.invariants.items()}
@@ -488,7 +490,7 @@ class Rules:
         """Per player, bots.heuristic scaled from 0..heuristic_max to -1..1 (None: the spec has none)."""
         if self.heuristic is None:
             return None
-        top = self.spec.model.bots.heuristic_max
+        top = self.heuristic_top
         out = []
         saved, it.memo = it.memo, {}  # only expressions run here: pure functions may remember results
         try:

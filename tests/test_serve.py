@@ -1,0 +1,168 @@
+"""`orrery serve`'s tables (interpreter/serve/): seats join with their own token, see only their own view,
+hostile messages are refused without effect, and a restarted server resumes every table from its save."""
+
+from __future__ import annotations
+
+import json
+import random
+from contextlib import ExitStack
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from orrery import load_game  # noqa: E402
+from orrery.interpreter.files.save import read_save  # noqa: E402
+from orrery.interpreter.serve.app import Server  # noqa: E402
+from orrery.interpreter.serve.tables import MAX_MESSAGE, SPECTATOR, Refused, new_table, resume_tables  # noqa: E402
+
+
+def _load(ref, variants):
+    return load_game(ref, variants)
+
+
+def _server(tmp_path, game="tic-tac-toe", seats=("human", "human"), seed=3):
+    server = Server(_load, tmp_path, games=["tic-tac-toe", "bubble-singularity"])
+    table = server.open_table(game, [], list(seats), seed)
+    return server, table
+
+
+def _join(client, table, seat, stack):
+    ws = stack.enter_context(client.websocket_connect(f"/t/{table.tid}/ws"))
+    ws.send_text(json.dumps({"type": "join", "token": table.token_of(seat)}))
+    return ws
+
+
+def test_two_seats_play_tic_tac_toe_to_the_end_over_websockets(tmp_path):
+    server, table = _server(tmp_path)
+    with TestClient(server.app()) as client, ExitStack() as stack:
+        assert "<svg" not in client.get(f"/t/{table.tid}").text  # the page holds no state: frames bring it
+        a, b = _join(client, table, 0, stack), _join(client, table, 1, stack)
+        frames = {0: a.receive_json(), 1: b.receive_json()}
+        while "over" not in frames[0]:
+            seat = 0 if "decision" in frames[0] else 1
+            assert "decision" not in frames[1 - seat] and frames[1 - seat]["waiting_for"] == table.seat_name(seat)
+            option = frames[seat]["decision"]["options"][0]["index"]
+            (a if seat == 0 else b).send_text(json.dumps({"type": "act", "step": frames[seat]["step"],
+                                                           "option": option}))
+            frames = {0: a.receive_json(), 1: b.receive_json()}
+        assert frames[0]["over"] == frames[1]["over"] and table.gs.is_terminal()
+    saved = read_save(table.save_path())
+    assert saved.finished and [d.choice for d in saved.decisions] == table.gs.history()
+
+
+@pytest.mark.parametrize(("message", "fragment"), [
+    ("x" * (MAX_MESSAGE + 1), "message too long"),
+    ("{not json", "not a JSON message"),
+    ('["act"]', "unknown message"),
+    ('{"type": "undo!"}', "unknown message"),
+    ('{"type": "act", "step": STEP, "option": true}', "whole numbers"),
+    ('{"type": "act", "step": "STEP", "option": 0}', "whole numbers"),
+    ('{"type": "act", "step": STEP, "option": 99}', "option 99 is not offered"),
+    ('{"type": "act", "step": STEP, "option": -1}', "option -1 is not offered"),
+    ('{"type": "act", "step": 99, "option": 0}', "but the game is at decision STEP"),
+])
+def test_hostile_messages_are_refused_and_change_nothing(tmp_path, message, fragment):
+    server, table = _server(tmp_path)
+    before = table.gs.digest()
+    message, fragment = message.replace("STEP", str(table.step)), fragment.replace("STEP", str(table.step))
+    with TestClient(server.app()) as client, ExitStack() as stack:
+        ws = _join(client, table, 0, stack)
+        ws.receive_json()
+        ws.send_text(message)
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and fragment in reply["message"], reply
+    assert table.gs.digest() == before
+
+
+def test_acting_out_of_turn_or_as_a_spectator_is_refused(tmp_path):
+    server, table = _server(tmp_path)
+    with TestClient(server.app()) as client, ExitStack() as stack:
+        for seat, fragment in ((1, "it is X's turn, not yours"), (SPECTATOR, "spectators cannot answer")):
+            ws = _join(client, table, seat, stack)
+            ws.receive_json()
+            ws.send_text(json.dumps({"type": "act", "step": table.step, "option": 0}))
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and fragment in reply["message"]
+    assert table.gs.history() == []
+
+
+@pytest.mark.parametrize("join", [{"type": "join", "token": "forged"}, {"type": "join"}, {"type": "act"}, "[]"])
+def test_a_wrong_or_missing_token_is_refused(tmp_path, join):
+    server, table = _server(tmp_path)
+    with TestClient(server.app()) as client:
+        with client.websocket_connect(f"/t/{table.tid}/ws") as ws:
+            ws.send_text(join if isinstance(join, str) else json.dumps(join))
+            reply = ws.receive_json()
+            assert reply["type"] == "error"
+        with client.websocket_connect("/t/nosuchtable/ws") as ws:
+            assert "no such table" in ws.receive_json()["message"]
+
+
+def _hidden_ids(gs, seat):
+    """Ids of the pieces `seat` may not see now (those the full view names and the seat's view does not)."""
+    def ids(view):
+        found = set()
+        for zone in view["zones"].values():
+            for p in zone.get("pieces", []):
+                found.add(p["id"])
+            for here in zone.get("cells", {}).values():
+                if isinstance(here, list):
+                    found.update(p["id"] for p in here)
+        return found
+    return ids(gs.view(None)) - ids(gs.view(seat))
+
+
+def test_frames_hold_nothing_a_seat_may_not_see(tmp_path):
+    """Random games of a game with hidden hands and a bag: every frame sent to a seat holds that seat's view
+    exactly, no id of a piece it may not see, no seed or generator state, and no other seat's menu."""
+    rng = random.Random(5)
+    for seed in (1, 2):
+        table = new_table(load_game("bubble-singularity"), "bubble-singularity", [], ["human", "human", "human"],
+                          seed, tmp_path)
+        for _ in range(25):
+            if table.gs.is_terminal():
+                break
+            for seat in (0, 1, 2, SPECTATOR):
+                frame = table.frame(seat)
+                text = json.dumps(frame)
+                viewer = None if seat == SPECTATOR else seat
+                if viewer is not None:
+                    assert frame["view"] == json.loads(json.dumps(table.gs.view(viewer)))
+                hidden = set.intersection(*[_hidden_ids(table.gs, s) for s in range(3)]) if viewer is None \
+                    else _hidden_ids(table.gs, viewer)
+                shown = {p["id"] for z in frame["view"]["zones"].values() for p in z.get("pieces", [])}
+                assert not hidden & shown
+                assert '"seed"' not in text and '"rng' not in text and "history" not in text
+                assert ("decision" in frame) == (seat == table.gs.current_player())
+            current = table.gs.current_player()
+            table.answer(current, json.dumps({"type": "act", "step": table.step,
+                                              "option": rng.choice(table.gs.legal_actions())}))
+
+
+def test_a_restarted_server_resumes_every_table_with_its_tokens(tmp_path):
+    server, table = _server(tmp_path)
+    other = server.open_table("bubble-singularity", [], ["human", "random", "random"], 4)
+    for _ in range(3):
+        table.answer(table.gs.current_player(), json.dumps({"type": "act", "step": table.step,
+                                                            "option": table.gs.legal_actions()[0]}))
+    resumed = {t.tid: t for t in resume_tables(tmp_path, _load)}
+    assert set(resumed) == {table.tid, other.tid}
+    again = resumed[table.tid]
+    assert again.gs.digest() == table.gs.digest() and again.tokens == table.tokens
+    assert again.seat_of(table.token_of(0)) == 0
+    with pytest.raises(Refused):
+        again.seat_of("forged")
+
+
+def test_bots_answer_until_a_human_must(tmp_path):
+    server, table = _server(tmp_path, seats=("random", "human"))
+    with TestClient(server.app()) as client, ExitStack() as stack:
+        ws = _join(client, table, 1, stack)
+        frame = ws.receive_json()
+        while "decision" not in frame and "over" not in frame:
+            frame = ws.receive_json()
+        assert frame["decision"] and len(table.gs.history()) == 1  # the bot (X) moved first, then O is asked
