@@ -91,7 +91,6 @@ def _known_keys(data: Any, path: str = "") -> None:
 def _flow_shape(rules: Any) -> None:
     """Refuse a flow the flat flow does not play."""
     m = rules.spec.model
-    _known_keys(m.model_dump(exclude_defaults=True))
     if len(rules.phases) != 1:
         raise FlatUnsupported("several phases")
     ph = rules.phases[0]
@@ -113,16 +112,17 @@ def _flow_shape(rules: Any) -> None:
             raise FlatUnsupported(f"the action '{a.name}'")
     if rules.spec.effect("scoring", "final") is not None:
         raise FlatUnsupported("final scoring")
+    _known_keys(m.model_dump(exclude_defaults=True))  # (last: dumping a big spec's model costs a tenth of a second)
 
 
 def flat_module(rules: Any, reads_flow: Any, tp: TypePass | None = None) -> FlatModule:
     """Generate the flat module of a spec (FlatUnsupported when it cannot be); `reads_flow(expr)`: whether an
     end condition can read the flow's cursor (engine/flow.reads_flow: it is remembered false only while the
     cursor stays put too)."""
+    _flow_shape(rules)  # (first: most specs not of this shape end here, before a second type pass)
     tp = tp or TypePass(rules)
     if not tp.sound:
         raise FlatUnsupported("a construct the type pass does not know")
-    _flow_shape(rules)
     try:
         lay = FlatLayout(rules, tp)
     except NoLayout as why:
