@@ -236,19 +236,25 @@ def _expr_function(gen: FlatStatements, name: str, expr: Any, winners: bool) -> 
 
 
 def _check(gen: FlatStatements, mod: FlatModule, timing: str, reads: dict[int, bool], indent: int,
-           ret: str = "return") -> None:
+           ret: str = "return", known: set[int] | None = None) -> None:
     """The end checks of a timing written out: each condition in spec order, skipped while it is known false
-    (its memo slot holds the version it was found false at: `fversion` when it reads the cursor)."""
-    for i, name, check in mod.ends:
-        if check not in TIMING_CHECKS[timing]:
-            continue
+    (its memo slot holds the version it was found false at: `fversion` when it reads the cursor).
+
+    `known`: the ends whose memo slot is known to hold the current `version` here (checked earlier in the same
+    straight-line code, no `version` change since): their checks would be no-ops and are left out; the ends
+    keyed by `version` that this check leaves checked are added to it."""
+    todo = [(i, name) for i, name, check in mod.ends if check in TIMING_CHECKS[timing]
+            and not (known is not None and i in known)]
+    for i, name in todo:
         key = "st.fversion" if reads[i] else "st.version"
         gen.emit(indent, f"if seen[{i}] != {key}:")
         gen.emit(indent + 1, f"if end_{i}(st):")
         gen.emit(indent + 2, f"st.over = {gen.const(name)}")
         gen.emit(indent + 2, ret)
         gen.emit(indent + 1, f"seen[{i}] = {key}")
-    if any(check in TIMING_CHECKS[timing] for _, _, check in mod.ends):
+        if known is not None and not reads[i]:
+            known.add(i)
+    if todo:
         gen.emit(indent, "if st.loops > LOOP_LIMIT:")
         gen.emit(indent + 1, "raise BAIL")
 
@@ -320,16 +326,20 @@ def _turn_change(gen: FlatStatements, mod: FlatModule, reads: dict[int, bool]) -
         gen.emit(3, "hook_turn_end(st)")
         gen.emit(3, "st.version += 1")
         gen.emit(3, "st.fversion += 1")
-    _check(gen, mod, "end_of_turn", reads, 3)
+    # the ends keyed by `version` checked so far in this straight-line code (nothing below changes `version`
+    # before the turn-start hook: the later checks of those ends would be no-ops, so they are left out)
+    known: set[int] = set()
+    _check(gen, mod, "end_of_turn", reads, 3, known=known)
     gen.emit(3, "st.pos += 1")
     gen.emit(3, "if st.pos >= st.n:")
-    _check(gen, mod, "end_of_phase", reads, 4)
-    _check(gen, mod, "end_of_round", reads, 4)
+    inner = set(known)  # (what the branch checks is not known after it: it may not run)
+    _check(gen, mod, "end_of_phase", reads, 4, known=inner)
+    _check(gen, mod, "end_of_round", reads, 4, known=inner)
     gen.emit(4, "st.round += 1")
     gen.emit(4, "st.current = st.first")
     gen.emit(4, "st.pos = 0")
     gen.emit(4, "st.fversion += 1")
-    _check(gen, mod, "immediate", reads, 4)
+    _check(gen, mod, "immediate", reads, 4, known=inner)
     gen.emit(3, "st.loops = 0")
     gen.emit(3, "st.current = (st.first + st.pos) % st.n")
     gen.emit(3, "st.turn += 1")
@@ -342,7 +352,8 @@ def _turn_change(gen: FlatStatements, mod: FlatModule, reads: dict[int, bool]) -
         gen.emit(3, "st.fversion += 1")
         gen.emit(3, "if st.loops > LOOP_LIMIT:")
         gen.emit(4, "raise BAIL")
-    _check(gen, mod, "immediate", reads, 3)
+        known.clear()
+    _check(gen, mod, "immediate", reads, 3, known=known)
 
 
 def _step(gen: FlatStatements, mod: FlatModule, names: list[str], actions: list[str]) -> None:

@@ -165,8 +165,11 @@ class FlatGameState(GameState):
         fg, st, answers = self._fg, self._st, self._answers
         if fg is None:
             return 0
-        perform, advance, names, below = fg._perform, fg._advance, fg.actions, rng.below
-        labels = fg.__dict__.setdefault("labels", {})
+        perform, advance, below = fg._perform, fg._advance, rng.below
+        # the labels by action index, then value (a list by its repr): menu_label's, without a key to build
+        by_action = fg.__dict__.get("labels_by_action")
+        if by_action is None:
+            by_action = fg.__dict__["labels_by_action"] = [{} for _ in fg.actions]
         steps = 0
         while steps < cap:
             menu = st.menu
@@ -177,9 +180,11 @@ class FlatGameState(GameState):
             k = len(menu)
             index = below(k) if k > 1 else 0
             mover, a, v = st.current, st.action, menu[index]
-            label = labels.get((names[a], repr(v) if v.__class__ is list else v))
+            known = by_action[a]
+            key = repr(v) if v.__class__ is list else v
+            label = known.get(key)
             if label is None:
-                label = menu_label(self.game, fg, st, index)
+                label = known[key] = menu_label(self.game, fg, st, index)
             st.menu = st.action = None
             try:
                 perform[a](st, v)
