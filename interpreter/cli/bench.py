@@ -39,12 +39,17 @@ def bench_playouts(game: Game, seconds: float, players: int | None = None, seed:
         elapsed = time.perf_counter() - start
         if elapsed >= seconds and playouts >= min_playouts:
             break
-    out = {"game": game.name, "mode": game.mode, "playouts": playouts, "seconds": round(elapsed, 3),
-           "playouts_per_s": round(playouts / elapsed, 2), "steps_per_s": round(steps / elapsed, 1)}
+    out = {"game": game.name, "mode": game.mode, **_rates(game, playouts, steps, elapsed)}
     if game.rules.state_triggers:
         out["cascades"] = cascades
         out["cascades_per_s"] = round(cascades / elapsed, 2)
     return out
+
+
+def _rates(game: Game, playouts: int, steps: int, elapsed: float) -> dict[str, Any]:
+    """A playout benchmark's figures: playouts and steps over the seconds they took."""
+    return {"game": game.name, "playouts": playouts, "seconds": round(elapsed, 3),
+            "playouts_per_s": round(playouts / elapsed, 2), "steps_per_s": round(steps / elapsed, 1)}
 
 
 def bench_lean(game: Game, seconds: float, players: int | None = None, seed: int = 1,
@@ -65,8 +70,7 @@ def bench_lean(game: Game, seconds: float, players: int | None = None, seed: int
         elapsed = time.perf_counter() - start
         if elapsed >= seconds and playouts >= min_playouts:
             break
-    return {"game": game.name, "playouts": playouts, "seconds": round(elapsed, 3),
-            "playouts_per_s": round(playouts / elapsed, 2), "steps_per_s": round(steps / elapsed, 1)}
+    return _rates(game, playouts, steps, elapsed)
 
 
 def bench_sampled(game: Game, seconds: float, players: int | None = None, seed: int = 1,
@@ -86,8 +90,7 @@ def bench_sampled(game: Game, seconds: float, players: int | None = None, seed: 
         elapsed = time.perf_counter() - start
         if elapsed >= seconds and playouts >= min_playouts:
             break
-    return {"game": game.name, "playouts": playouts, "seconds": round(elapsed, 3),
-            "playouts_per_s": round(playouts / elapsed, 2), "steps_per_s": round(steps / elapsed, 1)}
+    return _rates(game, playouts, steps, elapsed)
 
 
 # ---------------------------------------------------------------- cascade positions

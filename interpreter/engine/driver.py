@@ -64,6 +64,14 @@ def after_reveal(failed: RequireFailed) -> RuleError:
                      failed.span)
 
 
+def no_real_choice(game: Any) -> RunawayError:
+    """The runaway of `limits.auto` forced decisions in a row (GameState._advance and the lean path's)."""
+    return RunawayError(
+        f"{game.limits.auto} decisions in a row had one possible answer or none, so nobody ever "
+        f"gets a real choice (limit auto); is an end condition missing for a player who cannot act? "
+        f"Raise it with --limit auto=N", game.spec.span("end"))
+
+
 def refusal(failed: RequireFailed, revealing: bool) -> Exception:
     """What an answer a rule refused raises: IllegalMove with the rule's words, or after a commit's reveal an
     error in the rules (`after_reveal`)."""
@@ -379,10 +387,7 @@ class GameState:
         while True:
             auto += 1
             if auto > limits.auto:
-                raise RunawayError(
-                    f"{limits.auto} decisions in a row had one possible answer or none, so nobody ever "
-                    f"gets a real choice (limit auto); is an end condition missing for a player who cannot act? "
-                    f"Raise it with --limit auto=N", self.game.spec.span("end"))
+                raise no_real_choice(self.game)
             decision = pos.run()
             self._narrate()
             if decision is None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.decisions import Decision, RequireFailed, RunawayError
-from .driver import TERMINAL, GameState, IllegalMove, refusal
+from .driver import TERMINAL, GameState, IllegalMove, no_real_choice, refusal
 from .flow import NOTHING_VIABLE
 
 
@@ -85,10 +85,7 @@ class LeanState(GameState):
         while True:
             auto += 1
             if auto > limits.auto:
-                raise RunawayError(
-                    f"{limits.auto} decisions in a row had one possible answer or none, so nobody ever "
-                    f"gets a real choice (limit auto); is an end condition missing for a player who cannot act? "
-                    f"Raise it with --limit auto=N", self.game.spec.span("end"))
+                raise no_real_choice(self.game)
             decision = pos.run()
             if s.msgs:
                 s.msgs = []  # (the engine's own lines: nobody reads a playout's narration)
