@@ -96,7 +96,7 @@ def record(iterations: int) -> tuple[list[tuple[list[int], list[int] | None, int
     rules = game.rules
     seen: list[tuple[list[int], list[int] | None, int]] = []
     judge = rules.heuristic_returns
-    top = rules.spec.model.bots.heuristic_max
+    top = rules.heuristic_top  # (worked out at load when the spec writes it as an expression)
 
     def recording(it: Any) -> Any:
         out = judge(it)
