@@ -84,11 +84,14 @@ class _Store(dict):
 
 
 def counted_game() -> Game:
-    """Connect four compiled with counting geometry tables (geotables.tables swapped while it compiles)."""
+    """Connect four compiled by the general generator (the code this measurement is about: the typed generator
+    reads its own tables) with counting geometry tables (geotables.tables swapped while it compiles)."""
     real = geotables.tables
     geotables.tables = lambda rules: rules.__dict__.setdefault("_geometry_tables", _Store())
     try:
-        return load_game("connect-four", mode="compiled")
+        game = load_game("connect-four", mode="compiled")
+        game.rules, game.flow_frame = game.engine(setup_override=True)  # (the general code: Game.engine)
+        return game
     finally:
         geotables.tables = real
 

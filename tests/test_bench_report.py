@@ -20,7 +20,7 @@ from orrery.interpreter.engine.game import load_game
 from orrery.interpreter.engine.gamefiles import bundled_games
 
 TINY = Settings(seconds=0.01, think_budget=0.01, think_decisions=2, memory_seconds=0.01, clones=3,
-                cascade_positions=2, chain_k=4)
+                cascade_positions=2, chain_k=4, start_rounds=1)
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +34,10 @@ def test_the_report_has_every_figure_of_every_bundled_game(report):
         rates = g["playouts_per_s"]
         assert rates["compiled"] > 0 and rates["interpreted"] > 0 and g["compiled_vs_interpreted"] > 0
         assert (rates.get("reference", 0) > 0 and g["compiled_vs_reference"] > 0) == (g["game"] in REFERENCES)
+        assert rates["lean"] > 0 and g["lean_vs_compiled"] > 0
+        assert (g.get("lean_vs_reference", 0) > 0) == (g["game"] in REFERENCES)
+        typed, untyped = g["source"]["typed"], g["source"]["untyped"]
+        assert set(typed) == set(untyped) == {"class_checks", "helper_calls", "env_lookups"}
         assert g["mcts"]["iterations"] >= 1 and g["mcts"]["iterations_per_s"] > 0
         mem = g["memory"]
         assert mem["clone_bytes"]["position"] > 0 and mem["clone_bytes"]["game_state"] > 0
@@ -50,6 +54,9 @@ def test_the_report_has_the_single_figures_and_judges_every_target(report):
     assert b4["sampled_games_per_s"] > 0 and b4["sampled_normalised_games_per_s"] > 0
     chain = report["chain"]
     assert chain["k"] == 4 and all(chain[m]["ratio"] > 0 for m in ("compiled", "interpreted"))
+    start = report["start"]
+    assert all(start[k] > 0 for k in ("first_decision_warm_s", "first_decision_cold_s", "first_screen_warm_s",
+                                      "first_screen_cold_s"))
     names = [t["target"] for t in report["targets"]]
     assert len(names) == len(set(names))
     assert all(t["met"] in (True, False) and t["figure"] is not None for t in report["targets"])
@@ -61,7 +68,8 @@ def test_the_report_is_json_and_text(report):
     assert json.loads(json.dumps(report)) == report
     text = render(report)
     assert all(g in text for g in bundled_games())
-    assert "Targets (issue 17):" in text and "bubble-singularity, 4 players" in text
+    assert "Targets (issues 17 and 34):" in text and "bubble-singularity, 4 players" in text
+    assert "lean x hand" in text and "class checks" in text and "first screen" in text
 
 
 def test_the_cli_report_of_one_game(capsys):

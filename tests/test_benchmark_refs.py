@@ -378,3 +378,14 @@ def test_the_layout_bound_counts_reads_of_the_games_the_api_plays():
     board, attrs, neighbours = reads_per_move(4)
     assert board >= 5 and attrs >= 1 and neighbours >= 3  # each drop tests the columns, its landing, its lines
     assert set(saving_ns(number=200, repeat=1)) == {"board", "attribute", "neighbour"}
+
+
+def test_the_ceilings_play_the_engines_games():
+    """benchmarks/ceiling_*.py (a game's compiled code as a typed generator would have to write it, by hand) are
+    a fair bound only if they play the very games the engine's lean path plays: same decisions, board, result."""
+    import importlib
+
+    from benchmarks.ceilings import CEILINGS, check
+
+    for name, module in CEILINGS.items():
+        assert check(name, importlib.import_module(f"benchmarks.{module}"), 6) > 6

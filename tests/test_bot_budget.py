@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from conftest import REPO, load_game
+from movecount import count_moves
 from orrery.interpreter.bots.factory import FirstBot
 from orrery.interpreter.cli.main import main
 from orrery.interpreter.engine.game import GameState
@@ -23,25 +24,23 @@ SLACK = 10 * TICK  # after the deadline: the step being played and the way back 
 
 
 class StepClock:
-    """Fake time: TICK per GameState.apply or sample_step (the steps of the search and of its playouts)."""
+    """Fake time: TICK per move on any state, general or flat (tests/movecount.py), or general sample_step (the
+    steps of the search and of its playouts)."""
 
     def __init__(self, monkeypatch):
         self.now = 0.0
-        real = GameState.apply
-
-        def apply(gs, index, keep=True):
-            self.now += TICK
-            return real(gs, index, keep)
-
+        count_moves(monkeypatch, self.tick)
         sample = GameState.sample_step
 
         def sample_step(gs, rng):
             self.now += TICK
             return sample(gs, rng)
 
-        monkeypatch.setattr(GameState, "apply", apply)
         monkeypatch.setattr(GameState, "sample_step", sample_step)
         monkeypatch.setattr(MctsBot, "clock", staticmethod(lambda: self.now))
+
+    def tick(self) -> None:
+        self.now += TICK
 
 
 def timed_choose(clock: StepClock, bot: MctsBot, gs: GameState) -> float:

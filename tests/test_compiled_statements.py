@@ -84,6 +84,14 @@ EFFECTS = [
     'players.grown = 1 // 0',  # the value fails before the object is looked at
     'players[5].grown = 1 // 0',  # both fail: the value is evaluated (and fails) before the object
     'cell(tray, "a1").size = 2',
+    # `for ... order by` written out (compiler/ordergen.py): keys in the domain's order, a stable sort
+    'for s in pieces(tray) order by s.size desc { planted = planted * 10 + s.size }',
+    'for x in [3, 1, 2, 1, 4] order by x % 2 { planted = planted * 10 + x }',
+    'for x in [3, 1, 2, 1, 4] where x > 1 order by x % 2 desc { planted = planted * 10 + x }',
+    'for c in cells(tray) where not empty(c) order by count(c) desc { planted += count(c) }',
+    'for x in [2, 1, 3] order by 10 // (x - 1) { planted += x }',  # a key fails on the second item
+    'for x in [1, "a", 2] order by x { planted += 1 }',  # keys that do not compare: a located error
+    'for x in [5, 1, 4, 2, 3, 6] order by [y for y in [1, 2] where y < x] { planted = planted * 10 + x }',
 ]
 
 
@@ -116,6 +124,8 @@ def test_the_table_meets_each_kind_of_outcome(tmp_path):
 
 
 def test_the_statements_are_compiled_not_handed_over(tmp_path):
-    game = make_game(tmp_path, SPEC)
+    game = make_game(tmp_path, SPEC.replace('rest: {effect: "planted += 0"}',
+                                            'rest: {effect: "for x in [2, 1] order by x { planted += x }"}'))
     source = game.rules.compiled.source
     assert "CALLW(it," in source and "CREATE(it," in source
+    assert "for x in [2, 1] order by x" not in source and "keyed" in source  # (written out, not handed over)

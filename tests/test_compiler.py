@@ -12,6 +12,7 @@ from orrery.interpreter.cli.main import main
 from orrery.interpreter.core.decisions import RuleError
 from orrery.interpreter.reference.evaluator import Interp
 from orrery.interpreter.core.values import Cell
+from orrery.interpreter.engine.driver import GameState
 from orrery.rulespec.parser import parse_expr
 
 # A made-up "token line": strings and names chosen to look like Python to a careless code generator.
@@ -292,7 +293,7 @@ end:
 def test_functions_of_the_pieces_alone_are_remembered_by_clock(tmp_path):
     game = make_game(tmp_path, PEGS)
     assert compiler.placebound(game.rules, compiler.memoisable(game.rules)) == {"crowded", "with_bonus"}
-    gs = new_state(game, players=1)
+    gs = GameState.start(game, 1, 1)  # (a fresh start: a copy of the prepared start keeps no remembered values)
     assert gs.game.mode == "compiled"
     kept = {k[0] for k in gs.state.derived if isinstance(k, tuple) and k and isinstance(k[0], str)}
     assert kept >= {"crowded", "with_bonus"} and "late" not in kept  # the first menu asked them

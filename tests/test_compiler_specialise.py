@@ -90,15 +90,17 @@ def test_small_loop_free_functions_are_not_remembered(game):
 
 
 def test_true_false_functions_need_no_truth_check(game):
-    source = game.rules.compiled.source
+    source = compiler.compile_rules(game.rules).source
     gen = compiler.CodeGen(game.rules, set())
     assert gen.bool_function("lit_at") and gen.bool_function("glow") and gen.bool_function("lit_pair")
     assert not gen.bool_function("level") and not gen.bool_function("lit_count")
-    assert "TB(" in source  # `if flag` still checks a variable's value
+    assert "TB(" in source  # untyped, `if flag` still checks a variable's value
+    # typed (typepass.py), `flag` holds true/false wherever it is set: no check
+    assert "TB(" not in game.rules.compiled.source
 
 
 def test_names_bound_above_are_read_directly(game):
-    source = game.rules.compiled.source
+    source = compiler.compile_rules(game.rules).source  # (the general generator's bookkeeping)
     start = next(i for i, line in enumerate(source.splitlines()) if line.startswith("def b"))
     lines = source.splitlines()[start:]
     lines = lines[:next(i for i, line in enumerate(lines) if not line.strip())]

@@ -81,6 +81,7 @@ def spec(tmp_path_factory):
 
 
 def test_the_common_cases_are_written_out(spec):
+    # the general generator's forms (typedgen.py writes values of known types without the class checks)
     source = compiler.compile_rules(Game(spec, mode="compiled").rules).source
     assert re.search(r"LEN\(a\d+\) if \(a\d+ := a\d+\)\.__class__ is LIST else "
                      r"LEN\(it\.s\.places\.get\(a\d+\) or \(\)\) if a\d+\.__class__ is CELL else K\d+\(it, ", source)

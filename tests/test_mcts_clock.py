@@ -1,6 +1,6 @@
 """A time-budgeted search bot stops within its budget: the clock is checked before every move it makes.
 
-The clock here is injected: it reads the number of moves (`GameState.apply` calls) the search has made, so
+The clock here is injected: it reads the number of moves the search has made (tests/movecount.py), so
 each move costs one unit of time and the tests do not depend on the machine's speed.
 """
 
@@ -13,21 +13,21 @@ from orrery.interpreter.engine.game import Game
 from orrery.interpreter.bots.mcts import MctsBot
 
 from conftest import REPO, SPECS
+from movecount import count_moves
 
 CONNECT_FOUR = REPO / "games" / "connect-four" / "rules.yaml"
 
 
 @pytest.fixture
 def moves(monkeypatch) -> list[int]:
-    """A counter of the moves made anywhere (one list item: the count), and the clock that reads it."""
+    """A counter of the moves made anywhere, general or flat (one list item: the count), and the clock that
+    reads it."""
     made = [0]
-    real = GameState.apply
 
-    def counting(self, index, keep=True):
+    def count() -> None:
         made[0] += 1
-        return real(self, index, keep)
 
-    monkeypatch.setattr(GameState, "apply", counting)
+    count_moves(monkeypatch, count)
     return made
 
 

@@ -71,6 +71,7 @@ import time
 from typing import Any
 
 from ..core.decisions import RequireFailed, RuleError, RunawayError
+from ..engine.flatapi import FlatGameState, as_flat
 from ..engine.game import GameState, IllegalMove
 from ..core.rng import Rng
 from .worlds import WORLD_TRIES, Deal, determinise, hidden_pools, reseeded  # noqa: F401 (the bot's public names)
@@ -254,6 +255,8 @@ class MctsBot:
         deal = Deal(gs, me)  # (the same position is determinised at every iteration)
         world: GameState | None = determinise(gs, me, self.rng, target, probe, deal)
         exact = "exact" in probe
+        if exact:  # (nothing hidden: the search's positions on the flat flow where the spec has one)
+            world = as_flat(world)
         self._bump(probe)
         root = self._reused_root(gs, exact, fresh=bool(deal.sealed))
         if exact:
@@ -399,7 +402,7 @@ class MctsBot:
         general mode); its position is not kept (it is rebuilt when needed); a terminal child is proven at once.
         """
         g = self._fresh(parent)
-        before = g.state.rng.state
+        before = g.rng_state()
         try:
             g.apply(opt.index, keep=False)  # (a failed answer leaves g unusable: it is dropped)
         except _SEARCH_ERRORS:
@@ -408,7 +411,7 @@ class MctsBot:
             child.proven = tuple([0.0] * parent.num_players)
             return None
         child = node.children[opt.index] = _Node(opt.label)
-        if g.state.rng.state != before:
+        if g.rng_state() != before:
             return None
         child.sure = True
         if g.is_terminal():
@@ -508,7 +511,7 @@ class MctsBot:
             if not moves:
                 return self._fresh(base)
             ready = self._rebuild(base, moves)
-        ready.state.rng = Rng(self.rng.next64())
+        ready.reseed(self.rng.next64())
         return ready
 
     def _rebuild(self, base: GameState, moves: list[int]) -> GameState:
@@ -544,11 +547,17 @@ class MctsBot:
     def _select(self, node: _Node, mover: int) -> int:
         """UCB1 over the children of a cached position; proven losses for the mover only if nothing else."""
         children = list(node.children.items())
-        for ch in (c for _, c in children):
+        ok, fresh = [], []  # (one pass: this runs at every node of every iteration)
+        for a, ch in children:
             ch.avail += 1
-
-        ok = [(a, ch) for a, ch in children if ch.proven is None or ch.proven[mover] > -1] or children
-        fresh = [a for a, ch in ok if ch.visits == 0]
+            proven = ch.proven
+            if proven is None or proven[mover] > -1:
+                ok.append((a, ch))
+                if ch.visits == 0:
+                    fresh.append(a)
+        if not ok:
+            ok = children
+            fresh = [a for a, ch in ok if ch.visits == 0]
         if fresh:
             return fresh[self.rng.below(len(fresh))]
         return self._ucb(ok)
@@ -565,11 +574,16 @@ class MctsBot:
     def _ucb(self, items: list[tuple[int, _Node]]) -> int:
         """UCB1 over availability; the mean blends in the AMAF mean (RAVE) while visits are few."""
         best, best_score = items[0][0], -math.inf
+        k, c, sqrt, log = self.rave, self.c, math.sqrt, math.log
         for a, ch in items:
-            if not ch.visits:  # made by an iteration the time budget cut short: not tried yet
+            visits = ch.visits
+            if not visits:  # made by an iteration the time budget cut short: not tried yet
                 return a
-            q = (self._mean(ch) + 1.0) / 2.0
-            score = q + self.c * math.sqrt(math.log(max(ch.avail, 1)) / ch.visits)
+            mean = ch.value / visits  # (_mean written in: the same arithmetic, this loop is the tree's hot path)
+            if k and ch.amaf_n:
+                beta = sqrt(k / (3 * visits + k))
+                mean = (1 - beta) * mean + beta * ch.amaf_w / ch.amaf_n
+            score = (mean + 1.0) / 2.0 + c * sqrt(log(max(ch.avail, 1)) / visits)
             if score > best_score:
                 best, best_score = a, score
         return best
@@ -660,9 +674,12 @@ class MctsBot:
         cap = self.playout if self.playout is not None else gs.bot_playout()
         cap = DEFAULT_PLAYOUT if cap is None else cap
 
+        if isinstance(gs, FlatGameState):
+            tick = self._tick if self._deadline is not None else None  # (no budget in time: nothing to check)
+            steps = gs.random_moves(rng, cap, played, tick)  # (the same moves, without the protocol)
         while not gs.is_terminal() and steps < cap:
             self._tick()
-            real = len(gs.decision.options) > 1  # a lone option is no move of a player (as in the tree)
+            real = len(gs.legal_actions()) > 1  # a lone option is no move of a player (as in the tree)
             # uniform over the options that can be completed, found by trying them in a random order
             # rather than by checking every one (engine.driver.GameState.sample_step)
             mover, label = gs.sample_step(rng)

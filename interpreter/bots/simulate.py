@@ -107,7 +107,7 @@ def play_game(game: Game, players: int, seed: int, bots: list[Bot], max_steps: i
         if check:
             violations.extend(check_invariants(game, gs, seed, steps, previous))
     o = gs.outcome()
-    return GameRecord(seed, o.winners, o.scores, o.end, steps, violations, dict(gs.state.cascades))
+    return GameRecord(seed, o.winners, o.scores, o.end, steps, violations, gs.cascade_lengths())
 
 
 def simulate(game: Game, games: int, players: int, seed: int, bot_names: list[str], max_steps: int = 20_000,

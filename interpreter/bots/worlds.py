@@ -164,7 +164,7 @@ def reseeded(gs: GameState, seed: int) -> GameState:
     What was drawn before is in the position already, so reseeding never changes what a player has seen.
     """
     world = gs.clone()
-    world.state.rng = Rng(seed)
+    world.reseed(seed)
     return world
 
 

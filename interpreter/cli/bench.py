@@ -39,12 +39,38 @@ def bench_playouts(game: Game, seconds: float, players: int | None = None, seed:
         elapsed = time.perf_counter() - start
         if elapsed >= seconds and playouts >= min_playouts:
             break
-    out = {"game": game.name, "mode": game.mode, "playouts": playouts, "seconds": round(elapsed, 3),
-           "playouts_per_s": round(playouts / elapsed, 2), "steps_per_s": round(steps / elapsed, 1)}
+    out = {"game": game.name, "mode": game.mode, **_rates(game, playouts, steps, elapsed)}
     if game.rules.state_triggers:
         out["cascades"] = cascades
         out["cascades_per_s"] = round(cascades / elapsed, 2)
     return out
+
+
+def _rates(game: Game, playouts: int, steps: int, elapsed: float) -> dict[str, Any]:
+    """A playout benchmark's figures: playouts and steps over the seconds they took."""
+    return {"game": game.name, "playouts": playouts, "seconds": round(elapsed, 3),
+            "playouts_per_s": round(playouts / elapsed, 2), "steps_per_s": round(steps / elapsed, 1)}
+
+
+def bench_lean(game: Game, seconds: float, players: int | None = None, seed: int = 1,
+               min_playouts: int = 1) -> dict[str, Any]:
+    """Random playouts through the lean path (engine/lean.py): a copy of the prepared start position, legal actions
+    as indices, no history, narration or checkpoint, uniform choices from a C-implemented generator."""
+    import random
+
+    from ..engine.lean import lean_state
+
+    n = players if players is not None else game.rules.default_players
+    playouts = steps = 0
+    rng = random.Random(bot_seed(seed, 0))  # (one generator for the run, as the hand-written references use)
+    start = time.perf_counter()
+    while True:
+        steps += lean_state(game, seed + playouts, n).playout(rng)
+        playouts += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds and playouts >= min_playouts:
+            break
+    return _rates(game, playouts, steps, elapsed)
 
 
 def bench_sampled(game: Game, seconds: float, players: int | None = None, seed: int = 1,
@@ -64,8 +90,7 @@ def bench_sampled(game: Game, seconds: float, players: int | None = None, seed: 
         elapsed = time.perf_counter() - start
         if elapsed >= seconds and playouts >= min_playouts:
             break
-    return {"game": game.name, "playouts": playouts, "seconds": round(elapsed, 3),
-            "playouts_per_s": round(playouts / elapsed, 2), "steps_per_s": round(steps / elapsed, 1)}
+    return _rates(game, playouts, steps, elapsed)
 
 
 # ---------------------------------------------------------------- cascade positions

@@ -24,16 +24,42 @@ def header(r: dict[str, Any]) -> list[str]:
 
 
 def playouts(r: dict[str, Any]) -> list[str]:
-    """Random playouts per second, both engines and hand-written."""
-    out = ["", "Random playouts per second:",
-           f"{'game':20} {'interpreted':>11} {'compiled':>10} {'x interp':>9} {'hand-written':>13} {'x hand':>7}"
-           f" {'x Ludii*':>9}"]
+    """Random playouts per second: both engines through the API, the lean path, and hand-written."""
+    out = ["", "Random playouts per second (API: the public GameState API, as simulate --bots random; lean: "
+               "engine/lean.py):",
+           f"{'game':20} {'interpreted':>11} {'API':>9} {'x interp':>9} {'lean':>9} {'hand-written':>13} "
+           f"{'API x hand':>10} {'lean x hand':>11} {'x Ludii*':>9}"]
     for g in r["games"]:
         m = g["playouts_per_s"]
-        out.append(f"{g['game']:20} {_num(m['interpreted']):>11} {_num(m['compiled']):>10} "
-                   f"{_num(g['compiled_vs_interpreted']):>9} {_num(m.get('reference')):>13} "
-                   f"{_num(g.get('compiled_vs_reference'), 4):>7} {_num(g.get('compiled_vs_ludii_quoted'), 4):>9}")
+        out.append(f"{g['game']:20} {_num(m['interpreted']):>11} {_num(m['compiled']):>9} "
+                   f"{_num(g['compiled_vs_interpreted']):>9} {_num(m.get('lean')):>9} {_num(m.get('reference')):>13} "
+                   f"{_num(g.get('compiled_vs_reference'), 4):>10} {_num(g.get('lean_vs_reference'), 4):>11} "
+                   f"{_num(g.get('compiled_vs_ludii_quoted'), 4):>9}")
     return out
+
+
+def sources(r: dict[str, Any]) -> list[str]:
+    """The generated source's class checks, general helper calls and env lookups, untyped -> typed."""
+    out = ["", "Generated source (module and flow), untyped -> typed (compiler/sourcecounts.py):",
+           f"{'game':20} {'class checks':>14} {'helper calls':>14} {'env lookups':>14}"]
+    for g in r["games"]:
+        c = g.get("source")
+        if c:
+            u, t = c["untyped"], c["typed"]
+            out.append(f"{g['game']:20} " + " ".join(f"{u[k]:>6} -> {t[k]:<5}" for k in
+                                                     ("class_checks", "helper_calls", "env_lookups")))
+    return out
+
+
+def start(r: dict[str, Any]) -> list[str]:
+    """Start-up from a new process (cli/bench_start.py)."""
+    s = r.get("start")
+    if not s:
+        return []
+    return ["", f"Starting {s['game']} ({s['players']} players) in a new process, median of {s['rounds']}: first "
+                f"decision {s['first_decision_warm_s']:.3f} s warm, {s['first_decision_cold_s']:.3f} s cold; orrery "
+                f"play's first screen {s['first_screen_warm_s']:.3f} s warm, {s['first_screen_cold_s']:.3f} s cold "
+                f"(warm/cold: the disk cache of specs and compiled code)"]
 
 
 def cascades(r: dict[str, Any]) -> list[str]:
@@ -93,8 +119,8 @@ def search(r: dict[str, Any]) -> list[str]:
 
 
 def targets(r: dict[str, Any]) -> list[str]:
-    """Each target of issue 17, met or missed."""
-    out = ["", "Targets (issue 17):"]
+    """Each target of issues 17 and 34, met or missed."""
+    out = ["", "Targets (issues 17 and 34):"]
     for t in r["targets"]:
         state = {True: "met   ", False: "MISSED", None: "n/a   "}[t["met"]]
         fig = "-" if t["figure"] is None else f"{t['figure']:,.4g}"
@@ -106,6 +132,6 @@ def targets(r: dict[str, Any]) -> list[str]:
 
 def render(r: dict[str, Any]) -> str:
     """The whole report as text."""
-    lines = header(r) + playouts(r) + cascades(r) + singles(r) + search(r) + targets(r)
+    lines = header(r) + playouts(r) + cascades(r) + singles(r) + search(r) + sources(r) + start(r) + targets(r)
     lines.append("* Ludii: the figures quoted in issue 6, measured on another 2-core machine.")
     return "\n".join(lines) + "\n"

@@ -25,7 +25,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
-from .bench import bench_sampled, bench_cascades, bench_playouts, capture_positions
+from .bench import bench_cascades, bench_lean, bench_playouts, bench_sampled, capture_positions
+from .bench_start import start_times
 from .bench_memory import memory_report
 from .bench_think import think_times
 from ..engine.game import Game, load_game
@@ -57,6 +58,7 @@ class Settings:
     clones: int = 200
     cascade_positions: int = 30
     chain_k: int = CHAIN_K
+    start_rounds: int = 3  # runs of each start-up figure (0: none)
 
 
 # ------------------------------------------------------------------ the checkout's benchmarks/ folder
@@ -100,6 +102,7 @@ def playout_figures(name: str, st: Settings) -> dict[str, Any]:
     engines = {mode: load_game(name, mode=mode) for mode in ("compiled", "interpreted")}
     runs = {mode: (lambda r, g=g: bench_playouts(g, st.seconds, seed=1 + 1000 * r)["playouts_per_s"])
             for mode, g in engines.items()}
+    runs["lean"] = lambda r: bench_lean(engines["compiled"], st.seconds, seed=1 + 1000 * r)["playouts_per_s"]
     t = table()
     ref = benchmark_module(t.REFERENCES[name]) if t and name in t.REFERENCES else None
     if ref is not None:
@@ -107,8 +110,10 @@ def playout_figures(name: str, st: Settings) -> dict[str, Any]:
     rates = interleaved(runs, st.rounds)
     out: dict[str, Any] = {"playouts_per_s": rates,
                            "compiled_vs_interpreted": round(rates["compiled"] / rates["interpreted"], 3)}
+    out["lean_vs_compiled"] = round(rates["lean"] / rates["compiled"], 3)
     if "reference" in rates:
         out["compiled_vs_reference"] = round(rates["compiled"] / rates["reference"], 4)
+        out["lean_vs_reference"] = round(rates["lean"] / rates["reference"], 4)
     if t and name in t.LUDII:
         out["compiled_vs_ludii_quoted"] = round(rates["compiled"] / t.LUDII[name], 4)
     if engines["compiled"].rules.state_triggers:
@@ -209,7 +214,20 @@ def game_figures(name: str, st: Settings, say: Progress) -> dict[str, Any]:
     row["memory"] = memory_report(game, clones=st.clones, iterations=None, seconds=st.memory_seconds, playout=1)
     say(f"{name}: thinking bot")
     row["think"] = think_times(game, st.think_budget, st.think_decisions)
+    row["source"] = source_counts(game)
     return row
+
+
+def source_counts(game: Game) -> dict[str, dict[str, int]]:
+    """Class checks, general helper calls and env lookups of the game's generated source, typed (as it runs) and
+    untyped (the general generator alone: compiler/sourcecounts.py)."""
+    from ..compiler.codegen import compile_rules
+    from ..compiler.sourcecounts import counts
+    from ..core.rules import Rules
+
+    untyped = compile_rules(Rules(game.spec)).source
+    return {"typed": counts(game.rules.compiled.source + game.flow_source),
+            "untyped": counts(untyped + game.flow_source)}
 
 
 def machine() -> dict[str, Any]:
@@ -239,6 +257,10 @@ def run_report(st: Settings | None = None, say: Progress | None = None) -> dict[
         report["full_table"] = full_table(st, spec, rate)
     say("decision chain")
     report["chain"] = chain_figures(st)
+    report["start"] = None
+    if t is not None and st.start_rounds and t.START["game"] in names:
+        say(f"starting {t.START['game']} in a new process")
+        report["start"] = start_times(t.START["game"], t.START["players"], st.start_rounds)
     report["targets"] = targets(report)
     report["machine"]["load_average_end"] = machine()["load_average_1min"]
     report["seconds"] = round(time.perf_counter() - started, 1)
@@ -255,13 +277,15 @@ def target(what: str, figure: float | None, goal: float, at_most: bool = False) 
 
 
 def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """Issue 17's targets (benchmarks/targets.py), in its order, each with the figure of this run."""
+    """Issues 17's and 34's targets (benchmarks/targets.py), in order, each with the figure of this run."""
     t = table()
     if t is None:
         return []
     rows = {g["game"]: g for g in report["games"]}
-    out = [target(f"{n}: compiled / hand-written playouts", rows[n].get("compiled_vs_reference"), goal)
+    out = [target(f"{n}: lean playouts / hand-written", rows[n].get("lean_vs_reference"), goal)
            for n, goal in t.VS_REFERENCE.items() if n in rows]
+    out += [target(f"{n}: public API playouts / hand-written", rows[n].get("compiled_vs_reference"),
+                   goal * t.API_SHARE) for n, goal in t.VS_REFERENCE.items() if n in rows]
     out += [target(f"{n}: compiled / interpreted playouts", g["compiled_vs_interpreted"], t.VS_INTERPRETER)
             for n, g in rows.items()]
     full = report["full_table"] or {}
@@ -279,4 +303,12 @@ def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
             for n, goal in t.MCTS_TARGETS.items() if n in rows]
     out += [target(f"{n}: thinking bot's slowest decision / its budget", g["think"]["max_over_budget"], 1.0,
                    at_most=True) for n, g in rows.items()]
+    start = report.get("start") or {}
+    where = f"{t.START['game']} {t.START['players']} players"
+    out.append(target(f"{where}: seconds from a new process to the first decision, disk cache warm",
+                      start.get("first_decision_warm_s"), t.START["warm_seconds"], at_most=True))
+    out.append(target(f"{where}: seconds to orrery play's first screen, disk cache warm",
+                      start.get("first_screen_warm_s"), t.START["warm_seconds"], at_most=True))
+    out.append(target(f"{where}: seconds to orrery play's first screen, disk cache cold",
+                      start.get("first_screen_cold_s"), t.START["cold_seconds"], at_most=True))
     return out

@@ -19,6 +19,8 @@ def env_bound_names(rules: Any) -> set[str]:
         for n in root.walk():
             if isinstance(n, (A.Let, A.For, A.Choose)):
                 names.add(n.name if isinstance(n, A.Let) else n.var)
+            elif isinstance(n, A.Commit):
+                names.add(n.var)
             elif isinstance(n, (A.Create, A.Draw)) and n.bind:
                 names.add(n.bind)
             elif isinstance(n, A.CompFor):

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 
-from . import fastlib, geotables
+from . import fastlib, geotables, ordergen, typedlib
 from ..core.rules import SPECIAL_SOURCE
 from ..core.suspends import suspends_of
 from ..reference.effects import EXEC, assign_attr, assign_global, call_with, combine, create_with, destroy, move_to
@@ -142,6 +142,9 @@ class CodeGen(ExprForms, InlineCalls):
         """A constant for a node's span."""
         return self.const(node.span, hashable=False) if node.span is not None else "None"
 
+    def finish(self) -> None:
+        """Write what the roots asked for last (typedgen.py: functions specialised to their arguments' types)."""
+
     def fresh(self, prefix: str) -> str:
         """A new generated identifier."""
         self.counter += 1
@@ -227,7 +230,7 @@ class CodeGen(ExprForms, InlineCalls):
         self.emit(1, f"for {v} in dom:")
         self.emit(2, f"env[{self.const(var)}] = {v}")
         self.scope.append({var: v})
-        self.shape_scope.append({var: None})
+        self.shape_scope.append({var: self.menu_shape(var)})
         try:
             self.emit(2, f"if {self.cond(cond)}:", cond)
         finally:
@@ -239,6 +242,10 @@ class CodeGen(ExprForms, InlineCalls):
         self.emit(1, "return kept, dropped")
         self.emit(0, "")
         return fname
+
+    def menu_shape(self, var: str) -> str | None:
+        """The shape of a menu's value under test (typedgen.py knows the parameters' types)."""
+        return None
 
     # ------------------------------------------------------------ expressions
     def cond(self, node: A.Expr) -> str:
@@ -489,7 +496,7 @@ class CodeGen(ExprForms, InlineCalls):
 
     def stmt(self, node: A.Stmt, indent: int) -> None:
         """Source for one statement."""
-        if isinstance(node, _INLINE) and not (isinstance(node, A.For) and (node.chooser or node.order_key)):
+        if isinstance(node, _INLINE) and not (isinstance(node, A.For) and node.chooser):
             getattr(self, f"visit_{type(node).__name__}")(node, indent)
             return
         if isinstance(node, A.Assign) and isinstance(node.target, A.Name):
@@ -590,6 +597,8 @@ class CodeGen(ExprForms, InlineCalls):
             self.bound = before
             self.emit(indent + 2, f"{kept}.append({v})")
             items = kept
+        if node.order_key is not None:
+            items = ordergen.ordered_items(self, node, items, key, indent)
         self.emit(indent, f"for {v} in {items}:")
         self.emit(indent + 1, f"TK(it, {self.span(node)})")
         self.emit(indent + 1, f"env[{key}] = {v}")
@@ -683,8 +692,8 @@ def _roots(rules: Any) -> tuple[list[A.Expr], list[A.Block], list[Any]]:
     seen = {id(e) for e in exprs}
     for root in blocks + exprs:
         for n in root.walk():
-            if isinstance(n, A.Stmt) and not isinstance(n, _INLINE) or isinstance(n, A.For) and (
-                    n.chooser or n.order_key) or isinstance(n, A.Assign):
+            if isinstance(n, A.Stmt) and not isinstance(n, _INLINE) or isinstance(n, A.For) and n.chooser \
+                    or isinstance(n, A.Assign):
                 for child in n.children():
                     if isinstance(child, A.Expr) and id(child) not in seen:
                         seen.add(id(child))
@@ -717,15 +726,15 @@ def _filters(rules: Any, blocks: list[A.Block]) -> list[tuple[str, A.Expr]]:
     return out
 
 
-def compile_rules(rules: Any) -> Module:
-    """Generate, compile (cached by source hash) and link the fast path for a spec."""
+def compile_rules(rules: Any, generator: Callable[[Any, set[str]], "CodeGen"] | None = None) -> Module:
+    """Generate, compile (cached by source hash) and link the fast path for a spec: by `generator(rules,
+    env_names)` (typedgen.compile_typed: the typed generator), else the general code everywhere."""
     env_names = env_bound_names(rules)
-    gen = CodeGen(rules, env_names)
+    gen = (generator or CodeGen)(rules, env_names)
     exprs, blocks, triggers = _roots(rules)
     names: list[tuple[Any, str, str]] = []
     functions = [(n, p, b) for n, (p, b) in sorted(rules.functions.items()) if b is not None]
-    for n, _, _ in functions:
-        gen.fn_ids[n] = gen.fresh("f")
+    gen.fn_ids.update((n, gen.fresh("f")) for n, _, _ in functions)
     gen.memo_depth = memoisable(rules)
     gen.by_clock = placebound(rules, gen.memo_depth)
     gen.cheap = cheap(rules)
@@ -741,6 +750,7 @@ def compile_rules(rules: Any) -> Module:
     for var, cond in _filters(rules, blocks):
         names.append(((id(cond), var), "filter", gen.root_filter(var, cond)))
     by_block, by_loop, by_action, by_event, asking = frame_steps(gen, rules, suspends_of(rules))
+    gen.finish()
     source = "\n".join(gen.lines) + "\n"
     ns = _link(source, gen.consts)
     module = Module(source, gen.line_spans, digest=rules.spec.digest, env_names=env_names, namespace=ns)
@@ -771,12 +781,12 @@ def compile_one(rules: Any, node: A.Node, env_names: set[str],
 def _link(source: str, consts: list[Any], linked: dict[str, Callable[..., Any]] | None = None) -> dict[str, Any]:
     ns: dict[str, Any] = {"__builtins__": {"list": list, "range": range, "enumerate": enumerate,
                                            "TypeError": TypeError}}
+    ns.update(typedlib.HELPERS)
     ns.update(linked or {})
     ns.update(fastlib.HELPERS)
     ns.update(EXPR_HELPERS)
     ns["CMB"], ns["SETG"], ns["QTY"] = combine, assign_global, read_quantity
-    ns["MOVETO"], ns["DESTROY"], ns["ASSIGNA"], ns["CREATE"], ns["CALLW"] = (move_to, destroy, assign_attr, create_with,
-                                                                           call_with)
+    ns.update(MOVETO=move_to, DESTROY=destroy, ASSIGNA=assign_attr, CREATE=create_with, CALLW=call_with)
     ns["UNKF"] = _unknown_function
     for i, value in enumerate(consts):
         ns[f"K{i}"] = value

@@ -161,6 +161,11 @@ class InlineCalls:
         return f"it.call_depth + {int(reach)} <= it.limits.emit_depth"
 
     # ------------------------------------------------------------ generated functions
+    def param_shapes(self, params: list[str]) -> dict[str, str | None]:
+        """The shapes of a generated function's parameters: any value (typedgen.py's specialised functions
+        know their arguments' types)."""
+        return dict.fromkeys(params)
+
     def root_function(self, name: str, params: list[str], body: A.Expr) -> None:
         """A spec function as a Python function `(it, call_span, *args)`: parameters are Python locals.
 
@@ -201,7 +206,7 @@ class InlineCalls:
             emit(3, "return hit[0]")
             emit(1, "t0 = it.loops")
         self.scope.append(dict(zip(params, args)))
-        self.shape_scope.append(dict.fromkeys(params))  # parameters: any value
+        self.shape_scope.append(self.param_shapes(params))
         self.env_free = True
         try:
             # a cheap function's own generated function runs only as a fallback: it stays as before

@@ -33,22 +33,26 @@ class Rng:
 
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) by rejection (no modulo bias)."""
+        if 0 < n <= _MASK:  # (one draw: next64 written in, the bots' and the shuffles' hot path)
+            limit = _MASK - (_MASK % n)
+            while True:
+                z = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                v = z ^ (z >> 31)
+                if v < limit:
+                    return v % n
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        if n > _MASK:  # wider than one draw: concatenate draws, reject values past the largest multiple of n
-            words = (n.bit_length() + 63) // 64
-            span = 1 << (64 * words)
-            top = span - span % n
-            while True:
-                v = 0
-                for _ in range(words):
-                    v = (v << 64) | self.next64()
-                if v < top:
-                    return v % n
-        limit = _MASK - (_MASK % n)
+        # wider than one draw: concatenate draws, reject values past the largest multiple of n
+        words = (n.bit_length() + 63) // 64
+        span = 1 << (64 * words)
+        top = span - span % n
         while True:
-            v = self.next64()
-            if v < limit:
+            v = 0
+            for _ in range(words):
+                v = (v << 64) | self.next64()
+            if v < top:
                 return v % n
 
     def shuffle(self, items: list) -> None:

@@ -37,6 +37,10 @@ ADJACENCY_DIRS = {
 }
 
 
+# the keys of a listed piece (`instances:`) that are not its attributes
+INSTANCE_KEYS = ("count", "id", "abilities")
+
+
 @dataclass
 class ZoneInfo:
     """A zone declaration, resolved."""
@@ -534,7 +538,7 @@ class Rules:
                 for inst in decl.instances:
                     attrs = dict(k.defaults)
                     attrs.update({a: self.value(types.get(a), v) for a, v in inst.items()
-                                  if a not in ("count", "id", "abilities")})
+                                  if a not in INSTANCE_KEYS})
                     out.extend((name, dict(attrs)) for _ in range(int(inst.get("count", decl.count))))
                 continue
             words = self.spec.model.names

@@ -19,6 +19,7 @@ from typing import Any
 from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
 from ..reference.evaluator import Interp
 from .flow import NOTHING_VIABLE
+from ..core.rng import Rng
 from ..core.state import State
 from . import apiinput
 from . import abilityframes  # noqa: F401 (imported for its starters: frames.START and HOOKS get them)
@@ -63,6 +64,20 @@ def after_reveal(failed: RequireFailed) -> RuleError:
                      failed.span)
 
 
+def no_real_choice(game: Any) -> RunawayError:
+    """The runaway of `limits.auto` forced decisions in a row (GameState._advance and the lean path's)."""
+    return RunawayError(
+        f"{game.limits.auto} decisions in a row had one possible answer or none, so nobody ever "
+        f"gets a real choice (limit auto); is an end condition missing for a player who cannot act? "
+        f"Raise it with --limit auto=N", game.spec.span("end"))
+
+
+def refusal(failed: RequireFailed, revealing: bool) -> Exception:
+    """What an answer a rule refused raises: IllegalMove with the rule's words, or after a commit's reveal an
+    error in the rules (`after_reveal`)."""
+    return after_reveal(failed) if revealing else IllegalMove(failed.explain())
+
+
 def _starts(d: Decision, scope: str | None) -> bool:
     """Whether an answer to `d` that names an action starts an action of its own: at a step menu, or at a
     window opened outside any action (inside one, the window's answers are part of that action's move)."""
@@ -102,10 +117,12 @@ class GameState:
         from the start (for a table that shows it); else it is built when first read.  `rng`: the random
         source instead of the seed's (Game.new_initial_state)."""
         rng0 = None if rng is None else rng.clone()
-        initial = State(game.rules, n, seed, rng)
-        if setup is not None or replace_setup:
+        overridden = setup is not None or replace_setup
+        rules, flow_frame = game.engine(overridden)
+        initial = State(rules, n, seed, rng)
+        if overridden:
             initial.setup_override = (setup, replace_setup)
-        gs = cls(game, Position(initial, game.limits, [game.flow_frame()]), seed)
+        gs = cls(game, Position(initial, game.limits, [flow_frame()]), seed)
         gs._setup, gs._rng0 = (setup, replace_setup), rng0
         gs._told = [] if narrate else None
         gs.pos.it.narrate = narrate
@@ -215,6 +232,18 @@ class GameState:
         """How the game ended, or None."""
         return self.pos.s.outcome
 
+    def cascade_lengths(self) -> dict[int, int]:
+        """How many cascades of each length (trigger firings) the game has had so far."""
+        return dict(self.pos.s.cascades)
+
+    def rng_state(self) -> int:
+        """The state of the game's random generator (a search tells by it whether a move drew at random)."""
+        return self.pos.s.rng.state
+
+    def reseed(self, seed: int) -> None:
+        """Draw what is drawn from now on (draws, dice, shuffles) from a generator of this seed."""
+        self.pos.s.rng = Rng(seed)
+
     def digest(self) -> str:
         """A hash of the position: the state and where the continuation stands."""
         blob = json.dumps(self.pos.frames_view(), sort_keys=True, default=str)
@@ -320,10 +349,8 @@ class GameState:
             else:
                 self.pos.decision = None  # (nothing kept to go back to: this state is not to be used again)
                 self._base = None
-            if isinstance(failed, RequireFailed) and self._revealing:
-                raise after_reveal(failed) from None
             if isinstance(failed, RequireFailed):
-                raise IllegalMove(failed.explain()) from None
+                raise refusal(failed, self._revealing) from None
             raise
         if self._base is not None:
             self._since.append(opt.value)
@@ -360,10 +387,7 @@ class GameState:
         while True:
             auto += 1
             if auto > limits.auto:
-                raise RunawayError(
-                    f"{limits.auto} decisions in a row had one possible answer or none, so nobody ever "
-                    f"gets a real choice (limit auto); is an end condition missing for a player who cannot act? "
-                    f"Raise it with --limit auto=N", self.game.spec.span("end"))
+                raise no_real_choice(self.game)
             decision = pos.run()
             self._narrate()
             if decision is None:

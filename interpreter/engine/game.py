@@ -22,6 +22,7 @@ from . import apiinput
 from .driver import STATE_FORMAT, TERMINAL, GameState, IllegalMove, Step
 from .flowframe import FlowFrame
 from ..core.valueops import Limits
+from ..core.rng import Rng
 from ..core.rules import Rules
 from .constants import evaluate_constants
 
@@ -51,14 +52,34 @@ class Game:
         self.flow_frame: type = FlowFrame
         self.flow_source: str = ""
         if self.mode == "compiled":
+            from ..compiler.typedgen import compile_typed
+            from .flowcompiled import compiled_flow_frame
+            from .framescompiled import link_frames
+
+            self.rules.compiled = compile_typed(self.rules)
+            link_frames(self.rules.compiled)
+            self.flow_frame, generated = compiled_flow_frame(self.rules)
+            self.flow_source = generated.source
+        self._untyped: tuple[Rules, type] | None = None
+        self._prepared: dict[int, GameState | None] = {}  # players -> the start position, when it draws nothing
+
+    def engine(self, setup_override: bool = False) -> tuple[Rules, type]:
+        """The rules and the flow frame a new state runs on.  A state whose setup is given from outside (a
+        scenario's) runs on the fast path's general code: the types of the typed code (compiler/typepass.py) come
+        from every value the spec itself writes, and the extra setup can write anything."""
+        if not setup_override or self.mode != "compiled":
+            return self.rules, self.flow_frame
+        if self._untyped is None:
             from ..compiler.codegen import compile_rules
             from .flowcompiled import compiled_flow_frame
             from .framescompiled import link_frames
 
-            self.rules.compiled = compile_rules(self.rules)
-            link_frames(self.rules.compiled)
-            self.flow_frame, generated = compiled_flow_frame(self.rules)
-            self.flow_source = generated.source
+            rules = Rules(self.spec)
+            evaluate_constants(rules, self.limits)  # (constants written as expressions live in the rules' names)
+            rules.compiled = compile_rules(rules)
+            link_frames(rules.compiled)
+            self._untyped = (rules, compiled_flow_frame(rules)[0])
+        return self._untyped
 
     @classmethod
     def load(cls, path: str | Path, variants: list[str | Path] = (), limits: Limits | None = None,
@@ -85,6 +106,10 @@ class Game:
         OpenSpiel adapter's asks for each draw: adapters/chance.py); `to_json` then no longer describes it."""
         n = self.seats(players if players is not None else self.num_players(), "new_initial_state(players)")
         apiinput.new_state_args(seed, setup)
+        if setup is None and not replace_setup and not narrate and rng is None:
+            from .flatapi import flat_start
+
+            return flat_start(self, n, seed) or self.start_state(n, seed)
         return GameState.start(self, n, seed, setup, replace_setup, narrate, rng)
 
     def seats(self, n: Any, call: str) -> int:
@@ -94,6 +119,24 @@ class Game:
         if not r.min_players <= n <= r.max_players:
             raise PlayerCountError(Finding(None, f"{self.name} takes {r.player_count_text()}, not {n}"))
         return n
+
+    def start_state(self, players: int | None, seed: int) -> GameState:
+        """A new game of the spec's own setup: a copy of the start position made once per player count, with
+        this seed's generator, when the setup and the flow up to the first decision draw nothing random (the
+        seed then changes nothing else); else the setup runs for this seed."""
+        n = players if players is not None else self.num_players()
+        prepared = self._prepared.get(n, False)
+        if prepared is False:
+            first = GameState.start(self, n, 0)
+            prepared = self._prepared[n] = first if first.pos.s.rng.state == Rng(0).state else None
+        if prepared is None:
+            return GameState.start(self, n, seed)
+        gs = prepared.clone()
+        gs.seed = seed
+        gs.pos.s.rng = Rng(seed)
+        gs._base, gs._since = None, []  # (the first answer takes this game's own checkpoint)
+        gs.lookahead_used = prepared.lookahead_used  # (the first menu's look-ahead, as a fresh start counts it)
+        return gs
 
     def state_from_json(self, data: Any) -> "GameState":
         """The position `GameState.to_json()` described, played again from its seed and history; a located

@@ -147,9 +147,22 @@ def for_items(it: "Interp", node: A.For, env: dict) -> list:
         for i, v in enumerate(items):
             env[node.var] = v
             keyed.append((it.ev(node.order_key, env), i, v))
-        keyed.sort(key=lambda t: t[0], reverse=node.descending)  # stable: ties keep domain order
-        items = [v for _, _, v in keyed]
+        sort_keyed(keyed, node.descending, node.order_key.span)
+        items = [t[-1] for t in keyed]
     return items
+
+
+def sort_keyed(keyed: list, descending: bool, span: Any) -> None:
+    """Sort (key, ..., item) entries by their keys, stably (ties keep the domain's order, `desc` too); keys
+    that do not compare with each other are a located error (as `sorted()`'s)."""
+    try:
+        keyed.sort(key=_first, reverse=descending)
+    except TypeError as exc:
+        raise RuleError(f"order by: {exc}", span) from None
+
+
+def _first(t: tuple) -> Any:
+    return t[0]
 
 
 def _for(it: "Interp", node: A.For, env: dict) -> None:

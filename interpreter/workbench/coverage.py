@@ -284,7 +284,10 @@ def _replay(game: Game, trials: Sequence[Trial]) -> list[RuleUse]:
     cat = Catalogue(ref, first.state)
     with _Probes(cat):
         for t in trials:
-            gs = ref.new_initial_state(players=t.players, seed=t.seed)
+            # each game runs its own setup (GameState.start), not a copy of the prepared start position that
+            # new_initial_state hands out where the setup draws nothing (Game.start_state): the copy's first
+            # step menu was built once, before the probes, and would not be counted
+            gs = GameState.start(ref, t.players if t.players is not None else ref.num_players(), t.seed)
             for index in t.history:
                 offer_cards(cat, gs)
                 gs.apply(index)

@@ -1,0 +1,223 @@
+"""The flat layout of a spec (flatgen.py): cells, places, piece columns, variable slots and geometry tables.
+
+Cells of every board zone are numbered in zone order, each zone's cells in `cells(zone)`'s order; the box (where
+destroyed and unused pieces rest) is the place after the last cell.  A spec with a zone that is not a board of
+fixed shape shared by the players (a bag, a hand, a per-player board, an unbounded grid) has no flat layout.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from ..core.values import BOX, DIRS, HEX_DIRS, PIECE_REFS, Cell, Player
+from ..reference.builtins import REGISTRY, _step
+from . import typepass as T
+
+
+class NoLayout(Exception):
+    """The spec's zones or pieces have no flat layout."""
+
+
+class FlatLayout:
+    """Numbers and tables of one spec's flat layout."""
+
+    def __init__(self, rules: Any, tp: Any):
+        self.rules = rules
+        self.cells: list[Cell] = []
+        self.zone_cells: dict[str, list[int]] = {}
+        for name, z in rules.zones.items():
+            if not z.is_board or z.per_player or z.decl.unbounded or z.decl.type != "grid":
+                raise NoLayout(f"zone '{name}'")
+            start = len(self.cells)
+            self.cells.extend(Cell(name, None, pos) for pos in z.all_positions())
+            self.zone_cells[name] = list(range(start, len(self.cells)))
+        self.index = {c: i for i, c in enumerate(self.cells)}
+        self.box = len(self.cells)
+        self.kinds = list(rules.kinds)
+        attrs: list[str] = []
+        for k in rules.kinds.values():
+            attrs += [a for a in k.defaults if a not in attrs]
+        self.attr_col = {a: i for i, a in enumerate(attrs)}
+        self.everywhere = {a for a in attrs if all(a in k.defaults for k in rules.kinds.values())}
+        self.var_slot = {n: i for i, n in enumerate(n for n, (k, _) in rules.names.items() if k == "var")}
+        self.pvar_slot = {n: i for i, n in enumerate(sorted(rules.player_var_names))}
+        self.tp = tp
+        self.recursive = _recursive(rules)
+        self._tables: dict[Any, Any] = {}
+
+    # ------------------------------------------------------------ geometry, from the built-ins themselves
+    def neighbor(self, d: str, n: int) -> list | None:
+        """cell -> the cell n steps in direction d (None off the board), or None for a direction the boards lack."""
+        key = ("nb", d, n)
+        if key not in self._tables:
+            it = SimpleNamespace(r=self.rules)
+            try:
+                self._tables[key] = [self._flat(_step(it, c, d, n)) for c in self.cells]
+            except (ValueError, KeyError, TypeError):
+                self._tables[key] = None
+        return self._tables[key]
+
+    def directions(self, n: int = 1) -> dict[str, list]:
+        """direction -> neighbor(d, n) for every direction some board knows."""
+        key = ("dirs", n)
+        if key not in self._tables:
+            found = {}
+            for d in list(DIRS) + [h for h in HEX_DIRS if h not in DIRS]:
+                t = self.neighbor(d, n)
+                if t is not None:
+                    found[d] = t
+            self._tables[key] = found
+        return self._tables[key]
+
+    def adjacent(self) -> list[list[int]]:
+        """cell -> `adjacent(cell)` (the zone's adjacency), as the built-in lists it."""
+        if "adj" not in self._tables:
+            it = SimpleNamespace(r=self.rules)
+            raw = REGISTRY["adjacent"].fn.geometry_of
+            self._tables["adj"] = [[self.index[n] for n in raw(it, c)] for c in self.cells]
+        return self._tables["adj"]
+
+    def direction(self) -> list[dict[int, str]]:
+        """cell -> {neighbour: direction}, the first direction whose step reaches it (builtins.direction)."""
+        if "dir" not in self._tables:
+            it = SimpleNamespace(r=self.rules)
+            out = []
+            for c in self.cells:
+                ways = HEX_DIRS if self.rules.zones[c.zone].decl.adjacency == "hex" else DIRS
+                found: dict[int, str] = {}
+                for d in ways:
+                    b = _step(it, c, d)
+                    if b is not None and self.index[b] not in found:
+                        found[self.index[b]] = d
+                out.append(found)
+            self._tables["dir"] = out
+        return self._tables["dir"]
+
+    def labels(self, zone: str) -> dict[str, int]:
+        """label -> cell of a zone."""
+        key = ("labels", zone)
+        if key not in self._tables:
+            self._tables[key] = {self.cells[i].label: i for i in self.zone_cells[zone]}
+        return self._tables[key]
+
+    def lines(self, zone: str, n: int) -> tuple[list[list[int]], int] | None:
+        """(`lines(zone, n)` as cell numbers, what every call charges), from the built-in."""
+        key = ("lines", zone, n)
+        if key not in self._tables:
+            from .typedlib import lines_table
+
+            found = lines_table(self.rules, zone, n)
+            self._tables[key] = None if found is None else ([[self.index[c] for c in run] for run in found[0]],
+                                                            found[1])
+        return self._tables[key]
+
+    def table(self, name: str) -> dict | None:
+        """A spec table as a dict of its entries by seat number and by key text (values of plain data only)."""
+        key = ("table", name)
+        if key not in self._tables:
+            decl = self.rules.tables[name]
+            vals = decl.values
+            out: dict[Any, Any] = {}
+            if decl.default is not None or getattr(decl, "above", None) not in (None, "error"):
+                out = None  # (defaults and `above:` rules: the general engine's lookup)
+            elif isinstance(vals, list):
+                out = dict(enumerate(vals))
+            else:
+                for k, v in vals.items():
+                    out[str(k)] = v
+                    if str(k).lstrip("-").isdigit():
+                        out[int(k)] = v
+            if out is not None and not all(_plain(v) for v in out.values()):
+                out = None
+            self._tables[key] = out
+        return self._tables[key]
+
+    def default(self, kind: str, attr: str, gen: Any) -> str:
+        """The source of a kind's default value of an attribute (flat representation)."""
+        v = self.rules.kinds[kind].defaults[attr]
+        if v is None or isinstance(v, (bool, int)):
+            return repr(int(v) if type(v).__name__ == "Player" else v)
+        if isinstance(v, str):
+            return gen.const(v)
+        raise NoLayout(f"the default of '{attr}'")
+
+    def rank(self) -> list[int]:
+        """cell -> its place among the cells sorted as the language sorts cells (Cell's `<`)."""
+        if "rank" not in self._tables:
+            order = sorted(range(len(self.cells)), key=lambda i: self.cells[i].order)
+            rank = [0] * len(self.cells)
+            for r, i in enumerate(order):
+                rank[i] = r
+            self._tables["rank"] = rank
+        return self._tables["rank"]
+
+    def _flat(self, c: Any) -> int | None:
+        return None if c is None else self.index[c]
+
+    # ------------------------------------------------------------ values between the layouts
+    def to_flat(self, value: Any, t: str) -> Any:
+        """A general value of type t in the flat layout."""
+        if value is None:
+            return None
+        s = T.strip(t)
+        if s == T.CELL:
+            return self.index[value]
+        if s in (T.PIECE, T.BPIECE):
+            return value.id
+        if s == T.PLAYER:
+            return int(value)
+        if T.is_list(s):
+            return [self.to_flat(x, T.elem(s)) for x in value]
+        return value
+
+    def to_general(self, value: Any, t: str) -> Any:
+        """A flat value of type t back in the general layout."""
+        if value is None:
+            return None
+        s = T.strip(t)
+        if s == T.CELL:
+            return self.cells[value]
+        if s in (T.PIECE, T.BPIECE):
+            return PIECE_REFS[value]
+        if s == T.PLAYER:
+            return Player(value)
+        if T.is_list(s):
+            return [self.to_general(x, T.elem(s)) for x in value]
+        return value
+
+    def place_of(self, place: Any) -> int:
+        """A general place as a flat place (the box included)."""
+        if place == BOX:
+            return self.box
+        if place in self.index:
+            return self.index[place]
+        raise NoLayout(f"a piece in {place!r}")
+
+    def general_place(self, place: int) -> Any:
+        return BOX if place == self.box else self.cells[place]
+
+
+def _plain(v: Any) -> bool:
+    if isinstance(v, list):
+        return all(_plain(x) for x in v)
+    return v is None or isinstance(v, (bool, int, str))
+
+
+def _recursive(rules: Any) -> bool:
+    """Whether some spec function calls itself, directly or not."""
+    from orrery.rulespec import ast as A
+
+    calls = {n: {c.func for c in (body.walk() if body is not None else ()) if isinstance(c, A.Call)
+                 and c.func in rules.functions} for n, (_, body) in rules.functions.items()}
+
+    def reaches(start: str, target: str, seen: set) -> bool:
+        for c in calls.get(start, ()):
+            if c == target or (c not in seen and reaches(c, target, seen | {c})):
+                return True
+        return False
+
+    return any(reaches(n, n, {n}) for n in calls)
+
+
+__all__ = ["FlatLayout", "NoLayout"]

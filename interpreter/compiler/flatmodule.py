@@ -1,0 +1,406 @@
+"""A spec's flat module (flatgen.py): its actions, hooks, procedures, functions and end checks over the flat
+layout, for the flat flow of engine/flat.py.
+
+`flat_module(rules)` returns the generated source with its constants and what the flow needs (the steps'
+actions, which have a parameter, the hooks and end checks that exist), or raises FlatUnsupported when the spec
+holds something the flat code does not play.  The flat flow plays the flow shape most abstract games have:
+rounds of one phase in seat order (`clockwise`, a turn each), steps of actions without limits or costs, no
+cascades, no look-ahead (no action can fail once chosen), no events but `game_start` (which the prepared start
+has already run).  Everything else is left to the general engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import typepass as T
+from .flatgen import FlatUnsupported
+from .flatlayout import FlatLayout, NoLayout
+from .flatstmts import FlatStatements
+from .typepass import TypePass
+
+TIMING_NAMES = ("immediate", "end_of_turn", "end_of_phase", "end_of_round")
+# the end conditions each timing checks (engine/flow.TIMINGS; tests/test_flat.py keeps them equal)
+TIMING_CHECKS = {"immediate": ("immediate",), "end_of_turn": ("immediate", "end_of_turn"),
+                 "end_of_phase": ("immediate", "end_of_phase"), "end_of_round": ("immediate", "end_of_round")}
+
+
+@dataclass
+class FlatModule:
+    """The generated source and what the flat flow needs to run it."""
+
+    source: str
+    consts: list[Any]
+    layout: FlatLayout
+    types: TypePass
+    steps: list[list[str]]  # per step of the phase: its actions, in menu order
+    params: dict[str, bool] = field(default_factory=dict)  # action -> whether it has its one parameter
+    param_types: dict[str, str] = field(default_factory=dict)  # action -> its parameter's value type (typepass)
+    conditions: set[str] = field(default_factory=set)  # the actions with a condition
+    hooks: set[str] = field(default_factory=set)  # "turn_start", "turn_end" when the phase has them
+    ends: list[tuple[int, str, str]] = field(default_factory=list)  # (index, name, check timing), spec order
+    winners: dict[str, int] = field(default_factory=dict)  # end -> i where winners_<i>(st) gives its `winners`
+
+
+# The spec keys the flat flow plays (every key a spec sets, defaults left out, must be here; `*` a named entry,
+# `[]` a list's items): a key the language gains later (a new construct) is refused until the flat flow plays
+# it and the tests cover it.  What lies below a path not listed (setup, ranking, invariants, assumptions, a
+# table's values...) is read by the general engine or is expressions the type pass has seen.
+_KNOWN_KEYS = {
+    "": {"actions", "assumptions", "components", "end", "flow", "functions", "game", "invariants", "procedures",
+         "ranking", "scoring", "setup", "tables", "triggers", "variables", "description"},
+    "actions.*": {"condition", "description", "effect", "label", "params", "rule", "why"},
+    "actions.*.params.*": {"from_", "prompt", "where", "why", "description"},
+    "components": {"pieces", "tracks", "zones"},
+    "components.pieces.*": {"attributes", "description", "style", "symbol", "unlimited"},
+    "components.tracks.*": {"description"},
+    "components.zones.*": {"adjacency", "description", "height", "type", "visibility", "width"},
+    "flow": {"first_player", "phases"},
+    "flow.phases[]": {"name", "steps", "turn_start", "description"},
+    "flow.phases[].steps[]": {"actions"},
+    "functions.*": {"description", "expr", "params"},
+    "procedures.*": {"description", "effect", "params"},
+    "tables.*": {"description", "values"},
+    "end.*": {"description", "rule", "when", "winners", "check"},
+    "triggers.*": {"description", "effect", "on"},
+    "variables.*": {"description", "internal", "start", "type"},
+    "game": {"name", "players", "seat_names", "source", "title", "description"},
+}
+
+
+def _known_keys(data: Any, path: str = "") -> None:
+    """Refuse a key outside _KNOWN_KEYS (see there)."""
+    known = _KNOWN_KEYS.get(path)
+    if known is None or not isinstance(data, dict):
+        return
+    for key, value in data.items():
+        if key not in known:
+            raise FlatUnsupported(f"the key '{key}'" + (f" of {path}" if path else ""))
+        sub = f"{path}.{key}" if path else key
+        if isinstance(value, list):
+            for item in value:
+                _known_keys(item, sub + "[]")
+        elif f"{sub}.*" in _KNOWN_KEYS and isinstance(value, dict):
+            for item in value.values():
+                _known_keys(item, sub + ".*")
+        else:
+            _known_keys(value, sub)
+
+
+def _flow_shape(rules: Any) -> None:
+    """Refuse a flow the flat flow does not play."""
+    m = rules.spec.model
+    if len(rules.phases) != 1:
+        raise FlatUnsupported("several phases")
+    ph = rules.phases[0]
+    if (ph.order != "clockwise" or ph.turns != "once" or ph.when is not None or ph.players is not None
+            or ph.start is not None or ph.on_start is not None or ph.on_end is not None or ph.free_actions):
+        raise FlatUnsupported("the phase's shape")
+    if rules.spec.effect("flow", "round_start") or rules.spec.effect("flow", "round_end") \
+            or m.flow.rotate_first_player:
+        raise FlatUnsupported("round hooks")
+    if rules.state_triggers or set(rules.event_triggers) - {"game_start"}:
+        raise FlatUnsupported("triggers")
+    if rules.some_may_fail or rules.outside_may_fail:
+        raise FlatUnsupported("look-ahead")
+    for st in ph.steps:
+        if st.optional or st.repeat or st.max is not None or st.when is not None:
+            raise FlatUnsupported("the steps' shape")
+    for a in rules.actions.values():
+        if a.limit is not None or a.cost or len(a.params) > 1 or any(p.optional for p in a.params):
+            raise FlatUnsupported(f"the action '{a.name}'")
+    if rules.spec.effect("scoring", "final") is not None:
+        raise FlatUnsupported("final scoring")
+    _known_keys(m.model_dump(exclude_defaults=True))  # (last: dumping a big spec's model costs a tenth of a second)
+
+
+def flat_module(rules: Any, reads_flow: Any, tp: TypePass | None = None) -> FlatModule:
+    """Generate the flat module of a spec (FlatUnsupported when it cannot be); `reads_flow(expr)`: whether an
+    end condition can read the flow's cursor (engine/flow.reads_flow: it is remembered false only while the
+    cursor stays put too)."""
+    _flow_shape(rules)  # (first: most specs not of this shape end here, before a second type pass)
+    tp = tp or TypePass(rules)
+    if not tp.sound:
+        raise FlatUnsupported("a construct the type pass does not know")
+    try:
+        lay = FlatLayout(rules, tp)
+    except NoLayout as why:
+        raise FlatUnsupported(str(why)) from None
+    gen = FlatStatements(rules, tp, lay)
+    ph = rules.phases[0]
+    mod = FlatModule("", gen.consts, lay, tp, [list(st.actions) for st in ph.steps])
+    for name, a in rules.actions.items():
+        _action(gen, name, a, mod)
+    for hook in ("turn_start", "turn_end"):
+        block = getattr(ph, hook)
+        if block is not None:
+            mod.hooks.add(hook)
+            gen.function(f"hook_{hook}", block, [])
+    for name, (params, body) in rules.procedures.items():
+        types = [gen.tp.env.get(p, T.ANY) or T.ANY for p in params]
+        gen.function(f"proc_{name}", body, list(zip(params, types)))
+    _ends(gen, mod)
+    _flow(gen, mod, reads_flow)
+    gen.write_functions()
+    mod.source = "\n".join(gen.lines) + "\n"
+    return mod
+
+
+def _action(gen: FlatStatements, name: str, a: Any, mod: FlatModule) -> None:
+    """ok_<a>(st): the action's condition; menu_<a>(st): its parameter's values; eff_<a>(st[, value])."""
+    if a.condition is not None:
+        mod.conditions.add(name)
+    gen.emit(0, f"def ok_{name}(st):")
+    gen.scope = [{}]
+    gen.take_charge()
+    cond = "True" if a.condition is None else gen.cond(a.condition)
+    charge = gen.take_charge()
+    body = ([f"    st.loops += {charge}"] if charge else []) + [f"    return {cond}"]
+    gen.prologue(body, 1)
+    gen.lines.extend(body)
+    gen.emit(0, "")
+    params: list[tuple[str, str]] = []
+    if a.params:
+        p = a.params[0]
+        if p.why is not None and not (isinstance(p.why, str) or getattr(p.why, "value", None).__class__ is str):
+            raise FlatUnsupported(f"the reason of '{name}''s parameter")  # (worked out per value it rejects)
+        dom_t = gen.typeof(p.domain)
+        if not T.is_list(T.strip(dom_t)) or T.strip(T.elem(dom_t)) in (T.PIECE, T.BPIECE):
+            raise FlatUnsupported(f"the parameter of '{name}'")  # (menus of pieces merge identical ones)
+        value_t = T.settled(T.elem(dom_t))
+        v = "l_" + p.name
+        gen.scope = [{p.name: (v, value_t)}]
+        dom = gen.expr(p.domain)
+        if T.optional(dom_t):
+            dom = gen.nn(dom)
+        gen.take_charge()
+        keep = "True" if p.where is None else gen.cond(p.where)
+        per = gen.take_charge()
+        body = [f"    dom = {dom}", f"    st.loops += {per} * len(dom)" if per else "",
+                f"    return [{v} for {v} in dom if {keep}]"]
+        body = [b for b in body if b]
+        gen.emit(0, f"def menu_{name}(st):")
+        gen.prologue(body, 1)
+        gen.lines.extend(body)
+        gen.emit(0, "")
+        params = [(p.name, value_t)]
+        mod.params[name] = True
+        mod.param_types[name] = value_t
+    else:
+        mod.params[name] = False
+    gen.scope = []
+    gen.function(f"eff_{name}", a.effect, params)
+
+
+def _ends(gen: FlatStatements, mod: FlatModule) -> None:
+    """end_<i>(st): whether the i-th end condition (spec order) holds now; winners_<i>(st): its `winners` where
+    the flat layout holds them as the general one does (seats: `_seats`)."""
+    for i, e in enumerate(gen.rules.ends.values()):
+        if e.when is None:
+            continue
+        _expr_function(gen, f"end_{i}", e.when, winners=False)
+        mod.ends.append((i, e.name, e.check))
+    for i, e in enumerate(gen.rules.ends.values()):
+        if e.winners is not None and _seats(gen.typeof(e.winners)):
+            try:
+                _expr_function(gen, f"winners_{i}", e.winners, winners=True)
+            except FlatUnsupported:  # (the general engine scores this end: flatapi.flat_ended)
+                continue
+            mod.winners[e.name] = i
+    gen.scope = []
+
+
+def _seats(t: str) -> bool:
+    """Whether a value of type t is, in the flat layout, what the general one is: seats as numbers or none."""
+    s = T.strip(t)
+    return s in (T.PLAYER, T.INT, T.NONE) or (T.is_list(s) and T.strip(T.elem(s)) in (T.PLAYER, T.INT, T.NONE, T.NEVER))
+
+
+def _expr_function(gen: FlatStatements, name: str, expr: Any, winners: bool) -> None:
+    """def NAME(st): an end's condition (its loop charge added to the turn's), or the value of its `winners`
+    for a finished game (engine/flat.FlatGame.returns: the charge counted from 0, as flow.finish's run)."""
+    gen.scope = [{}]
+    gen.take_charge()
+    src = gen.expr(expr) if winners else gen.cond(expr)
+    charge = gen.take_charge()
+    if winners:
+        body = [f"    st.loops = {charge}"] + (["    if st.loops > LOOP_LIMIT:", "        raise BAIL"] if charge else [])
+    else:
+        body = [f"    st.loops += {charge}"] if charge else []
+    body.append(f"    return {src}")
+    gen.emit(0, f"def {name}(st):")
+    gen.prologue(body, 1)
+    gen.lines.extend(body)
+    gen.emit(0, "")
+
+
+def _check(gen: FlatStatements, mod: FlatModule, timing: str, reads: dict[int, bool], indent: int,
+           ret: str = "return", known: set[int] | None = None) -> None:
+    """The end checks of a timing written out: each condition in spec order, skipped while it is known false
+    (its memo slot holds the version it was found false at: `fversion` when it reads the cursor).
+
+    `known`: the ends whose memo slot is known to hold the current `version` here (checked earlier in the same
+    straight-line code, no `version` change since): their checks would be no-ops and are left out; the ends
+    keyed by `version` that this check leaves checked are added to it."""
+    todo = [(i, name) for i, name, check in mod.ends if check in TIMING_CHECKS[timing]
+            and not (known is not None and i in known)]
+    for i, name in todo:
+        key = "st.fversion" if reads[i] else "st.version"
+        gen.emit(indent, f"if seen[{i}] != {key}:")
+        gen.emit(indent + 1, f"if end_{i}(st):")
+        gen.emit(indent + 2, f"st.over = {gen.const(name)}")
+        gen.emit(indent + 2, ret)
+        gen.emit(indent + 1, f"seen[{i}] = {key}")
+        if known is not None and not reads[i]:
+            known.add(i)
+    if todo:
+        gen.emit(indent, "if st.loops > LOOP_LIMIT:")
+        gen.emit(indent + 1, "raise BAIL")
+
+
+def _flow(gen: FlatStatements, mod: FlatModule, reads_flow: Any) -> None:
+    """advance(st): the flow from the current step to the next real choice or the end; perform_<a>(st[, v]): an
+    action with its value, its bookkeeping and the end checks after it (engine/flowframe.py's order)."""
+    rules = gen.rules
+    reads = {i: bool(reads_flow(rules.ends[name].when)) for i, name, _ in mod.ends}
+    actions = list(rules.actions)
+    for k, name in enumerate(actions):
+        param = mod.params[name]
+        gen.emit(0, f"def perform_{name}(st{', v' if param else ''}):")
+        _effect_inline(gen, name, param)
+        gen.emit(1, "if st.loops > LOOP_LIMIT:")
+        gen.emit(2, "raise BAIL")
+        gen.emit(1, "st.decisions += 1")
+        gen.emit(1, f"st.acts.append({k})")
+        gen.emit(1, "st.version += 1")
+        gen.emit(1, "st.fversion += 1")
+        gen.emit(1, "seen = st.checked")
+        _check(gen, mod, "immediate", reads, 1)
+        gen.emit(1, "st.step += 1")
+        gen.emit(0, "")
+    gen.emit(0, f"PERFORM = ({''.join(f'perform_{a}, ' for a in actions)})")
+    gen.emit(0, f"MENU = ({''.join((f'menu_{a}, ' if mod.params[a] else 'None, ') for a in actions)})")
+    gen.emit(0, "")
+    gen.emit(0, "def playout(st, randrange, answers, limit):")
+    gen.emit(1, "n = 0")
+    gen.emit(1, "while st.menu is not None and n < limit:")
+    gen.emit(2, "values = st.menu")
+    gen.emit(2, "i = randrange(len(values))")
+    gen.emit(2, "answers.append(i)")
+    gen.emit(2, "a = st.action")
+    gen.emit(2, "st.menu = st.action = None")
+    gen.emit(2, "PERFORM[a](st, values[i])")
+    gen.emit(2, "if st.over is None:")
+    gen.emit(3, "advance(st)")
+    gen.emit(2, "n += 1")
+    gen.emit(1, "return n")
+    gen.emit(0, "")
+    gen.emit(0, "def advance(st):")
+    gen.emit(1, "seen = st.checked")
+    gen.emit(1, "while True:")
+    gen.emit(2, f"if st.step >= {len(mod.steps)}:")
+    _turn_change(gen, mod, reads)
+    gen.emit(3, "continue")
+    for j, names in enumerate(mod.steps):
+        gen.emit(2, f"if st.step == {j}:")
+        _step(gen, mod, names, actions)
+    gen.emit(0, "")
+
+
+def _effect_inline(gen: FlatStatements, name: str, param: bool) -> None:
+    """The action's effect written into its perform function (the generated eff_<a>'s body, its parameter `v`)."""
+    start = gen.lines.index(f"def eff_{name}(st{', l_' + gen.rules.actions[name].params[0].name if param else ''}):")
+    end = gen.lines.index("", start)
+    body = gen.lines[start + 1:end]
+    if param:
+        gen.emit(1, f"l_{gen.rules.actions[name].params[0].name} = v")
+    gen.lines.extend(body)
+
+
+def _turn_change(gen: FlatStatements, mod: FlatModule, reads: dict[int, bool]) -> None:
+    """The turn ends (its hook, the end-of-turn checks), the phase and round after the last seat, and the next
+    turn starts (the seat, its hook, the immediate checks)."""
+    gen.emit(3, "st.loops = 0")
+    if "turn_end" in mod.hooks:
+        gen.emit(3, "hook_turn_end(st)")
+        gen.emit(3, "st.version += 1")
+        gen.emit(3, "st.fversion += 1")
+    # the ends keyed by `version` checked so far in this straight-line code (nothing below changes `version`
+    # before the turn-start hook: the later checks of those ends would be no-ops, so they are left out)
+    known: set[int] = set()
+    _check(gen, mod, "end_of_turn", reads, 3, known=known)
+    gen.emit(3, "st.pos += 1")
+    gen.emit(3, "if st.pos >= st.n:")
+    inner = set(known)  # (what the branch checks is not known after it: it may not run)
+    _check(gen, mod, "end_of_phase", reads, 4, known=inner)
+    _check(gen, mod, "end_of_round", reads, 4, known=inner)
+    gen.emit(4, "st.round += 1")
+    gen.emit(4, "st.current = st.first")
+    gen.emit(4, "st.pos = 0")
+    gen.emit(4, "st.fversion += 1")
+    _check(gen, mod, "immediate", reads, 4, known=inner)
+    gen.emit(3, "st.loops = 0")
+    gen.emit(3, "st.current = (st.first + st.pos) % st.n")
+    gen.emit(3, "st.turn += 1")
+    gen.emit(3, "st.step = 0")
+    gen.emit(3, "st.acts = []")
+    gen.emit(3, "st.fversion += 1")
+    if "turn_start" in mod.hooks:
+        gen.emit(3, "hook_turn_start(st)")
+        gen.emit(3, "st.version += 1")
+        gen.emit(3, "st.fversion += 1")
+        gen.emit(3, "if st.loops > LOOP_LIMIT:")
+        gen.emit(4, "raise BAIL")
+        known.clear()
+    _check(gen, mod, "immediate", reads, 3, known=known)
+
+
+def _step(gen: FlatStatements, mod: FlatModule, names: list[str], actions: list[str]) -> None:
+    """A step: the actions whose conditions hold (one: its menu; none: the step is skipped; several: the
+    general engine asks); a menu of one answers itself (both menus count against the `auto` limit)."""
+    fixed = len(names) == 1 and names[0] not in mod.conditions  # (one action that is always offered)
+    if fixed:
+        gen.emit(3, f"a = {actions.index(names[0])}")
+    elif len(names) == 1:
+        gen.emit(3, f"a = {actions.index(names[0])} if ok_{names[0]}(st) else -1")
+    else:
+        gen.emit(3, "a = -1")
+        for name in names:
+            gen.emit(3, f"if ok_{name}(st):")
+            gen.emit(4, "if a >= 0:")
+            gen.emit(5, "raise BAIL  # (a real step menu: the general engine asks it)")
+            gen.emit(4, f"a = {actions.index(name)}")
+    if not fixed:
+        gen.emit(3, "if a < 0:")
+        gen.emit(4, "st.step += 1")
+        gen.emit(4, "continue")
+    with_param = [actions.index(n) for n in names if mod.params[n]]
+    if with_param:
+        inner = 3 if fixed else 4
+        if not fixed:
+            gen.emit(3, f"if a in {tuple(with_param)!r}:")
+        gen.emit(inner, f"values = menu_{names[0]}(st)" if fixed else "values = MENU[a](st)")
+        gen.emit(inner, "if not values:")
+        gen.emit(inner + 1, "st.step += 1")
+        gen.emit(inner + 1, "continue")
+        gen.emit(inner, "if len(values) > 1:")
+        gen.emit(inner + 1, "st.menu, st.action, st.auto = values, a, 0")
+        gen.emit(inner + 1, "return")
+        gen.emit(inner, "v = values[0]")
+    gen.emit(3, "st.auto += 2")
+    gen.emit(3, "if st.auto >= AUTO_LIMIT - 2:")
+    gen.emit(4, "raise BAIL")
+    if fixed:
+        gen.emit(3, f"perform_{names[0]}(st{', v' if with_param else ''})")
+    elif with_param and len(with_param) == len(names):
+        gen.emit(3, "PERFORM[a](st, v)")
+    elif not with_param:
+        gen.emit(3, "PERFORM[a](st)")
+    else:
+        gen.emit(3, f"PERFORM[a](st, v) if a in {tuple(with_param)!r} else PERFORM[a](st)")
+    gen.emit(3, "if st.over is not None:")
+    gen.emit(4, "return")
+
+
+__all__ = ["FlatModule", "flat_module", "TIMING_NAMES", "TIMING_CHECKS"]
