@@ -4,7 +4,6 @@ hostile messages are refused without effect, and a restarted server resumes ever
 from __future__ import annotations
 
 import json
-import random
 from contextlib import ExitStack
 
 import pytest
@@ -17,7 +16,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from orrery import load_game  # noqa: E402
 from orrery.interpreter.files.save import read_save  # noqa: E402
 from orrery.interpreter.serve.app import Server  # noqa: E402
-from orrery.interpreter.serve.tables import MAX_MESSAGE, SPECTATOR, Refused, new_table, resume_tables  # noqa: E402
+from orrery.interpreter.serve.tables import MAX_MESSAGE, SPECTATOR, Refused, resume_tables  # noqa: E402
 
 
 def _load(ref, variants):
@@ -100,47 +99,6 @@ def test_a_wrong_or_missing_token_is_refused(tmp_path, join):
             assert reply["type"] == "error"
         with client.websocket_connect("/t/nosuchtable/ws") as ws:
             assert "no such table" in ws.receive_json()["message"]
-
-
-def _hidden_ids(gs, seat):
-    """Ids of the pieces `seat` may not see now (those the full view names and the seat's view does not)."""
-    def ids(view):
-        found = set()
-        for zone in view["zones"].values():
-            for p in zone.get("pieces", []):
-                found.add(p["id"])
-            for here in zone.get("cells", {}).values():
-                if isinstance(here, list):
-                    found.update(p["id"] for p in here)
-        return found
-    return ids(gs.view(None)) - ids(gs.view(seat))
-
-
-def test_frames_hold_nothing_a_seat_may_not_see(tmp_path):
-    """Random games of a game with hidden hands and a bag: every frame sent to a seat holds that seat's view
-    exactly, no id of a piece it may not see, no seed or generator state, and no other seat's menu."""
-    rng = random.Random(5)
-    for seed in (1, 2):
-        table = new_table(load_game("bubble-singularity"), "bubble-singularity", [], ["human", "human", "human"],
-                          seed, tmp_path)
-        for _ in range(25):
-            if table.gs.is_terminal():
-                break
-            for seat in (0, 1, 2, SPECTATOR):
-                frame = table.frame(seat)
-                text = json.dumps(frame)
-                viewer = None if seat == SPECTATOR else seat
-                if viewer is not None:
-                    assert frame["view"] == json.loads(json.dumps(table.gs.view(viewer)))
-                hidden = set.intersection(*[_hidden_ids(table.gs, s) for s in range(3)]) if viewer is None \
-                    else _hidden_ids(table.gs, viewer)
-                shown = {p["id"] for z in frame["view"]["zones"].values() for p in z.get("pieces", [])}
-                assert not hidden & shown
-                assert '"seed"' not in text and '"rng' not in text and "history" not in text
-                assert ("decision" in frame) == (seat == table.gs.current_player())
-            current = table.gs.current_player()
-            table.answer(current, json.dumps({"type": "act", "step": table.step,
-                                              "option": rng.choice(table.gs.legal_actions())}))
 
 
 def test_a_restarted_server_resumes_every_table_with_its_tokens(tmp_path):

@@ -21,13 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from orrery.rulespec.labels import cell_label
-
 from ..bots.factory import Bot, make_bot
 from ..bots.simulate import bot_seed
 from ..engine.game import Game, GameState, IllegalMove
 from ..files.atomic import write_atomic
 from ..files.save import SUFFIX, make_save, read_save, replay_save, write_save
+from .board import drawing, layout, panels
 
 HUMAN = "human"
 MAX_MESSAGE = 4096  # bytes: an answer is a few dozen; anything longer is refused unread
@@ -73,6 +72,11 @@ class Table:
     def seat_name(self, seat: int) -> str:
         """The rules' name for a seat ('spectator' for the spectators)."""
         return "spectator" if seat == SPECTATOR else self.game.rules.seat_name(seat)
+
+    @property
+    def title(self) -> str:
+        """The game's title as players read it."""
+        return self.game.spec.model.game.title or self.game.name
 
     @property
     def step(self) -> int:
@@ -143,8 +147,10 @@ class Table:
                 "type": "frame", "table": self.tid, "game": self.game.name, "seat": seat,
                 "seat_name": self.seat_name(seat), "step": self.step, "view": view,
                 "seats": [{"name": self.seat_name(i), "kind": k} for i, k in enumerate(self.seats)],
-                "layout": layout(self.game), "log": self.log(seat),
+                "log": self.log(seat),
             }
+            frame["layout"] = layout(self.game, view)
+            frame.update(drawing(gs, view, frame["layout"]), panels=panels(self.game, view), title=self.title)
             if gs.is_terminal():
                 o = gs.outcome()
                 frame["over"] = {"end": o.end, "winners": [self.seat_name(w) for w in o.winners],
@@ -214,33 +220,43 @@ def resume_tables(save_dir: Path, load: Any, think: Callable[[str], str] = str) 
     return tables
 
 
-def layout(game: Game) -> dict[str, Any]:
-    """The boards' cells from the spec alone: for each board zone, its kind and each cell's (label, x, y)."""
-    out = {}
-    for name, z in game.rules.zones.items():
-        if z.is_board:
-            cells = [[cell_label(p), p[0], p[1]] if isinstance(p, tuple) else [str(p), None, None]
-                     for p in z.all_positions()]
-            out[name] = {"type": z.type, "cells": cells, "description": z.decl.description}
-    return out
-
-
 def _public_view(gs: GameState) -> dict[str, Any]:
-    """What a spectator sees: the view of a seat with no private zones of its own (the public part)."""
-    view = gs.view(0)
-    n = gs.num_players
-    if n > 1:  # seat 0's own hidden things must not reach spectators: take, per zone, the least shown
-        other = gs.view(1)
-        for key, zone in view["zones"].items():
-            if key.endswith("[0]"):
-                view["zones"][key] = other["zones"][key]
-        view["players"][0] = other["players"][0]
+    """What a spectator sees: only what every seat's view shows alike (their meet), so no seat's private zones,
+    values, menu or sealed pick; a hidden place shown to one seat and counted for another is counted.  (In a
+    one-player game that is the player's own view: there is no other seat to hide from.)"""
+    view = _meet([gs.view(s) for s in range(gs.num_players)])
     view["viewer"] = None
     return view
+
+
+_NOTHING = object()  # (the meet of values that differ)
+
+
+def _meet(values: list[Any]) -> Any:
+    """What a list of views (or parts) all show: keys they share, lists of one length element by element,
+    equal values; pieces in one and a count in another give the count; anything else is left out."""
+    first = values[0]
+    if all(isinstance(v, dict) for v in values):
+        out = {}
+        for key in first:
+            if all(key in v for v in values):
+                part = _meet([v[key] for v in values])
+                if part is not _NOTHING:
+                    out[key] = part
+        return out
+    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1:
+        parts = [_meet(list(items)) for items in zip(*values)]
+        return _NOTHING if any(p is _NOTHING for p in parts) else parts
+    if all(v == first for v in values):
+        return first
+    counts = {v for v in values if isinstance(v, int) and not isinstance(v, bool)}
+    if len(counts) == 1 and all(isinstance(v, list) or v in counts for v in values):
+        return counts.pop()
+    return _NOTHING
 
 
 def _whole(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-__all__ = ["HUMAN", "MAX_MESSAGE", "SPECTATOR", "Refused", "Table", "new_table", "resume_tables", "layout"]
+__all__ = ["HUMAN", "MAX_MESSAGE", "SPECTATOR", "Refused", "Table", "new_table", "resume_tables"]
