@@ -64,3 +64,17 @@ def test_a_slip_is_refused_at_its_place_with_a_hint(tmp_path, capsys, item, path
     found = [f for f in err.value.findings if message in f.message]
     assert found and found[0].span.line == line, [f.headline() for f in err.value.findings]
     assert hint in found[0].message + " " + (found[0].hint or ""), found[0].headline()
+
+
+def test_a_misspelt_key_a_variant_would_add_is_a_located_warning(tmp_path, capsys):
+    """`set` adds an entry that does not exist (dsl.md 7.2): a name close to an existing one is most likely a slip
+    that would change nothing (a constant no rule reads), so it is told, with the name it resembles."""
+    variant = tmp_path / "quick.yaml"
+    variant.write_text(f"variant:\n  name: quick\n  base: {SPECS / 'ledger.yaml'}\nchanges:\n"
+                       f"  - set: constants.goall\n    value: 4\n  - set: constants.target\n    value: 4\n",
+                       encoding="utf-8")
+    assert main(["validate", str(variant)]) == 0
+    told = capsys.readouterr()
+    out = told.out + told.err
+    assert f"{variant}:5:10: warning: 'goall' is new in constants: set adds it (did you mean 'goal'?)" in out, out
+    assert "'target' is new" not in out  # a new name like no other: added on purpose
