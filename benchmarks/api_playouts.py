@@ -8,10 +8,17 @@ as `orrery simulate --bots random` does, a copy kept for refusals), or with --sa
 (the search bots' playouts).  Prints the number of decisions, so two checkouts can be checked to play
 the same games; `farm-bench -- .venv/bin/python benchmarks/api_playouts.py connect-four 300 --vs '...'`
 times two checkouts against each other (docs/performance.md).
+
+The cyclic garbage collector runs a full collection once after loading, before the games: a full pass over
+everything loaded (the spec, its ASTs, the compiled code: tens of millions of instructions) otherwise falls
+wherever the collector's counters happen to stand when loading ends, inside the first game for one checkout
+and past the last for another, and "N games minus 0 games" would count it as the games' cost (issue 30's
+Burbuja +4.4 %, docs/performance.md).
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 
 from orrery.interpreter.core.rng import Rng
@@ -25,6 +32,7 @@ def main(argv: list[str]) -> int:
     name, games = args[0], int(args[1])
     players = int(args[2]) if len(args) > 2 else None
     game = load_game(name)
+    gc.collect()  # (both runs of a measurement, N games and 0, pay it: the games start from the same collector state)
     decisions = 0
     for i in range(games):
         gs = game.new_initial_state(players=players, seed=i)

@@ -173,13 +173,35 @@ def _ability(c: Any, kname: str, path: tuple, a: Any) -> None:
         for field in ("set", "add"):
             c._want(c._expr(path + (field,), here), NUMERIC, path + (field,), f"a modifier's `{field}` must be a number")
     elif a.activate is not None:
-        c.error(c.span(*path, "activate"), "`activate:` abilities are not supported yet",
-                "write the action under `actions:` with `anytime:` and `then:` (docs/dsl.md 2.10) for now")
+        _activate(c, path, a, scope)
     elif a.play is not None:
         _calls(c, path + ("play",), scope)
         if a.empowered is not None:
             c._expr(path + ("empowered", "if"), scope, cond=True)
             _calls(c, path + ("empowered", "do"), scope)
+
+
+def _activate(c: Any, path: tuple, a: Any, scope: Scope) -> None:
+    """An `activate:` ability: its condition, parameters and costs as an action's (`self` and `owner` bound,
+    `self` first), its `do:` and `then:` with the parameters bound, its phases and its limit (per piece)."""
+    at = path + ("activate",)
+    c._expr(at + ("condition",), scope, cond=True)
+    for p in a.activate.params:
+        if p in _PIECE_SCOPE:
+            c.error(c.key(*at, "params", p), f"parameter '{p}' hides the ability's own `{p}`",
+                    "rename the parameter")
+    scope = c.params(at, a.activate.params, scope.child())
+    c.costs(at, a.activate.cost, scope)
+    _calls(c, path + ("do",), scope)
+    c._effect(path + ("then",), scope)
+    phases = [ph.name for ph in c.m.flow.phases]
+    for i, ph in enumerate(a.during or []):
+        if ph not in phases:
+            c.error(c.span(*path, "during", i), f"unknown phase '{ph}'" + did_you_mean(ph, phases))
+    for k in ("key", "each"):
+        if a.limit is not None and getattr(a.limit, k) is not None:
+            c.error(c.span(*path, "limit", k), f"an ability's limit counts uses of each piece apart: it takes no "
+                                               f"`{k}`", "write `limit: {times: N, per: SCOPE}`")
 
 
 def _calls(c: Any, path: tuple, scope: Scope) -> None:

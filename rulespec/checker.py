@@ -316,8 +316,13 @@ class _Checker:
     def _action(self, name: str, top: Scope) -> None:
         decl, a = self.m.actions[name], ("actions", name)
         self._expr(a + ("condition",), top, cond=True)
-        scope = top.child()
-        for pname, pdecl in decl.params.items():
+        scope = self.params(a, decl.params, top.child())
+        self._costs(name, scope)  # (a cost may read the parameters: it is paid once they are chosen)
+        self._effect(a + ("effect",), scope)
+
+    def params(self, a: tuple, params: dict[str, Any], scope: Scope) -> Scope:
+        """An action's parameters at path `a` (`from`, `where`, names), in order; the scope that binds them."""
+        for pname, pdecl in params.items():
             pp = a + ("params", pname)
             domain = self.spec.expr(*pp, "from")
             t = self._expr(pp + ("from",), scope) or "any"
@@ -329,19 +334,21 @@ class _Checker:
             if self._usable_name(pname, self.key(*pp), f"parameter '{pname}'", local=True):
                 self._no_shadow(pname, self.key(*pp))
             scope = here
-        self._costs(name, scope)  # (a cost may read the parameters: it is paid once they are chosen)
-        self._effect(a + ("effect",), scope)
+        return scope
 
     def _costs(self, name: str, scope: Scope) -> None:
-        """An action's costs: amounts of per-player tracks or variables (random draws: limits_check)."""
-        a = ("actions", name)
-        for var in self.m.actions[name].cost:
+        """An action's costs and where their payments go."""
+        self.costs(("actions", name), self.m.actions[name].cost, scope)
+        check_pay_to(self, name, scope)
+
+    def costs(self, a: tuple, cost: dict[str, Any], scope: Scope) -> None:
+        """Costs at path `a`: amounts of per-player tracks or variables (random draws: limits_check)."""
+        for var in cost:
             if var not in self.ix.player_vars:
                 self.error(self.key(*a, "cost", var), f"cost '{var}' is not a per-player track or variable"
                            + did_you_mean(var, self.ix.player_vars))
             t = self._expr(a + ("cost", var), scope)
             self._want(t, NUMERIC, a + ("cost", var), "a cost must be a number")
-        check_pay_to(self, name, scope)
 
     def _trigger(self, name: str, top: Scope) -> None:
         decl, tp = self.m.triggers[name], ("triggers", name)

@@ -49,7 +49,7 @@ def check_commit(ck: Any, s: A.Commit, sc: Scope) -> None:
     ck._define(sc, s.var, list_of(vt), word)
 
 
-def commits_reached(spec: Any, actions: set[str]) -> list[tuple[str, A.Commit]]:
+def commits_reached(spec: Any, actions: set[str], extra: dict[str, Any] | None = None) -> list[tuple[str, A.Commit]]:
     """(action, commit) for every `commit` that running one of `actions` can reach: in its effect, or through the
     procedures it calls, the actions it performs, the triggers of the events it emits (the built-in `action`
     included) and the state triggers of a `settle` (each commit once, with the first action found to reach it).  A window's answers are actions: a commit among them would ask every
@@ -57,6 +57,9 @@ def commits_reached(spec: Any, actions: set[str]) -> list[tuple[str, A.Commit]]:
     m = spec.model
     bodies: dict[tuple[str, str], Any] = {("action", n): spec.effect("actions", n, "effect") for n in m.actions}
     bodies.update({("proc", n): spec.effect("procedures", n, "effect") for n in m.procedures})
+    bodies.update({("proc", n): spec.effect("effects", n, "effect") for n in m.effects})  # (templates: called too)
+    bodies.update({("action", n): b for n, b in (extra or {}).items()})  # (pieces' `activate:` abilities)
+    actions = set(actions) | set(extra or {})
     listeners: dict[str, list[tuple[str, str]]] = {}
     for name, t in m.triggers.items():
         # (a state trigger runs in a `settle` cascade, where `cascade_end` follows)
@@ -86,9 +89,10 @@ def commits_reached(spec: Any, actions: set[str]) -> list[tuple[str, A.Commit]]:
     return list(found.values())
 
 
-def window_commit_findings(ck: Any, actions: set[str]) -> None:
-    """Refuse every `commit` that an action a window offers can reach (`ck` is the Checker)."""
-    for action, node in commits_reached(ck.spec, actions):
+def window_commit_findings(ck: Any, actions: set[str], extra: dict[str, Any] | None = None) -> None:
+    """Refuse every `commit` that an action a window offers can reach (`ck` is the Checker; `extra`: more
+    answers by name, as blocks)."""
+    for action, node in commits_reached(ck.spec, actions, extra):
         ck.error(ck._word(node.span, "commit", node.var),
                  f"`commit {node.var}` can run while a window is open (action '{action}' answers a window): a "
                  f"commit asks every player at once and cannot run inside another player's reaction",

@@ -64,9 +64,11 @@ def findings_from_validation(
     """One finding per distinct error, located at the offending value (or key); `model` suggests known keys."""
     out: list[Finding] = []
     seen: set[tuple] = set()
-    for err in exc.errors(include_url=False):
-        loc = tuple(err.get("loc", ()))
-        path = _data_path(loc, data)
+    errors = [(err, _data_path(tuple(err.get("loc", ())), data)) for err in exc.errors(include_url=False)]
+    deeper = {path[:i] for _, path in errors for i in range(len(path))}  # paths some error lies below
+    for err, path in errors:
+        if path in deeper and err.get("type", "").endswith("_type") and isinstance(err.get("input"), (dict, list)):
+            continue  # a mapping written where a union also takes a scalar: the mapping branch's errors tell it
         msg = _message(err, path, model)
         key = (path, msg)
         if key in seen:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from . import ast as A
-from .abilities_check import ability_events
+from .abilities_check import ability_events, ability_sites
 from .commits import window_commit_findings
 from .errors import Finding
 from .gamespec import GameSpec
@@ -33,6 +33,16 @@ def window_answers(model: Any) -> set[str]:
         n for n, a in model.actions.items() if a.anytime is not None}
 
 
+def activations(spec: Any) -> dict[str, A.Block]:
+    """Each piece's `activate:` ability (an action free at any time), named for messages, as the block it runs."""
+    out = {}
+    for kind, path, a in ability_sites(spec.model):
+        if a.activate is not None:
+            body = tuple(s for part in ("do", "then") for s in (spec.effect(*path, part) or A.Block(None, ())).body)
+            out[f"{kind}: {a.activate.label or 'activate'}"] = A.Block(spec.span(*path), body)
+    return out
+
+
 def window_events(model: Any) -> set[str]:
     """Events a window listens to (it opens after them)."""
     return {w.after for w in model.windows.values() if w.after}
@@ -44,7 +54,8 @@ def reaction_findings(ch: Any) -> None:
     order_findings(ch)
     anytime_findings(ch)
     ch.findings += acting_findings(ch.spec)
-    window_commit_findings(ch, window_answers(ch.m))  # (a commit asks everyone: never in one player's reaction)
+    # (a commit asks everyone: never in one player's reaction; a piece's `activate:` ability may answer one too)
+    window_commit_findings(ch, window_answers(ch.m), activations(ch.spec) if ch.m.windows else None)
     ch.findings += secret_pick_findings(ch.spec)  # (picks kept where search bots read them: use commit)
 
 

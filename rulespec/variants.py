@@ -324,6 +324,22 @@ class _Applier:
         node[key], onode.kids[key] = new, fresh
         return resolved + (key,), old, copy.deepcopy(new)
 
+    def near_miss(self, op: str, text: str) -> str | None:
+        """A `set`/`add` that creates a mapping entry whose name is close to an existing one (a misspelt key:
+        `set: constants.end_pionts` would add a constant nothing reads and change nothing): what to warn."""
+        if op not in ("set", "add"):
+            return None
+        toks = parse_path(text)
+        node = self.data
+        for tok in toks[:-1]:
+            node = node[self.step(node, tok, text)]  # (a path that selects nothing is apply's error)
+        last = toks[-1]
+        if not isinstance(node, dict) or last.kind != "key" or last.value in node:
+            return None
+        close = difflib.get_close_matches(str(last.value), [str(k) for k in node], 1, 0.8)
+        return f"'{last.value}' is new in {text[:last.start].rstrip('.')}: {op} adds it (did you mean " \
+               f"'{close[0]}'?)" if close else None
+
     def variant(self, doc: SourceDoc, merged: Merged) -> None:
         """Apply every change of one variant, recording a finding for each bad one."""
         findings = _validate(doc)
@@ -337,10 +353,14 @@ class _Applier:
             op = next(o for o in OPS if change.get(o) is not None)
             text = change[op]
             try:
+                near = self.near_miss(op, text)
                 resolved, old, new = self.apply(op, text, change.get("value"), doc, ("changes", i, "value"))
             except _Bad as bad:
                 self.diag.error(_path_span(doc, ("changes", i, op), text, bad), bad.message, bad.hint)
                 continue
+            if near is not None:
+                self.diag.warning(doc.span(("changes", i, op)), near, "a change that should change an existing value "
+                                  "names it exactly; to add a new entry on purpose, ignore this")
             merged.applied.append(AppliedChange(name, op, text, resolved, old, new, change.get("why"),
                                                 doc.span(("changes", i))))
         for j, _ in enumerate(doc.data.get("assumptions") or []):
@@ -359,19 +379,19 @@ def _path_span(doc: SourceDoc, vpath: tuple, text: str, bad: _Bad) -> Span:
 def merge(base: SourceDoc, variants: list[SourceDoc]) -> Merged:
     """Apply each variant's changes in order to a copy of `base`; raise SpecError listing every bad change."""
     merged, findings = merge_all(base, variants)
-    if findings:
+    if any(f.severity == "error" for f in findings):
         raise SpecError(findings)
     return merged
 
 
 def merge_all(base: SourceDoc, variants: list[SourceDoc]) -> tuple[Merged, list[Finding]]:
     """Apply each variant's good changes in order to a copy of `base`: the merged spec and a finding for every
-    bad change (so that the later stages can still check the rest)."""
+    bad change (so that the later stages can still check the rest), and a warning for a probably misspelt one."""
     applier = _Applier(base)
     merged = Merged(applier.data, base, _origins=applier.root)
     for doc in variants:
         applier.variant(doc, merged)
-    return merged, [f for f in applier.diag.findings if f.severity == "error"]
+    return merged, list(applier.diag.findings)
 
 
 def extend(applier: _Applier, op: str, at: tuple, value: Any, doc: SourceDoc, vpath: tuple) -> tuple[tuple, Any, Any]:

@@ -40,6 +40,9 @@ def _words(path: tuple, a: Any) -> str:
     said = a.text or a.description
     if said:
         return said.rstrip(".")
+    if a.activate is not None:  # (an action its owner may take: core/activation.py's default label)
+        when = f", during {' or '.join(a.during)}" if a.during else ""
+        return f"its owner may {a.activate.label or 'use it'} at any time{when}"
     for key, form in _KIND:
         value = getattr(a, key)
         if value is not None:

@@ -179,13 +179,12 @@ def why_text(gs: GameState, text: str) -> str:
         if d.kind == "action":
             return f"'{opt.label}' ends this step of the turn."
         return f"'{opt.label}' is one of the answers to '{d.prompt}'." + _piece_text(gs, opt.value)
-    decl = gs.game.spec.model.actions[name]
-    label = actions[name].label
+    action = actions[name]  # (a piece's `activate:` ability is an action the spec does not list: its own words)
     part = f"'{opt.label}' is" if menu and opt.value == name else f"'{opt.label}' is an answer within"
-    out = f"{part} the action '{label}'"
-    out += f": {decl.description}" if decl.description else "."
-    if decl.rule:
-        out += f" The rule: \"{decl.rule}\""
+    out = f"{part} the action '{action.label}'"
+    out += f": {action.description}" if action.description else "."
+    if action.rule:
+        out += f" The rule: \"{action.rule}\""
     return out + _piece_text(gs, opt.value)
 
 
@@ -242,16 +241,16 @@ def with_rule(gs: GameState, text: str, reason: str) -> str:
     d = gs.decision
     if d is None or "rule:" in reason:
         return reason
-    actions = gs.game.spec.model.actions
+    actions = gs.game.rules.actions
     name = d.action
     if d.kind in ("action", "window"):
         t = text.strip().lower()
         name = next((n for n, a in gs.game.rules.actions.items() if a.label.lower() == t), None)
-    decl = actions.get(name) if name else None
-    if decl is None or not decl.rule or not any(why == reason.partition(": ")[2] or why in reason
-                                                 for _, why in d.rejected):
+    action = actions.get(name) if name else None
+    if action is None or not action.rule or not any(why == reason.partition(": ")[2] or why in reason
+                                                     for _, why in d.rejected):
         return reason
-    return f"{reason}\n  rule: \"{decl.rule}\""
+    return f"{reason}\n  rule: \"{action.rule}\""
 
 
 def rules_text(gs: GameState) -> str:

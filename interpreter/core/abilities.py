@@ -39,6 +39,7 @@ class AbilityInfo:
     prompt: str | None
     text: str | None
     span: Span
+    path: tuple = ()  # where it is declared (an `activate:` reads its action's texts there: core/activation.py)
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def _ability(spec: Any, path: tuple, kind: str, ident: str, index: int, a: Any) 
                        limit_of(a.max_fires, ident) if a.max_fires is not None else None, modifier,
                        spec.expr(*path, "empowered", "if") if emp is not None else None,
                        spec.effect(*path, "empowered", "do") if emp is not None else None,
-                       emp.prompt if emp is not None else None, a.text or a.description, spec.span(*path))
+                       emp.prompt if emp is not None else None, a.text or a.description, spec.span(*path), path)
 
 
 def owner_of(it: Any, pid: int) -> int | None:

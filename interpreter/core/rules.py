@@ -23,6 +23,8 @@ from .decisions import RuleError
 from .reactions import anytime_actions, owned_events, windows_after, windows_of
 from .fallibility import Fallibility
 from .abilities import abilities_of, initial_rows, templates_of
+from .actioninfo import ActionInfo, ParamInfo, split_costs
+from .activation import activate_actions
 from .modifiers import quantities_of
 from .payto import paid_to
 from .uses import Limit, limit_of
@@ -95,38 +97,6 @@ class KindInfo:
     style: A.Expr | None
     start: A.Expr | None
     start_reads_it: bool = False  # the start expression names `it`, the piece being placed
-
-
-@dataclass
-class ParamInfo:
-    """An action parameter."""
-
-    name: str
-    domain: A.Expr
-    where: A.Expr | None
-    why: str | None
-    prompt: str | None
-    optional: bool
-    span: Span
-
-
-@dataclass
-class ActionInfo:
-    """An action, resolved."""
-
-    name: str
-    label: str
-    rule: str | None
-    condition: A.Expr | None
-    why: str | None
-    params: list[ParamInfo]
-    cost: list[tuple[str, A.Expr]]  # the entries reading no parameter: checked and paid when the action starts
-    effect: A.Block
-    limit: Limit | None  # (a `perform` neither checks nor counts it)
-    span: Span
-    late_cost: list[tuple[str, A.Expr]] = field(default_factory=list)  # reading a parameter: paid once all are chosen
-    cost_site: int | None = None  # the last parameter a late cost reads: its menu shows the prices
-    pay_to: dict[str, A.Block] = field(default_factory=dict)  # cost entry -> `TARGET += __paid__` (costs.pay)
 
 
 @dataclass
@@ -326,6 +296,11 @@ class Rules:
         self.abilities = abilities_of(spec, initial_rows(self))  # pieces' abilities (None: no kind has any)
         if self.abilities is not None:
             self.listened |= self.abilities.events  # (a piece's `on:` ability hears them too)
+            for name, (action, always) in activate_actions(spec, self.abilities).items():
+                self.actions[name] = action  # (offered as free actions are, at any time: core/activation.py)
+                self.anytime.append(name)
+                if always:
+                    self.anytime_always.append(name)
         # every use counter's key -> its limit (the checker makes one key mean one times/per): read by uses()
         self.limit_keys: dict[str, Limit] = {lim.key: lim for lim in [a.limit for a in self.actions.values()]
                                              + [t.fires for t in self.triggers] if lim is not None}
@@ -430,16 +405,12 @@ class Rules:
             for p, pd in decl.params.items()
         ]
         cost = [(var, s.expr("actions", name, "cost", var)) for var in decl.cost]
-        order = {p.name: k for k, p in enumerate(params)}
         to = {var: s.expr("actions", name, "pay_to", var) for var in decl.pay_to}  # (a target reads params too)
-        reads = [max((order[n.id] for e in (amount, to.get(var)) if e is not None for n in e.walk()
-                      if isinstance(n, A.Name) and n.id in order), default=None) for var, amount in cost]
+        early, late, site = split_costs(params, cost, to)
         effect = s.effect("actions", name, "effect") or A.Block(span=s.span("actions", name), body=())
         return ActionInfo(name, decl.label or name.replace("_", " "), decl.rule, s.expr("actions", name, "condition"),
-                          decl.why, params, [c for c, k in zip(cost, reads) if k is None], effect,
-                          limit_of(decl.limit, name), s.span("actions", name),
-                          [c for c, k in zip(cost, reads) if k is not None],
-                          max((k for k in reads if k is not None), default=None), paid_to(s, name, decl.pay_to))
+                          decl.why, params, early, effect, limit_of(decl.limit, name), s.span("actions", name), late,
+                          site, paid_to(s, name, decl.pay_to), decl.description)
 
     def _trigger(self, name: str) -> TriggerInfo:
         s, decl = self.spec, self.spec.model.triggers[name]

@@ -14,7 +14,7 @@ for each value of an action parameter (`each`) counts each value under a key of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .values import PieceRef
@@ -33,10 +33,11 @@ class Limit:
     per: str
     key: str
     each: str | None = None  # an action parameter: its values are counted apart (`limit: {each: NAME}`)
+    noun: str | None = field(default=None, compare=False)  # what messages call `each`'s values (else its name)
 
     def describe(self) -> str:
         """`2 times per round` (`... for each c`), for messages."""
-        each = f" for each {self.each}" if self.each is not None else ""
+        each = f" for each {self.noun or self.each}" if self.each is not None else ""
         return f"{self.times} time{'s' if self.times != 1 else ''} per {self.per}{each}"
 
 

@@ -69,8 +69,10 @@ class Fallible:
     def needs_lookahead(self, site: Any, action: str | None) -> bool | None:
         """Whether a choice at `site` inside the top action `action` needs look-ahead (None: not known here)."""
         found = self.after.get(site)
-        if found is None or found[0] != action:
+        if found is None:
             return None
+        if found[0] != action:  # an action answered inside another (a window's answer, a `perform`): its own rest
+            return True if found[1] else None  # may fail even when the outer one cannot (else: the outer's answer)
         return found[1]
 
 

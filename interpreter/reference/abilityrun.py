@@ -59,6 +59,13 @@ def run_all(it: Any, record: Any, snapshot: list[tuple[int, int, AbilityInfo]]) 
             it.run(ab.do, env)
 
 
+def carriers(it: Any, ident: str) -> list[PieceRef]:
+    """The acting player's live pieces carrying the ability `ident`, in the order abilities resolve: the menu of
+    an `activate:` ability's piece (core/activation.py names this built-in; no spec can call it)."""
+    me = it.current()
+    return [PieceRef(pid) for owner, pid, a in live(it) if owner == me and a.ident == ident]
+
+
 def plays_of(it: Any, piece: Any, span: Any) -> tuple[int, int, list[AbilityInfo]]:
     """`use PIECE.play`: (the piece, who plays it: the acting player, its `play:` abilities in order)."""
     if piece.__class__ is not PieceRef:
@@ -86,4 +93,4 @@ def use_now(it: Any, node: Any, env: dict) -> None:
             raise RuleError("an empowered play asks its player, which nobody can be asked here", node.span)
 
 
-__all__ = ["chooses", "key_of", "offers_empowered", "pending", "plays_of", "ready", "run_all", "use_now"]
+__all__ = ["carriers", "chooses", "key_of", "offers_empowered", "pending", "plays_of", "ready", "run_all", "use_now"]

@@ -663,6 +663,12 @@ from . import walks  # noqa: E402  (edges and walks, in their own module)
 for _name in ("edge", "edges_of", "path", "path_cost", "reachable"):
     REGISTRY[_name] = Builtin(getattr(walks, _name), FUNCTIONS[_name])
 
+from .abilityrun import carriers  # noqa: E402  (an `activate:` ability's pieces: core/activation.py)
+from ..core.activation import CARRIERS  # noqa: E402
+
+REGISTRY[CARRIERS] = Builtin(carriers, Sig(1, 1, frozenset(), "list", "The acting player's live pieces carrying an "
+                                                                     "ability (never written in a spec)."))
+
 missing = set(FUNCTIONS) - set(REGISTRY)
 if missing:  # pragma: no cover - caught by the import in tests
     raise ImportError(f"built-ins without implementation: {sorted(missing)}")

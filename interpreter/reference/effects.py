@@ -655,8 +655,8 @@ def spent_values(it: "Interp", action: "ActionInfo", values: list, rejected: lis
         else:
             keep.append(v)
     if spent and not keep:
-        why = (f"'{action.label}' can be done at most {limit.describe()}: every {limit.each} it could be done "
-               f"with was used")
+        why = (f"'{action.label}' can be done at most {limit.describe()}: every {limit.noun or limit.each} it could "
+               f"be done with was used")
     return keep, rejected, why
 
 

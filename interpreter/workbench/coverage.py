@@ -98,7 +98,8 @@ class Catalogue:
         self.uses: dict[tuple[str, str], RuleUse] = {}
         self.by_block: dict[int, RuleUse] = {}
         for name, action in rules.actions.items():
-            self._add("action", name, _name_span(spec, "actions", name), legal=0)
+            self._add("action", name, _name_span(spec, "actions", name) if name in spec.model.actions else action.span,
+                      legal=0)  # (a piece's `activate:` ability: where the ability is written)
         for trig in rules.triggers:
             self.by_block[id(trig.effect)] = self._add("trigger", trig.name, _name_span(spec, "triggers", trig.name))
         for name, (_, block) in rules.procedures.items():

@@ -1,0 +1,62 @@
+"""An action as the engines run it (docs/dsl.md 2.10): its parameters, costs, limit and effect, resolved.
+
+Built by core/rules.py from the spec's `actions:` and by core/activation.py from pieces' `activate:`
+abilities; both engines run every one the same way (engine/frames.py ActionFrame, its generated steps).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from orrery.rulespec import ast as A
+from orrery.rulespec.errors import Span
+
+from .uses import Limit
+
+
+@dataclass
+class ParamInfo:
+    """An action parameter."""
+
+    name: str
+    domain: A.Expr
+    where: A.Expr | None
+    why: str | None
+    prompt: str | None
+    optional: bool
+    span: Span
+
+
+@dataclass
+class ActionInfo:
+    """An action, resolved."""
+
+    name: str
+    label: str
+    rule: str | None
+    condition: A.Expr | None
+    why: str | None
+    params: list[ParamInfo]
+    cost: list[tuple[str, A.Expr]]  # the entries reading no parameter: checked and paid when the action starts
+    effect: A.Block
+    limit: Limit | None  # (a `perform` neither checks nor counts it)
+    span: Span
+    late_cost: list[tuple[str, A.Expr]] = field(default_factory=list)  # reading a parameter: paid once all are chosen
+    cost_site: int | None = None  # the last parameter a late cost reads: its menu shows the prices
+    pay_to: dict[str, A.Block] = field(default_factory=dict)  # cost entry -> `TARGET += __paid__` (costs.pay)
+    description: str | None = None  # free text (a player's `why`, explain)
+
+
+def split_costs(params: list[ParamInfo], cost: list[tuple[str, A.Expr]], to: dict[str, A.Expr | None]
+                ) -> tuple[list[tuple[str, A.Expr]], list[tuple[str, A.Expr]], int | None]:
+    """An action's cost entries as (those reading no parameter, paid first; those reading one, paid once every
+    parameter is chosen; the last parameter a late entry reads, whose menu shows the prices).  An entry reads a
+    parameter through its amount or its `pay_to` target (`to`)."""
+    order = {p.name: k for k, p in enumerate(params)}
+    reads = [max((order[n.id] for e in (amount, to.get(var)) if e is not None for n in e.walk()
+                  if isinstance(n, A.Name) and n.id in order), default=None) for var, amount in cost]
+    return ([c for c, k in zip(cost, reads) if k is None], [c for c, k in zip(cost, reads) if k is not None],
+            max((k for k in reads if k is not None), default=None))
+
+
+__all__ = ["ActionInfo", "ParamInfo", "split_costs"]
