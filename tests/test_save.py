@@ -1,4 +1,4 @@
-"""Nothing lost at the table: saves (format, atomic writes, located errors), resume, Ctrl-C, kill -9, undo."""
+"""Nothing lost at the table: saves (format, atomic writes, located errors), resume, Ctrl-C, kill -9 (undo: test_undo)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ import pytest
 
 from orrery.interpreter.cli.main import main
 from orrery.interpreter.engine.game import Game
-from orrery.interpreter.cli.play import UndoRefused, narrated, revealed, undo_last
-from orrery.interpreter.files.save import (SAVE_SCHEMA, Save, decisions_of, dumps, make_save, parse_save, read_save,
+from orrery.interpreter.files.save import (SAVE_SCHEMA, Save, dumps, make_save, parse_save, read_save,
                                      replay_save, write_save)
 from orrery.rulespec.errors import InputError
 from orrery.rulespec.loader import load_spec
@@ -668,101 +667,6 @@ def test_ctrl_c_before_the_prompt_still_stops_and_saves(where, tmp_path, capsys,
     out, _ = capsys.readouterr()
     assert code == 130 and "interrupted" in out and f"orrery play --resume {s}" in out, out
     assert [d["label"] for d in saved(s)["decisions"]] == ["b2"]
-
-
-# ================================================================= undo
-
-
-def test_undo_hot_seat_takes_back_the_last_move(tmp_path, capsys, monkeypatch):
-    s = tmp_path / "s.json"
-    code, out, _ = run(capsys, monkeypatch, "play", "tic-tac-toe", "--seats", "human,human", "--save", str(s),
-                       stdin=lines("b2", "undo", "a1", "quit"))
-    assert code == 0 and "X takes back 'b2'" in out
-    data = saved(s)
-    assert [(d["player"], d["label"]) for d in data["decisions"]] == [(0, "a1")]  # the undo is saved too
-    code, out, _ = run(capsys, monkeypatch, "play", "--resume", str(s), stdin=lines("c3", "undo", "undo", "quit"))
-    assert "O takes back 'c3'" in out and "X takes back 'a1'" in out
-    assert saved(s)["decisions"] == []
-    code, out, _ = run(capsys, monkeypatch, "play", "--resume", str(s), stdin=lines("undo", "quit"))
-    assert "cannot undo: nothing to undo" in out
-
-
-def test_undo_is_refused_after_a_bot_replied(tmp_path, capsys, monkeypatch):
-    s = tmp_path / "s.json"
-    code, out, _ = run(capsys, monkeypatch, "play", "tic-tac-toe", "--seats", "human,first", "--save", str(s),
-                       stdin=lines("b2", "undo", "quit"))
-    assert code == 0
-    assert "cannot undo: the last decision, 'a1', was made by O (first)" in out
-    assert [d["label"] for d in saved(s)["decisions"]] == ["b2", "a1"]
-
-
-def test_undo_with_a_log_rewrites_the_log(tmp_path, capsys, monkeypatch):
-    s, log = tmp_path / "s.json", tmp_path / "g.jsonl"
-    run(capsys, monkeypatch, "play", "tic-tac-toe", "--seats", "human,human", "--save", str(s), "--log", str(log),
-        stdin=lines("b2", "a1", "undo", "c3", "quit"))
-    steps = [json.loads(line) for line in log.read_text().splitlines()[1:]]
-    assert [st["label"] for st in steps] == ["b2", "c3"]
-    code, out, err = run(capsys, monkeypatch, "replay", str(log))
-    assert code == 0 and "every state matches" in out, err
-
-
-def test_undo_refused_across_a_random_draw(lucky, capsys, monkeypatch, tmp_path):
-    game = Game(load_spec(lucky))
-    gs = game.new_initial_state(players=1, seed=2)
-    gs.apply_label("wait")
-    back, undone = undo_last(gs, ["human"])  # nothing random, nothing shown: allowed
-    assert undone.label == "wait" and decisions_of(back) == [] and back.state.digest() == \
-        game.new_initial_state(players=1, seed=2).state.digest()
-    gs.apply_label("dip")
-    with pytest.raises(UndoRefused, match="a random draw happened since P1's 'dip'"):
-        undo_last(gs, ["human"])
-    s = tmp_path / "s.json"
-    code, out, _ = run(capsys, monkeypatch, "play", str(lucky), "--seats", "human", "--save", str(s),
-                       stdin=lines("dip", "undo", "quit"))
-    assert code == 0 and "cannot undo: a random draw happened since P1's 'dip'" in out
-    assert [d["label"] for d in saved(s)["decisions"]] == ["dip"]
-
-
-def test_undo_refused_when_hidden_information_was_shown(lucky):
-    game = Game(load_spec(lucky))
-    gs = game.new_initial_state(players=2, seed=2)
-    gs.apply_label("peek")  # the top card of the hidden deck is now on the table, face up
-    with pytest.raises(UndoRefused, match=r"P1's 'peek' showed P1 1 piece\(s\) \(card\) that were hidden"):
-        undo_last(gs, ["human", "human"])
-    before = game.new_initial_state(players=2, seed=2)
-    assert [v for v, _ in revealed(before, gs)] == [0, 1]
-
-
-def test_discarding_from_a_hand_reveals_the_card_to_the_others():
-    game = Game(load_spec(DRAW_DISCARD))
-    gs = game.new_initial_state(players=2, seed=1)
-    before = gs.clone()
-    gs.apply(gs.legal_actions()[0])  # P1 discards a card from their hand (owner-only) to the public discard
-    shown = dict(revealed(before, gs))
-    assert 1 in shown and 0 not in shown  # P1 saw their own card already; P2 sees it now
-    with pytest.raises(UndoRefused):
-        undo_last(gs, ["human", "human"])
-
-
-def test_undo_refused_when_the_narration_named_a_hidden_piece(lucky):
-    text = lucky.read_text(encoding="utf-8").replace(
-        "        - actions: [dip, peek, wait]", "        - actions: [dip, peek, wait, hint]").replace(
-        "end:\n", "  hint:\n    effect: 'say \"the deck starts with the \" + text(top(deck))'\nend:\n")
-    lucky.write_text(text, encoding="utf-8")
-    game = Game(load_spec(lucky))
-    gs = game.new_initial_state(players=2, seed=2)
-    before = gs.clone()
-    gs.apply_label("hint")  # nothing moved, nothing random: only the narration tells the hidden top card
-    assert revealed(before, gs) == []
-    told = narrated(before, gs)
-    assert {v for v, _, _ in told} == {0, 1} and all("the deck starts with the" in line for _, _, line in told)
-    with pytest.raises(UndoRefused, match=r"since P1's 'hint' the narration said 'the deck starts with the \d card'"
-                                          r", which names a piece \(card\) hidden from P1"):
-        undo_last(gs, ["human", "human"])
-    gs = game.new_initial_state(players=2, seed=2)
-    gs.apply_label("wait")  # narration that names nothing hidden: undo is fine
-    assert narrated(before, gs) == []
-    undo_last(gs, ["human", "human"])
 
 
 # ================================================================= one process per save

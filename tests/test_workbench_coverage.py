@@ -87,3 +87,13 @@ def test_jobs_replay_shares_of_the_games_and_the_counts_add_up():
     game = Game.load(DUEL)
     trials = run_trials(game, 9, 2, 2, ["random"])
     assert [u.as_dict() for u in coverage(game, trials, jobs=2)] == [u.as_dict() for u in coverage(game, trials)]
+
+
+def test_an_action_only_a_window_offers_is_legal_when_a_window_asks():
+    import orrery
+
+    game = orrery.load_game("lantern-fair")  # `cheer` is only ever offered by the window after a buy
+    uses = {(u.kind, u.name): u for u in coverage(game, run_trials(game, 3, 2, 1, ["random"]))}
+    cheer = uses[("action", "cheer")]
+    assert cheer.legal and cheer.legal >= cheer.fired > 0
+    assert "cheer" not in {u.name for u in never_legal(list(uses.values()))}

@@ -28,6 +28,10 @@ class Bot(Protocol):
         """The index of one of `gs.legal_actions()`."""
         ...
 
+    def snapshot(self) -> "Bot":
+        """An independent copy as the bot is now, to go back to (the table's undo)."""
+        ...
+
 
 class RandomBot:
     """Uniformly random over the current menu."""
@@ -42,6 +46,12 @@ class RandomBot:
         legal = gs.legal_actions()
         return legal[self.rng.below(len(legal))]
 
+    def snapshot(self) -> "RandomBot":
+        """A copy at the same point of its random numbers."""
+        twin = RandomBot()
+        twin.rng = self.rng.clone()
+        return twin
+
 
 class FirstBot:
     """Always the first option: a deterministic baseline for tests."""
@@ -54,6 +64,10 @@ class FirstBot:
     def choose(self, gs: GameState) -> int:
         """The first legal option."""
         return gs.legal_actions()[0]
+
+    def snapshot(self) -> "FirstBot":
+        """Itself: it keeps nothing that changes."""
+        return self
 
 
 def apply_choice(gs: GameState, index: int) -> int:

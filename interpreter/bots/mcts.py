@@ -63,6 +63,7 @@ reproduces exactly; a time budget depends on the machine).
 
 from __future__ import annotations
 
+import copy
 import gc
 import math
 import re
@@ -124,6 +125,24 @@ def _kept(root: _Node) -> int:
         count += node.gs is not None
         todo.extend(ch for ch in node.children.values() if ch.expanded or ch.gs is not None)
     return count
+
+
+def _copy_tree(root: _Node | None) -> _Node | None:
+    """A copy of a tree's statistics; the positions it keeps are shared (they are never mutated)."""
+    if root is None:
+        return None
+    slots = _Node.__slots__
+    top = _Node.__new__(_Node)
+    todo = [(root, top)]
+    while todo:
+        node, twin = todo.pop()
+        for name in slots:
+            setattr(twin, name, getattr(node, name))
+        twin.children = {}
+        for index, child in node.children.items():
+            twin.children[index] = dup = _Node.__new__(_Node)
+            todo.append((child, dup))
+    return top
 
 
 def parse_budget(text: str | None) -> dict[str, Any]:
@@ -213,6 +232,16 @@ class MctsBot:
         finally:
             if paused:
                 gc.enable()
+
+    def snapshot(self) -> "MctsBot":
+        """An independent copy as the bot is now (its RNG, statistics and search tree), to go back to: the
+        table's undo, after which it answers the same position exactly as it did."""
+        twin = copy.copy(self)
+        twin.rng = self.rng.clone()
+        twin.stats = dict(self.stats)
+        twin._trail = list(self._trail)
+        twin._root = _copy_tree(self._root)
+        return twin
 
     def _search(self, gs: GameState) -> int:
         legal = gs.legal_actions()

@@ -241,16 +241,17 @@ def _shown(v: Any) -> str:
 
 def numbers(gs: "GameState", before: dict[str, Any], state: Any) -> list[str]:
     """Sentences for the public numbers (and words) a move changed: players' variables and tracks, then the
-    game's."""
+    game's; not the rules' bookkeeping (`internal: true`, which the play screen leaves out too)."""
     after = state_view(state, None, True)
     model = gs.game.spec.model
+    internal = {"seat", "name"} | {n for n, v in gs.game.rules.variables.items() if v.internal}
     out = []
     for a, b in zip(before["players"], after["players"]):
         for k, v in b.items():
-            if k not in ("seat", "name") and a.get(k) != v and _plain(v):
+            if k not in internal and a.get(k) != v and _plain(v):
                 out.append(f"{b['name']}'s {state_name(model, k)} goes from {_shown(a.get(k))} to {_shown(v)}")
     for k, v in after["vars"].items():
-        if before["vars"].get(k) != v and _plain(v):
+        if k not in internal and before["vars"].get(k) != v and _plain(v):
             out.append(f"{state_name(model, k)} goes from {_shown(before['vars'].get(k))} to {_shown(v)}")
     return out
 

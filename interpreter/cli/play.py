@@ -32,27 +32,15 @@ catching them up would only repeat their waits).  With --log, a resumed (or
 undone) game rewrites the log from the start, so the log always replays the
 whole game as it now stands.
 
-Undo: a human types `undo` to take back the last decision, if
-  - it was a human's (at a hot-seat table the humans share the keyboard, so it
-    may be the previous human's); a bot's decision is never taken back, so a
-    move a bot has already answered cannot be undone;
-  - it was not an answer to a `commit`: those are final (taking one back after
-    the reveal would let its player answer again knowing the others');
-  - no random draw happened since (the RNG state before that decision equals
-    the RNG state now);
-  - it showed nobody anything hidden from them: no piece that existed before
-    the decision is now visible to a player (in `view(player)`, or named in
-    that player's menu) who could not see it before, and no narration (`say`)
-    printed since names a piece hidden from a player (by its label, when that
-    label says more than its kind's name: "the 7 of cups", not "card").
-Undo rebuilds the game from its start with the remaining decisions, and is
-saved (and logged) like any decision.
+Undo: a human types `undo` to take back their last decision and the bots' answers since, when nothing
+random or hidden was shown meanwhile (undo.py says exactly when); the bots are put back as they were, so
+the same decision gets the same answers.  Undo rebuilds the game from its start with the remaining
+decisions, and is saved (and logged) like any decision.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import shlex
 import sys
 import time
@@ -66,7 +54,6 @@ from orrery.rulespec.errors import InputError, OrreryError
 from orrery.rulespec.paths import real_path, refuse_overwrite, same_file
 
 from ..bots.factory import BOTS, PARAMETRIC, Bot, apply_choice, bot_error, make_bot
-from ..reference.evaluator import Interp
 from ..engine.game import Game, GameState
 from ..engine.gamefiles import close_to, game_ref, resolve_game, resolve_variant
 from ..files.log import LogWriter
@@ -77,7 +64,7 @@ from ..files.save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, m
 from ..bots.simulate import bot_seed
 from .table import PRIVATE_RECORD, Handover, Recap, hidden_information, new_seed, seed_text
 from .thinking import TurnBudget
-from ..core.values import PieceRef
+from .undo import BotMemory, UndoRefused, narrated, revealed, taken_back, undo_last, visible_pieces
 
 HUMAN = "human"
 DEFAULT_BOT = "mcts"  # the default seat besides the human: a search bot thinking --think seconds a turn
@@ -279,106 +266,6 @@ def _save_target(game: Game, args: argparse.Namespace, seats: list[str], console
     raise AssertionError("unreachable")
 
 
-# ------------------------------------------------------------------ undo
-
-
-class UndoRefused(Exception):
-    """Undo is not allowed here; `reason` says why."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
-
-
-def undo_last(gs: GameState, seats: list[str]) -> tuple[GameState, SavedDecision]:
-    """The game without its last decision, if the rules of undo allow it (see the module docstring)."""
-    game = gs.game
-    seat = game.rules.seat_name
-    decisions = decisions_of(gs)
-    if not decisions:
-        raise UndoRefused("nothing to undo: no decision has been made yet")
-    last = decisions[-1]
-    if next(s for s in reversed(gs.steps) if not s.auto).sealed:  # (not named: it may still be sealed)
-        raise UndoRefused(f"the last decision was {seat(last.player)}'s sealed answer to '{_last_prompt(gs)}'; "
-                          f"answers to a commit are final")
-    if seats[last.player] != HUMAN:
-        raise UndoRefused(f"the last decision, '{last.label}', was made by {seat(last.player)} "
-                          f"({seats[last.player]}); only a human's own decision can be taken back, and only while "
-                          f"no other seat has decided after it")
-    what = f"{seat(last.player)}'s '{last.label}'"
-    before = replay_decisions(game, gs.num_players, gs.seed, decisions[:-1])
-    if before.state.rng.state != gs.state.rng.state:
-        raise UndoRefused(f"a random draw happened since {what}, so it cannot be taken back")
-    shown = revealed(before, gs)
-    if shown:
-        viewer, pids = shown[0]
-        kinds = sorted({gs.state.kinds[p] for p in pids})
-        raise UndoRefused(f"{what} showed {seat(viewer)} {len(pids)} piece(s) ({', '.join(kinds)}) that were hidden "
-                          f"from them, so it cannot be taken back")
-    told = narrated(before, gs)
-    if told:
-        viewer, pid, line = told[0]
-        raise UndoRefused(f"since {what} the narration said '{line}', which names a piece ({gs.state.kinds[pid]}) "
-                          f"hidden from {seat(viewer)}, so it cannot be taken back")
-    return before, last
-
-
-def _last_prompt(gs: GameState) -> str:
-    return next(s for s in reversed(gs.steps) if not s.auto).prompt
-
-
-def narrated(before: GameState, after: GameState) -> list[tuple[int, int, str]]:
-    """(viewer, piece id, line) for each narration line printed since `before` that names a piece (existing
-    before) hidden from that viewer, by a label that says more than the piece's kind."""
-    lines = after.narration[len(before.narration):]
-    if not lines:
-        return []
-    it = Interp(after.state.clone())
-    labels: dict[int, re.Pattern] = {}
-    for pid in range(min(len(before.state.kinds), len(after.state.kinds))):
-        try:
-            label = it.piece_label(pid)
-        except Exception:  # a broken label expression names nothing
-            continue
-        if label and label != after.state.kinds[pid]:
-            labels[pid] = re.compile(rf"(?<!\w){re.escape(label)}(?!\w)")
-    out = []
-    for viewer in range(after.num_players):
-        seen = visible_pieces(before, viewer) | visible_pieces(after, viewer)
-        for pid, pattern in labels.items():
-            if pid not in seen:
-                out.extend((viewer, pid, line) for line in lines if pattern.search(line))
-    return out
-
-
-def visible_pieces(gs: GameState, viewer: int) -> set[int]:
-    """Ids of the pieces `viewer` can see: in their view of the zones, or named in their own menu."""
-    ids: set[int] = set()
-    for zone in gs.view(viewer)["zones"].values():
-        for piece in zone.get("pieces", ()):
-            ids.add(piece["id"])
-        for content in zone.get("cells", {}).values():
-            if isinstance(content, list):
-                ids.update(piece["id"] for piece in content)
-    d = gs.decision
-    if d is not None and d.player == viewer:
-        for opt in d.options:
-            values = opt.value if isinstance(opt.value, (list, tuple)) else [opt.value]
-            ids.update(v.id for v in values if isinstance(v, PieceRef))
-    return ids
-
-
-def revealed(before: GameState, after: GameState) -> list[tuple[int, list[int]]]:
-    """(viewer, piece ids) for every player who now sees pieces (existing before) that they could not see before."""
-    existed = len(before.state.kinds)
-    out = []
-    for viewer in range(after.num_players):
-        new = sorted(p for p in visible_pieces(after, viewer) - visible_pieces(before, viewer) if p < existed)
-        if new:
-            out.append((viewer, new))
-    return out
-
-
 # ------------------------------------------------------------------ the table
 
 
@@ -396,8 +283,12 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     secret = hidden_information(game.rules)  # then the seed stays off the screen until the game is over
     seat = game.rules.seat_name
     think = getattr(args, "think", None)
-    bots: dict[int, Bot] = {i: make_bot(thinking(k, think), bot_seed(seed, i)) for i, k in enumerate(seats)
-                            if k != HUMAN}
+
+    def new_bot(i: int) -> Bot:
+        return make_bot(thinking(seats[i], think), bot_seed(seed, i))
+
+    bots: dict[int, Bot] = {i: new_bot(i) for i, k in enumerate(seats) if k != HUMAN}
+    memory = BotMemory(bots, new_bot)  # what an undo needs to put the bots back as they were
     # plain 'mcts' seats think --think seconds a turn (a seat with its own budget keeps it)
     per_turn = {i: TurnBudget(think) for i, k in enumerate(seats) if think is not None and k == "mcts"}
     ref = _save_ref(path)
@@ -514,7 +405,10 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
             watch = Watch(gs, humans, visible_pieces, secret)  # (what each human saw is not hidden from them)
             if p in bots:
                 budget = per_turn[p].share(gs, p) if p in per_turn else getattr(bots[p], "seconds", None)
-                if seats[p].partition(":")[0] in PARAMETRIC:  # a search: say so while it runs (on a terminal)
+                again = memory.answer(p)  # retracing an undone line: a bot on a time budget answers as it did
+                if again is not None:
+                    index = apply_choice(gs, again)
+                elif seats[p].partition(":")[0] in PARAMETRIC:  # a search: say so while it runs (on a terminal)
                     limit = f" (up to {budget:.2g} s)" if budget else ""
                     with console.status(f"{escape(seat(p))} is thinking…{limit}"):
                         chosen = per_turn[p].think(gs, p, bots[p]) if p in per_turn else bots[p].choose(gs)
@@ -556,20 +450,28 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                 if p not in readers:
                     readers[p] = LineReader(lambda: answer_words(gs))
                 table = Table(console, lambda: console.print(screen.render(page[0])), lambda: save_now(gs), more)
+                memory.before_human(len(decisions_of(gs)))
                 answer = ask(table, gs, readers[p])
                 while answer == UNDO:
                     try:
-                        new_gs, undone = undo_last(gs, seats)
+                        new_gs, _ = undo_last(gs, seats)
                         break
                     except UndoRefused as exc:
                         console.print(f"[red]cannot undo:[/red] {escape(exc.reason)}")
                         answer = ask(table, gs, readers[p])
                 if answer == UNDO:
+                    taken = decisions_of(gs)[len(decisions_of(new_gs)):]
+                    line = taken_back(gs, new_gs, p)
+                    memory.undone(new_gs, taken)
+                    for turns in per_turn.values():
+                        turns.turn = None  # the bots' turns start again with their whole budget
                     if log:
                         log.finish(gs)  # not over: closes the file; the log is rewritten without the decision
                         log, new_gs = open_log(decisions_of(new_gs))
-                    gs = new_gs
-                    console.print(f"{escape(seat(undone.player))} takes back '{escape(undone.label)}'.")
+                    gs_then, gs = gs, new_gs
+                    console.print(escape(line), soft_wrap=True)
+                    told[:] = [line]  # the screen tells the take-back, not the moves taken back
+                    recap.note(lambda h: [taken_back(gs_then, new_gs, h)], mover=p)
                     if saver:
                         saver.write(gs)
                     continue
@@ -584,6 +486,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                     console.print(escape(line), soft_wrap=True)  # the human's own move, in the game's words
                     told.append(line)
                 tell_autos(gs, watch)
+            memory.made(p, index)
             if log:
                 log.step(p, index, label, d.prompt, gs)
             if saver:

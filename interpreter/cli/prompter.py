@@ -29,9 +29,10 @@ COMMANDS = ("help", "board", "more", "rules", "why", "undo", "save", "quit")
 _ALIASES = {"?": "help", "exit": "quit", "q": "quit"}
 HELP = ("Type an option's number or its label (Tab completes labels, up-arrow recalls your earlier answers). "
         "Commands: 'why OPTION' says what an option does or which rule forbids it, 'rules' prints the game's "
-        "rules, 'board' redraws the board, 'more' shows the next options of a menu too long for the screen, 'undo' takes back the last decision (when the rules allow), 'save' "
-        "saves now, 'help' shows this, 'quit' stops (the game stays saved). An option whose label is a command "
-        "wins; type '/undo' (etc.) for the command.")
+        "rules, 'board' redraws the board, 'more' shows the next options of a menu too long for the screen, "
+        "'undo' takes back your last decision and the bots' answers since (when nothing random or hidden was "
+        "shown), 'save' saves now, 'help' shows this, 'quit' stops (the game stays saved). An option whose label "
+        "is a command wins; type '/undo' (etc.) for the command.")
 
 
 # ------------------------------------------------------------------ reading a line

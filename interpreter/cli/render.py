@@ -21,13 +21,13 @@ from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
 from rich.segment import Segment
-from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
 from orrery.rulespec.wording import spoken, state_name, titled
 from orrery.rulespec.errors import printable
 
+from ..engine.symbols import EMPTY, HIDDEN, Symbols
 from ..reference.evaluator import Interp
 from .gridtext import compact_grid, ruled_grid
 from .layout import Arrange, FirstFit, Packed
@@ -44,8 +44,6 @@ PILE_TOP = 3  # a pile or deck lists its top pieces only (play depends on the to
 MAX_GRID_CELLS = 4000  # larger (unbounded) bounding boxes are listed cell by cell
 MENU_COLUMNS_FROM = 7  # menus with this many options are printed in columns (a long list would not fit the screen)
 GRID_LINES_UP_TO = 5  # grids with at most this many rows get lines between rows (taller ones would not fit)
-LEGEND_SYMBOLS_PER_KIND = 6  # a kind drawing more symbols than this gets one legend entry, not one per symbol
-EMPTY, HIDDEN = "·", "?"
 
 
 class SafeConsole(Console):
@@ -90,6 +88,7 @@ class _Ctx:
         self.viewer = viewer
         self.debug = debug
         self.it = Interp(gs.state.clone())  # a clone: display expressions must never touch the live state
+        self.symbols = Symbols(gs, self.it)
         self.cell_width = self.model.display.cell_width
         self.compact = False  # a short screen: grids without rules, zone lines cut to the width
         # what the boards drew, for the legend: (symbol, style) -> piece ids; and the marks for empty/hidden cells
@@ -128,41 +127,12 @@ class _Ctx:
 
 def _style_of(ctx: _Ctx, pid: int) -> str | None:
     """The colour of a piece from its kind's `style` expression, if it names a valid style."""
-    kind = ctx.rules.kinds.get(ctx.state.kinds[pid])
-    if kind is None or kind.style is None:
-        return None
-    try:
-        value = ctx.it.ev(kind.style, {"it": PieceRef(pid)})
-        if value is None or value == "":
-            return None
-        name = value if isinstance(value, str) else ctx.label(value)
-        Style.parse(name)
-        return name
-    except Exception:  # unknown colour names or failing expressions: no colour
-        return None
-
-
-def _abbrev(label: str) -> str:
-    """First letters of a label: initials of the first two words, or the first two letters."""
-    words = label.split()
-    if len(words) >= 2:
-        return words[0][0] + words[1][0]
-    return label[:2] or "?"
+    return ctx.symbols.style(pid)
 
 
 def piece_symbol(ctx: _Ctx, pid: int) -> str:
     """A piece's board symbol: its kind's `symbol` expression, else letters of its label."""
-    kind = ctx.rules.kinds.get(ctx.state.kinds[pid])
-    sym = None
-    if kind is not None and kind.symbol is not None:
-        try:
-            v = ctx.it.ev(kind.symbol, {"it": PieceRef(pid)})
-            sym = v if isinstance(v, str) else ctx.label(v)
-        except Exception:
-            sym = None
-    if not sym:
-        sym = _abbrev(ctx.label(PieceRef(pid)))
-    return sym[: max(ctx.cell_width, 1)]
+    return ctx.symbols.symbol(pid)
 
 
 def _runs(items: list[tuple[str, str | None]]) -> list[tuple[str, str | None, int]]:
@@ -546,48 +516,11 @@ def debug_lines(ctx: _Ctx) -> RenderableType | None:
 # ------------------------------------------------------------------ legend
 
 
-def _legend_meaning(ctx: _Ctx, pids: list[int]) -> str:
-    """What pieces sharing a symbol are: their label when they share one, else their kinds' names."""
-    labels = list(dict.fromkeys(ctx.label(PieceRef(pid)) for pid in pids))
-    if len(labels) == 1:
-        return labels[0]
-    return " / ".join(dict.fromkeys(ctx.state.kinds[pid] for pid in pids))
-
-
 def legend_entries(ctx: _Ctx) -> list[tuple[Text, str]]:
-    """The legend: `display.legend` entries, then one per symbol the boards and panels drew (one per kind when a
-    kind drew many), then the marks of empty and hidden cells.  A `display.legend` key that names a piece kind
-    stands for all its symbols (shown as its meaning alone).  Call it after the zones are rendered."""
-    given = ctx.model.display.legend
-    entries = [(Text("" if sym in ctx.rules.kinds else sym, style="bold"), meaning) for sym, meaning in given.items()
-               if meaning]  # an empty meaning only hides the derived entries
-    by_kind: dict[str, dict[str, tuple[str | None, list[int]]]] = {}
-    order = {kind: i for i, kind in enumerate(ctx.rules.kinds)}
-
-    def spec_order(item: tuple[tuple[str, str | None], list[int]]) -> tuple[int, int]:
-        """Kinds in the spec's order, then the symbols by their first piece."""
-        return order.get(ctx.state.kinds[item[1][0]], len(order)), min(item[1])
-
-    for (sym, style), pids in sorted(ctx.drawn.items(), key=spec_order):
-        if sym in given or ctx.state.kinds[pids[0]] in given:
-            continue
-        symbols = by_kind.setdefault(ctx.state.kinds[pids[0]], {})
-        old = symbols.get(sym)
-        symbols[sym] = (old[0] if old else style, (old[1] if old else []) + pids)
-    for kind, symbols in by_kind.items():
-        if len(symbols) > LEGEND_SYMBOLS_PER_KIND:
-            first, (style, _) = next(iter(symbols.items()))
-            entries.append((Text(f"{first}…", style=f"bold {style}" if style else "bold"),
-                            f"{kind} ({len(symbols)} symbols)"))
-            continue
-        entries.extend((Text(sym, style=f"bold {style}" if style else "bold"), _legend_meaning(ctx, pids))
-                       for sym, (style, pids) in symbols.items())
-    # the cell marks share one entry: they are short, and an entry each could take a line each
-    marks = "  ".join(f"{mark} {meaning}" for mark, meaning in ((EMPTY, "empty"), (HIDDEN, "hidden (n? for n)"))
-                      if mark in ctx.marks and mark not in given)
-    if marks:
-        entries.append((Text(), marks))
-    return entries
+    """The legend (engine/symbols.Symbols.legend: what the page in the browser shows too) as styled symbols and
+    meanings.  Call it after the zones are rendered."""
+    return [(Text(sym, style=f"bold {style}" if style else "bold"), meaning)
+            for sym, style, meaning in ctx.symbols.legend(ctx.drawn, ctx.marks)]
 
 
 def legend_text(ctx: _Ctx) -> RenderableType | None:

@@ -116,7 +116,7 @@ def coverage_text(uses: list[Any], games: int, show_all: bool) -> str:
     lines += [f"  {u.where}: {u.kind} {u.name}" for u in dead]
     unreachable = never_legal(uses)
     if unreachable:
-        lines.append(f"never legal ({len(unreachable)}): no step menu offered these actions")
+        lines.append(f"never legal ({len(unreachable)}): no menu (a step's or a window's) offered these actions")
         lines += [f"  {u.where}: action {u.name}" for u in unreachable]
     if show_all:
         lines.append("every rule (fired / legal):")
@@ -226,7 +226,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     def show(c: T.Candidate) -> None:
         values = ", ".join(f"{k}={v}" for k, v in c.values.items())
         print(printable(f"  trial {c.number}: {values}: {args.objective} {c.value:.4f} after {c.games} games"
-                        + (" (pruned)" if c.pruned else "")), flush=True)
+                        + (" (pruned)" if c.pruned else "")
+                        + (f" (as trial {c.repeat_of}: the same games, not played again)" if c.repeat_of is not None
+                           else "")), flush=True)
 
     try:
         study = T.run_search(search, args.trials, args.sampler, args.storage, args.study, progress=show)

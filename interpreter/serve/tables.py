@@ -21,18 +21,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from orrery.rulespec.labels import cell_label
-
 from ..bots.factory import Bot, make_bot
 from ..bots.simulate import bot_seed
 from ..engine.game import Game, GameState, IllegalMove
 from ..files.atomic import write_atomic
 from ..files.save import SUFFIX, make_save, read_save, replay_save, write_save
+from .frames import SPECTATOR, frame_of, seat_name
 
 HUMAN = "human"
 MAX_MESSAGE = 4096  # bytes: an answer is a few dozen; anything longer is refused unread
-SPECTATOR = -1  # the seat number of a spectator's token (sees what no seat's privacy covers: view(None) hidden)
 TOKENS_SUFFIX = ".tokens.json"
+
+
+Undo = Callable[[GameState, list[str]], tuple[GameState, int]]  # (game, seats) -> (game before, whose decision)
 
 
 class Refused(Exception):
@@ -52,6 +53,8 @@ class Table:
     tokens: dict[str, int]  # token -> seat (SPECTATOR for the spectators' token)
     save_dir: Path | None = None
     think: Callable[[str], str] = str  # a seat's bot name -> the bot made (the CLI gives plain 'mcts' a budget)
+    undo: Undo | None = None  # the rules of undo (None: this table takes nothing back)
+    generation: int = 0  # how many undos: a bot's answer to a position taken back is dropped
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     bots: dict[int, Bot] = field(default_factory=dict, repr=False)
 
@@ -72,7 +75,7 @@ class Table:
 
     def seat_name(self, seat: int) -> str:
         """The rules' name for a seat ('spectator' for the spectators)."""
-        return "spectator" if seat == SPECTATOR else self.game.rules.seat_name(seat)
+        return seat_name(self.game, seat)
 
     @property
     def step(self) -> int:
@@ -88,8 +91,11 @@ class Table:
             msg = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             raise Refused("not a JSON message") from None
+        if isinstance(msg, dict) and msg.get("type") == "undo":
+            return self.take_back(seat, msg.get("step"))
         if not isinstance(msg, dict) or msg.get("type") != "act":
-            raise Refused("unknown message: send {\"type\": \"act\", \"step\": N, \"option\": I}")
+            raise Refused("unknown message: send {\"type\": \"act\", \"step\": N, \"option\": I} (or "
+                          "{\"type\": \"undo\", \"step\": N})")
         step, option = msg.get("step"), msg.get("option")
         if not _whole(step) or not _whole(option):
             raise Refused("'step' and 'option' must be whole numbers")
@@ -110,6 +116,25 @@ class Table:
                 raise Refused(str(exc)) from None
             self.save()
 
+    def take_back(self, seat: int, step: Any) -> None:
+        """Undo `seat`'s last decision (and the bots' answers since) where the rules of undo allow it (the
+        table's `undo`: cli/undo.py's, given by `orrery serve`); Refused, with nothing changed, otherwise."""
+        if self.undo is None:
+            raise Refused("this table cannot take decisions back")
+        if not _whole(step):
+            raise Refused("'step' must be a whole number")
+        with self.lock:
+            if step != self.step:
+                raise Refused(f"that undo is for decision {step}, but the game is at decision {self.step}")
+            if self.gs.is_terminal():
+                raise Refused("the game is over")
+            before, player = self.undo(self.gs, self.seats)  # (Refused with the rule's reason when not allowed)
+            if player != seat:
+                raise Refused(f"the last decision a human made is {self.seat_name(player)}'s: only "
+                              f"{self.seat_name(player)} can take it back")
+            self.gs, self.generation = before, self.generation + 1
+            self.save()
+
     def bot_to_move(self) -> int | None:
         """The bot seat that must answer now, if any."""
         with self.lock:
@@ -123,10 +148,10 @@ class Table:
         with self.lock:
             if self.bot_to_move() != seat:
                 return False
-            step, position = self.step, self.gs.clone()
+            step, generation, position = self.step, self.generation, self.gs.clone()
         choice = self.bots[seat].choose(position)  # (outside the lock: a search takes its budget)
         with self.lock:
-            if self.step != step:
+            if (self.step, self.generation) != (step, generation):  # the game moved on, or went back
                 return False
             self.gs.apply(choice)
             self.save()
@@ -134,42 +159,9 @@ class Table:
 
     # ------------------------------------------------------------------ what a seat is sent
     def frame(self, seat: int) -> dict[str, Any]:
-        """Everything `seat` is sent about the game now (SPECTATOR: what every seat may see)."""
+        """Everything `seat` is sent about the game now (SPECTATOR: what every seat may see): serve/frames.py."""
         with self.lock:
-            gs = self.gs
-            viewer = None if seat == SPECTATOR else seat
-            view = gs.view(viewer) if viewer is not None else _public_view(gs)
-            frame: dict[str, Any] = {
-                "type": "frame", "table": self.tid, "game": self.game.name, "seat": seat,
-                "seat_name": self.seat_name(seat), "step": self.step, "view": view,
-                "seats": [{"name": self.seat_name(i), "kind": k} for i, k in enumerate(self.seats)],
-                "layout": layout(self.game), "log": self.log(seat),
-            }
-            if gs.is_terminal():
-                o = gs.outcome()
-                frame["over"] = {"end": o.end, "winners": [self.seat_name(w) for w in o.winners],
-                                 "returns": gs.returns()}
-                return frame
-            current = gs.current_player()
-            frame["waiting_for"] = self.seat_name(current)
-            if seat == current:
-                d = gs.decision
-                frame["decision"] = {
-                    "prompt": d.prompt, "kind": d.kind,
-                    "options": [{"index": o.index, "label": o.label} for o in d.options],
-                    "refused": [{"option": str(k), "why": str(v)} for k, v in (d.reasons or {}).items()],
-                }
-            return frame
-
-    def log(self, seat: int) -> list[str]:
-        """The decisions so far as `seat` may know them: its own answers by label, the others' by who."""
-        lines = []
-        for s in self.gs.steps:
-            if s.auto:
-                continue
-            who = self.seat_name(s.player)
-            lines.append(f"{who}: {s.label}" if s.player == seat else f"{who} answered ({s.prompt})")
-        return lines
+            return {**frame_of(self.game, self.gs, seat, self.seats), "table": self.tid}
 
     # ------------------------------------------------------------------ nothing lost
     def save_path(self) -> Path | None:
@@ -214,33 +206,8 @@ def resume_tables(save_dir: Path, load: Any, think: Callable[[str], str] = str) 
     return tables
 
 
-def layout(game: Game) -> dict[str, Any]:
-    """The boards' cells from the spec alone: for each board zone, its kind and each cell's (label, x, y)."""
-    out = {}
-    for name, z in game.rules.zones.items():
-        if z.is_board:
-            cells = [[cell_label(p), p[0], p[1]] if isinstance(p, tuple) else [str(p), None, None]
-                     for p in z.all_positions()]
-            out[name] = {"type": z.type, "cells": cells, "description": z.decl.description}
-    return out
-
-
-def _public_view(gs: GameState) -> dict[str, Any]:
-    """What a spectator sees: the view of a seat with no private zones of its own (the public part)."""
-    view = gs.view(0)
-    n = gs.num_players
-    if n > 1:  # seat 0's own hidden things must not reach spectators: take, per zone, the least shown
-        other = gs.view(1)
-        for key, zone in view["zones"].items():
-            if key.endswith("[0]"):
-                view["zones"][key] = other["zones"][key]
-        view["players"][0] = other["players"][0]
-    view["viewer"] = None
-    return view
-
-
 def _whole(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-__all__ = ["HUMAN", "MAX_MESSAGE", "SPECTATOR", "Refused", "Table", "new_table", "resume_tables", "layout"]
+__all__ = ["HUMAN", "MAX_MESSAGE", "SPECTATOR", "Refused", "Table", "new_table", "resume_tables"]

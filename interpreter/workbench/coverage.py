@@ -2,10 +2,10 @@
 fired in a set of games, how often each action was legal, and which never fired, with their FILE:LINE.
 
 The games are played by either engine (their histories are the same: the differential tests hold them to it);
-coverage is then counted by replaying each history on the reference interpreter under a tracer that watches a
-handful of its functions (`Interp.run` and `BlockFrame`, through which every effect block runs; `perform`, the
-step menu, a table's `lookup`).  Counting on the replay keeps the fast path untouched (it pays nothing), and
-games played on either engine give the same counts (tests/test_workbench_coverage.py).  Look-ahead (the
+coverage is then counted by replaying each history on the reference interpreter with counting wrappers around a
+handful of its functions (`Interp.run` and `BlockFrame`, through which every effect block runs; `perform`, the step
+menu, a window's question, a table's `lookup`). Counting on the replay keeps the fast path untouched (it pays
+nothing), and games played on either engine give the same counts (tests/test_workbench_coverage.py). Look-ahead (the
 engine trying an option to see whether it leads to a dead end) is not counted: only what the game did.
 """
 
@@ -22,7 +22,7 @@ from orrery.rulespec import ast as A
 
 from ..core.decisions import Decision
 from ..core.valueops import TableRef
-from ..engine import frames
+from ..engine import frames, windows
 from ..engine.driver import GameState
 from ..engine.flowframe import FlowFrame
 from ..engine.game import Game
@@ -149,72 +149,116 @@ class Catalogue:
         return self.uses.get(("table row", f"{table.name}[{key}]"))
 
 
-# ------------------------------------------------------------------ the tracer
+# ------------------------------------------------------------------ the probes
 
 
-class _Tracer:
-    """A `sys.settrace` function that counts block runs, performed actions, step menus and table lookups."""
+class _Probes:
+    """Counting wrappers around the few functions every effect block, performed action, step menu, window question,
+    look-ahead and table lookup goes through, installed for a replay and removed after it. (A `sys.settrace` tracer
+    on the same functions, the first way this was counted, made a replay about five times slower: it is called on
+    every Python call; a wrapper costs one call where it counts.)"""
 
     def __init__(self, cat: Catalogue):
         self.cat = cat
         self.paused = 0
-        self.handlers: dict[Any, Callable[[Any], Any]] = {
-            evaluator.Interp.run.__code__: self._block,
-            frames.BlockFrame.__init__.__code__: self._block,
-            frames.perform.__code__: self._perform,
-            FlowFrame._step_menu.__code__: self._menu,
-            GameState._viable.__code__: self._lookahead,
-            TableRef.lookup.__code__: self._table,
-        }
-        for cls in vars(evaluator).values():  # an Interp subclass with its own run (the reference's variants)
-            run = getattr(cls, "run", None) if isinstance(cls, type) and issubclass(cls, evaluator.Interp) else None
-            if run is not None and hasattr(run, "__code__"):
-                self.handlers[run.__code__] = self._block
+        self._undo: list[Callable[[], None]] = []
 
-    def __call__(self, frame: Any, event: str, arg: Any) -> Any:
-        handler = self.handlers.get(frame.f_code)
-        return handler(frame) if handler is not None else None
+    def __enter__(self) -> "_Probes":
+        runs = [evaluator.Interp] + _subclasses(evaluator.Interp)
+        for cls in runs:
+            if "run" in vars(cls):  # an Interp subclass with its own run (the fast path's) counts alike
+                self._method(cls, "run", self._block)
+        self._method(frames.BlockFrame, "__init__", self._block)
+        self._method(FlowFrame, "_step_menu", self._menu)
+        self._method(GameState, "_viable", self._lookahead)
+        self._method(TableRef, "lookup", self._table)
+        self._function(frames.perform, self._perform)
+        self._function(windows.decision, self._window)
+        return self
 
-    def _block(self, frame: Any) -> None:
-        if not self.paused:
-            use = self.cat.by_block.get(id(frame.f_locals.get("block")))
+    def __exit__(self, *exc: Any) -> None:
+        while self._undo:
+            self._undo.pop()()
+
+    def _method(self, cls: type, name: str, wrap: Callable[[Callable], Callable]) -> None:
+        orig = vars(cls)[name]
+        setattr(cls, name, wrap(orig))
+        self._undo.append(lambda: setattr(cls, name, orig))
+
+    def _function(self, orig: Callable, wrap: Callable[[Callable], Callable]) -> None:
+        """Replace a module-level function in every module of the package that holds it (`from x import f`)."""
+        new = wrap(orig)
+        for mod in list(sys.modules.values()):
+            if getattr(mod, "__name__", "").startswith("orrery") and getattr(mod, orig.__name__, None) is orig:
+                setattr(mod, orig.__name__, new)
+                self._undo.append(lambda mod=mod: setattr(mod, orig.__name__, orig))
+
+    def _block(self, orig: Callable) -> Callable:
+        by_block = self.cat.by_block
+
+        def counted(obj: Any, block: Any, *args: Any, **kw: Any) -> Any:
+            if not self.paused:
+                use = by_block.get(id(block))
+                if use is not None:
+                    use.fired += 1
+            return orig(obj, block, *args, **kw)
+        return counted
+
+    def _perform(self, orig: Callable) -> Callable:
+        def counted(pos: Any, action: Any, *args: Any, **kw: Any) -> Any:
+            if not self.paused:
+                use = self.cat.uses.get(("action", action.name))
+                if use is not None:
+                    use.fired += 1
+            return orig(pos, action, *args, **kw)
+        return counted
+
+    def _table(self, orig: Callable) -> Callable:
+        def counted(table: TableRef, key: Any, span: Any) -> Any:
+            if not self.paused:
+                use = self.cat.table_row(table, key)
+                if use is not None:
+                    use.fired += 1
+            return orig(table, key, span)
+        return counted
+
+    def _offered(self, options: Sequence[Any]) -> None:
+        for o in options:
+            use = self.cat.uses.get(("action", o.value)) if isinstance(o.value, str) else None
             if use is not None:
-                use.fired += 1
+                use.legal = (use.legal or 0) + 1
 
-    def _perform(self, frame: Any) -> None:
-        if not self.paused:
-            use = self.cat.uses.get(("action", frame.f_locals["action"].name))
-            if use is not None:
-                use.fired += 1
+    def _menu(self, orig: Callable) -> Callable:
+        def counted(frame: Any, pos: Any) -> Any:
+            counting = not self.paused
+            out = orig(frame, pos)
+            if counting and isinstance(out, Decision):
+                self._offered(out.options)
+            return out
+        return counted
 
-    def _table(self, frame: Any) -> None:
-        if not self.paused:
-            use = self.cat.table_row(frame.f_locals["self"], frame.f_locals["key"])
-            if use is not None:
-                use.fired += 1
+    def _window(self, orig: Callable) -> Callable:
+        def counted(it: Any, win: Any, seat: int, options: Sequence[Any], *args: Any, **kw: Any) -> Any:
+            if not self.paused:  # a window asks a player: its answers were legal then
+                self._offered(options)
+            return orig(it, win, seat, options, *args, **kw)
+        return counted
 
-    def _menu(self, frame: Any) -> Callable:
-        frame.f_trace_lines = False
-        counting = not self.paused
-
-        def on_return(f: Any, event: str, arg: Any) -> Any:
-            if event == "return" and counting and isinstance(arg, Decision):
-                for o in arg.options:
-                    use = self.cat.uses.get(("action", o.value)) if isinstance(o.value, str) else None
-                    if use is not None:
-                        use.legal = (use.legal or 0) + 1
-            return None
-        return on_return
-
-    def _lookahead(self, frame: Any) -> Callable:
-        frame.f_trace_lines = False
-        self.paused += 1
-
-        def on_return(f: Any, event: str, arg: Any) -> Any:
-            if event == "return":
+    def _lookahead(self, orig: Callable) -> Callable:
+        def paused(gs: Any, decision: Any) -> Any:
+            self.paused += 1
+            try:
+                return orig(gs, decision)
+            finally:
                 self.paused -= 1
-            return None
-        return on_return
+        return paused
+
+
+def _subclasses(cls: type) -> list[type]:
+    out = []
+    for sub in cls.__subclasses__():
+        out += [sub] + _subclasses(sub)
+    return out
 
 
 def count_cards(cat: Catalogue, gs: GameState) -> None:
@@ -234,22 +278,17 @@ def offer_cards(cat: Catalogue, gs: GameState) -> None:
 
 
 def _replay(game: Game, trials: Sequence[Trial]) -> list[RuleUse]:
-    """The counts of these trials, replayed on the reference engine under the tracer."""
+    """The counts of these trials, replayed on the reference engine with the probes installed."""
     ref = game if game.mode == "interpreted" else Game(game.spec, game.limits, "interpreted")
     first = ref.new_initial_state(players=trials[0].players if trials else None, seed=0)
     cat = Catalogue(ref, first.state)
-    tracer = _Tracer(cat)
-    old = sys.gettrace()
-    sys.settrace(tracer)
-    try:
+    with _Probes(cat):
         for t in trials:
             gs = ref.new_initial_state(players=t.players, seed=t.seed)
             for index in t.history:
                 offer_cards(cat, gs)
                 gs.apply(index)
             count_cards(cat, gs)
-    finally:
-        sys.settrace(old)
     return list(cat.uses.values())
 
 
@@ -297,5 +336,5 @@ def never_fired(uses: Sequence[RuleUse]) -> list[RuleUse]:
 
 
 def never_legal(uses: Sequence[RuleUse]) -> list[RuleUse]:
-    """The actions no step menu ever offered."""
+    """The actions no menu (a step's or a window's) ever offered."""
     return [u for u in uses if u.kind == "action" and not u.legal]
