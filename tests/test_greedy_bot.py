@@ -86,6 +86,15 @@ def test_equal_options_are_chosen_at_random_but_reproducibly():
     assert len({make_bot("greedy", 7).choose(gs) for _ in range(3)}) == 1
 
 
+def test_a_snapshot_chooses_as_the_bot_would():
+    from orrery.interpreter.engine.game import load_game
+
+    gs = load_game("tic-tac-toe").new_initial_state(players=2, seed=1)
+    bot = make_bot("greedy", 5)
+    twin = bot.snapshot()
+    assert [bot.choose(gs) for _ in range(4)] == [twin.choose(gs) for _ in range(4)]
+
+
 def test_simulate_seats_the_greedy_bot(capsys):
     assert main(["simulate", "tic-tac-toe", "--bots", "greedy,random", "--games", "4", "--seed", "1"]) == 0
     assert "bots greedy,random" in capsys.readouterr().out

@@ -49,6 +49,12 @@ class GreedyBot:
         pool = best or legal
         return pool[self.rng.below(len(pool))]
 
+    def snapshot(self) -> "GreedyBot":
+        """A copy at the same point of its random numbers (the table's undo)."""
+        twin = GreedyBot()
+        twin.rng = self.rng.clone()
+        return twin
+
     @staticmethod
     def judge(world: GameState, index: int, me: int) -> float | None:
         """The value for `me` of answering `index` in `world` (a copy is played), or None if it fails there."""
