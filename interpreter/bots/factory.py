@@ -12,6 +12,7 @@ from typing import Any, Callable, Protocol
 
 from ..core.decisions import RuleError
 from ..engine.game import GameState, IllegalMove
+from .greedy import GreedyBot
 from .mcts import make_mcts, parse_budget
 from ..core.options import (MAX_BOT_SECONDS, MAX_EXPLORATION, MAX_ITERATIONS, MAX_PLAYOUT, MAX_RAVE,
                       show_number)
@@ -96,6 +97,7 @@ def apply_choice(gs: GameState, index: int) -> int:
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "first": FirstBot,
+    "greedy": GreedyBot,  # one ply: the best option by the end result or the spec's heuristic (greedy.py)
     "mcts": make_mcts,  # search; takes a budget: mcts:200 (iterations), mcts:2s, mcts:200:2s (see mcts.py)
 }
 PARAMETRIC = {"mcts"}  # bots that take parameters after a colon

@@ -324,7 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--games", type=GAMES, default=100, help="how many games (default 100)")
     sp.add_argument("--players", type=PLAYERS, help="number of players (default: the game's default)")
     sp.add_argument("--bots", default="random", help="bot for every seat, or one per seat (comma-separated): "
-                    "random, first, mcts or mcts:BUDGET (mcts:200 iterations, mcts:2s)")
+                    "random, first, greedy, mcts or mcts:BUDGET (mcts:200 iterations, mcts:2s)")
     sp.add_argument("--seed", type=SEED, help="seed of the first game (game i uses seed+i; default: drawn from the "
                     "operating system and printed with the results)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")

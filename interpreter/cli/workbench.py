@@ -58,7 +58,7 @@ def add_play_options(sp: argparse.ArgumentParser, games: int) -> None:
     sp.add_argument("--games", type=GAMES, default=games, help=f"how many games (default {games})")
     sp.add_argument("--players", type=PLAYERS, help="number of players (default: the game's default)")
     sp.add_argument("--bots", default="random", help="bot for every seat, or one per seat (comma-separated): "
-                    "random, first, mcts or mcts:BUDGET (default random)")
+                    "random, first, greedy, mcts or mcts:BUDGET (default random)")
     sp.add_argument("--seed", type=SEED, default=1, help="seed of the first game (game i uses seed+i; default 1)")
     sp.add_argument("--jobs", type=JOBS, default=1, help="processes playing games side by side (default 1); the "
                     "results are the same for any number")
