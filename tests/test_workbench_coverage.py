@@ -87,3 +87,23 @@ def test_jobs_replay_shares_of_the_games_and_the_counts_add_up():
     game = Game.load(DUEL)
     trials = run_trials(game, 9, 2, 2, ["random"])
     assert [u.as_dict() for u in coverage(game, trials, jobs=2)] == [u.as_dict() for u in coverage(game, trials)]
+
+
+def test_an_action_only_a_window_offers_is_legal_when_a_window_asks():
+    import orrery
+
+    game = orrery.load_game("lantern-fair")  # `cheer` is only ever offered by the window after a buy
+    uses = {(u.kind, u.name): u for u in coverage(game, run_trials(game, 3, 2, 1, ["random"]))}
+    cheer = uses[("action", "cheer")]
+    assert cheer.legal and cheer.legal >= cheer.fired > 0
+    assert "cheer" not in {u.name for u in never_legal(list(uses.values()))}
+
+
+def test_a_table_no_game_read_is_listed_once_and_a_partly_read_one_row_by_row():
+    from orrery.interpreter.workbench.coverage import RuleUse, never_fired_listing
+
+    uses = [RuleUse("table row", "styles[red]", "r.yaml:3"), RuleUse("table row", "styles[blue]", "r.yaml:3"),
+            RuleUse("table row", "step[0]", "r.yaml:4", fired=2), RuleUse("table row", "step[1]", "r.yaml:4"),
+            RuleUse("trigger", "t", "r.yaml:9")]
+    assert never_fired_listing(uses) == [("r.yaml:3", "table", "styles: no row read (2 rows)"),
+                                         ("r.yaml:4", "table row", "step[1]"), ("r.yaml:9", "trigger", "t")]

@@ -28,6 +28,33 @@ def test_the_known_balanced_setting_is_found_and_written_as_a_variant(tmp_path, 
     assert game.rules.names["odds"] == ("const", 5) or game.spec.model.constants["odds"] == 5
 
 
+def test_tpe_finds_the_balanced_setting_in_fewer_trials_than_the_values(tmp_path, capsys):
+    # 11 values, 8 trials: the grid does not fit, so optuna's TPE sampler (seeded by --seed 1) proposes them
+    assert main(["tune", DUEL, "--param", "odds=0..10", "--trials", "8", "--games", "60", "--out",
+                 str(tmp_path / "t.yaml")]) == 0
+    printed = capsys.readouterr().out
+    tried = {ln.split("odds=")[1].split(":")[0] for ln in printed.splitlines() if ln.strip().startswith("trial ")}
+    assert "best of 8 trials: odds=5" in printed and len(tried) < 11
+
+
+def test_values_proposed_again_reuse_their_games(tmp_path):
+    from orrery.interpreter.workbench.tune import Search, parse_param
+
+    game = Game.load(DUEL)
+    loads: list[int] = []
+
+    def load(variants):
+        loads.append(len(variants))
+        return Game.load(DUEL, [str(v) for v in variants])
+
+    search = Search(Path(DUEL), [], load, [parse_param("odds=1..9", game)], {"fairness": 1.0}, 8, 2, 1,
+                    ["random", "random"], workdir=tmp_path)
+    first = search.play(0, {"odds": 3}, lambda value, games: False)
+    again = search.play(1, {"odds": 3}, lambda value, games: False)
+    assert len(loads) == 1  # the same rules on the same seeds are the same games: not loaded nor played again
+    assert again.repeat_of == 0 and again.value == first.value and again.trials is first.trials
+
+
 def test_clearly_worse_candidates_are_pruned_after_a_few_games(tmp_path, capsys):
     assert main(["tune", DUEL, "--param", "odds=1..9", "--trials", "9", "--games", "80", "--out",
                  str(tmp_path / "t.yaml")]) == 0

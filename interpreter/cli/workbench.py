@@ -104,7 +104,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def coverage_text(uses: list[Any], games: int, show_all: bool) -> str:
     """The coverage as text: per kind how many rules fired, then every rule never fired / never legal."""
-    from ..workbench.coverage import KINDS, PLURAL, never_fired, never_legal
+    from ..workbench.coverage import KINDS, PLURAL, never_fired, never_fired_listing, never_legal
 
     lines = [f"rule coverage in {games} games (fired: performed, run or read at least once)"]
     for kind in KINDS:
@@ -113,10 +113,10 @@ def coverage_text(uses: list[Any], games: int, show_all: bool) -> str:
             lines.append(f"  {PLURAL[kind]:16} {sum(1 for u in of if u.fired):4} of {len(of):4} fired")
     dead = never_fired(uses)
     lines.append(f"never fired ({len(dead)}):" if dead else "every rule fired at least once")
-    lines += [f"  {u.where}: {u.kind} {u.name}" for u in dead]
+    lines += [f"  {where}: {kind} {name}" for where, kind, name in never_fired_listing(uses)]
     unreachable = never_legal(uses)
     if unreachable:
-        lines.append(f"never legal ({len(unreachable)}): no step menu offered these actions")
+        lines.append(f"never legal ({len(unreachable)}): no menu (a step's or a window's) offered these actions")
         lines += [f"  {u.where}: action {u.name}" for u in unreachable]
     if show_all:
         lines.append("every rule (fired / legal):")
@@ -226,7 +226,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     def show(c: T.Candidate) -> None:
         values = ", ".join(f"{k}={v}" for k, v in c.values.items())
         print(printable(f"  trial {c.number}: {values}: {args.objective} {c.value:.4f} after {c.games} games"
-                        + (" (pruned)" if c.pruned else "")), flush=True)
+                        + (" (pruned)" if c.pruned else "")
+                        + (f" (as trial {c.repeat_of}: the same games, not played again)" if c.repeat_of is not None
+                           else "")), flush=True)
 
     try:
         study = T.run_search(search, args.trials, args.sampler, args.storage, args.study, progress=show)

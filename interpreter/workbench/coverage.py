@@ -2,10 +2,10 @@
 fired in a set of games, how often each action was legal, and which never fired, with their FILE:LINE.
 
 The games are played by either engine (their histories are the same: the differential tests hold them to it);
-coverage is then counted by replaying each history on the reference interpreter with counting wrappers around
-a handful of its functions (`Interp.run` and `BlockFrame`, through which every effect block runs; `perform`, the
-step menu, a table's `lookup`).  Counting on the replay keeps the fast path untouched (it pays nothing), and
-games played on either engine give the same counts (tests/test_workbench_coverage.py).  Look-ahead (the
+coverage is then counted by replaying each history on the reference interpreter with counting wrappers around a
+handful of its functions (`Interp.run` and `BlockFrame`, through which every effect block runs; `perform`, the step
+menu, a window's question, a table's `lookup`). Counting on the replay keeps the fast path untouched (it pays
+nothing), and games played on either engine give the same counts (tests/test_workbench_coverage.py). Look-ahead (the
 engine trying an option to see whether it leads to a dead end) is not counted: only what the game did.
 """
 
@@ -22,7 +22,7 @@ from orrery.rulespec import ast as A
 
 from ..core.decisions import Decision
 from ..core.valueops import TableRef
-from ..engine import frames
+from ..engine import frames, windows
 from ..engine.driver import GameState
 from ..engine.flowframe import FlowFrame
 from ..engine.game import Game
@@ -153,10 +153,10 @@ class Catalogue:
 
 
 class _Probes:
-    """Counting wrappers around the few functions every effect block, performed action, step menu, look-ahead and
-    table lookup goes through, installed for a replay and removed after it.  (A `sys.settrace` tracer on the same
-    functions, the first way this was counted, made a replay about five times slower: it is called on every
-    Python call; a wrapper costs one call where it counts.)"""
+    """Counting wrappers around the few functions every effect block, performed action, step menu, window question,
+    look-ahead and table lookup goes through, installed for a replay and removed after it. (A `sys.settrace` tracer
+    on the same functions, the first way this was counted, made a replay about five times slower: it is called on
+    every Python call; a wrapper costs one call where it counts.)"""
 
     def __init__(self, cat: Catalogue):
         self.cat = cat
@@ -173,6 +173,7 @@ class _Probes:
         self._method(GameState, "_viable", self._lookahead)
         self._method(TableRef, "lookup", self._table)
         self._function(frames.perform, self._perform)
+        self._function(windows.decision, self._window)
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -221,16 +222,26 @@ class _Probes:
             return orig(table, key, span)
         return counted
 
+    def _offered(self, options: Sequence[Any]) -> None:
+        for o in options:
+            use = self.cat.uses.get(("action", o.value)) if isinstance(o.value, str) else None
+            if use is not None:
+                use.legal = (use.legal or 0) + 1
+
     def _menu(self, orig: Callable) -> Callable:
         def counted(frame: Any, pos: Any) -> Any:
             counting = not self.paused
             out = orig(frame, pos)
             if counting and isinstance(out, Decision):
-                for o in out.options:
-                    use = self.cat.uses.get(("action", o.value)) if isinstance(o.value, str) else None
-                    if use is not None:
-                        use.legal = (use.legal or 0) + 1
+                self._offered(out.options)
             return out
+        return counted
+
+    def _window(self, orig: Callable) -> Callable:
+        def counted(it: Any, win: Any, seat: int, options: Sequence[Any], *args: Any, **kw: Any) -> Any:
+            if not self.paused:  # a window asks a player: its answers were legal then
+                self._offered(options)
+            return orig(it, win, seat, options, *args, **kw)
         return counted
 
     def _lookahead(self, orig: Callable) -> Callable:
@@ -324,6 +335,26 @@ def never_fired(uses: Sequence[RuleUse]) -> list[RuleUse]:
     return [u for u in uses if u.fired == 0]
 
 
+def never_fired_listing(uses: Sequence[RuleUse]) -> list[tuple[str, str, str]]:
+    """The never-fired rules as (FILE:LINE, kind, name) to list; a table none of whose rows was read is one line
+    (tables only the screen reads, for styles and labels, are never read in play: row by row they drown the rest)."""
+    rows: dict[str, list[RuleUse]] = {}
+    for u in uses:
+        if u.kind == "table row":
+            rows.setdefault(u.name.partition("[")[0], []).append(u)
+    unread = {t for t, of in rows.items() if not any(r.fired for r in of)}
+    out: list[tuple[str, str, str]] = []
+    shown: set[str] = set()
+    for u in never_fired(uses):
+        table = u.name.partition("[")[0] if u.kind == "table row" else ""
+        if table not in unread:
+            out.append((u.where, u.kind, u.name))
+        elif table not in shown:
+            shown.add(table)
+            out.append((u.where, "table", f"{table}: no row read ({len(rows[table])} rows)"))
+    return out
+
+
 def never_legal(uses: Sequence[RuleUse]) -> list[RuleUse]:
-    """The actions no step menu ever offered."""
+    """The actions no menu (a step's or a window's) ever offered."""
     return [u for u in uses if u.kind == "action" and not u.legal]

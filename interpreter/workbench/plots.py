@@ -37,7 +37,8 @@ def pyplot() -> Any:
 def _figure(title: str, n: int) -> tuple[Any, Any]:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
-    ax.set_title(f"{title} (n = {n} games)", fontsize=11)
+    n_text = f"(n = {n} games)"
+    ax.set_title(f"{title}\n{n_text}" if len(title) + len(n_text) > 62 else f"{title} {n_text}", fontsize=11)
     ax.grid(axis="y", alpha=0.3)
     return fig, ax
 
@@ -134,10 +135,10 @@ def decisive(game: Any, trials: Sequence[Trial]) -> Any | None:
     grid = [i / 50 for i in range(51)]
     decided = [sum(1 for x in xs if x <= g) / len(xs) for g in grid]
     m = mean_interval(xs)
-    fig, ax = _figure(f"Decisiveness: the winner leads for good from {m.value:.0%} of the game on", len(xs))
+    fig, ax = _figure(f"Decisiveness: the winner leads for good from {m.value:.0%} of the game on (mean)", len(xs))
     ax.plot(grid, decided, color="#4878a8")
     ax.set_xlabel("fraction of the game played")
-    ax.set_ylabel("games whose winner already leads for good")
+    ax.set_ylabel("share of games decided")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     return fig

@@ -21,11 +21,12 @@ from .stats import Estimate
 from .trials import Trial
 
 CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1340px;margin:2em auto;padding:0 1em;color:#222}
 h1{font-size:1.6em;margin-bottom:.2em} h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}
 table{border-collapse:collapse;margin:.6em 0;font-size:.92em} td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}
 th{background:#f3f3f3} td:first-child,th:first-child{text-align:left}
 .meta{color:#555;font-size:.92em} code{background:#f5f5f5;padding:.1em .3em;border-radius:3px}
+.figs{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,560px),1fr));gap:0 1.2em}
 figure{margin:1em 0} figcaption{font-size:.85em;color:#555} img{max-width:100%;border:1px solid #eee}
 .sig{font-weight:bold;color:#a02020} .dead{color:#a02020}
 """
@@ -73,11 +74,12 @@ def render(report: Report, figs: list[tuple[str, str, bytes]]) -> str:
     parts += [f"<p class='meta'>{e(note)}</p>" for note in report.notes]
     parts.append(_outcomes(report.trials))
     parts.append(_metrics(summary(g, report.trials)))
-    parts.append("<h2>Figures</h2>")
+    parts.append("<h2>Figures</h2><div class='figs'>")
     for stem, heading, png in figs:
         data = base64.b64encode(png).decode("ascii")
         parts.append(f"<figure id='{stem}'><img alt='{e(heading)}' src='data:image/png;base64,{data}'>"
                      f"<figcaption>{e(heading)} (also <a href='{stem}.png'>{stem}.png</a>)</figcaption></figure>")
+    parts.append("</div>")
     if report.comparison is not None:
         parts.append(comparison_html(*report.comparison))
     if report.coverage_html:
@@ -121,7 +123,7 @@ def comparison_html(label_a: str, label_b: str, diffs: Sequence[MetricDiff]) -> 
 
 def coverage_html(uses: Sequence[Any], games: int) -> str:
     """The rule coverage section: per kind how many fired, the unused rules with FILE:LINE, then every count."""
-    from .coverage import KINDS, PLURAL, never_fired, never_legal
+    from .coverage import KINDS, PLURAL, never_fired, never_fired_listing, never_legal
 
     e = html.escape
     summary_rows = "".join(
@@ -129,14 +131,16 @@ def coverage_html(uses: Sequence[Any], games: int) -> str:
         f"<td>{sum(1 for u in uses if u.kind == k)}</td></tr>" for k in KINDS if any(u.kind == k for u in uses))
     dead = never_fired(uses)
     unreachable = never_legal(uses)
-    listing = "".join(f"<li class=dead><code>{e(u.where)}</code> {e(u.kind)} {e(u.name)}</li>" for u in dead)
+    listing = "".join(f"<li class=dead><code>{e(where)}</code> {e(kind)} {e(name)}</li>"
+                      for where, kind, name in never_fired_listing(uses))
     legal = "".join(f"<li class=dead><code>{e(u.where)}</code> {e(u.name)}</li>" for u in unreachable)
     rows = "".join(f"<tr><td>{e(u.kind)}</td><td>{e(u.name)}</td><td>{u.fired}</td>"
                    f"<td>{'' if u.legal is None else u.legal}</td><td><code>{e(u.where)}</code></td></tr>"
                    for u in uses)
     return (f"<h2>Rule coverage</h2><p class='meta'>Counted over the same {games} games, replayed on the reference "
-            "interpreter: an action fired when performed and was legal when a step menu offered it; a trigger, "
-            "procedure or effect branch when its block ran; a table row when looked up; a card when chosen.</p>"
+            "interpreter: an action fired when performed and was legal when a menu (a step's or a window's) "
+            "offered it; a trigger, procedure or effect branch when its block ran; a table row when looked up; "
+            "a card when chosen.</p>"
             f"<table><tr><th>kind</th><th>fired</th><th>of</th></tr>{summary_rows}</table>"
             + (f"<h3>Never fired ({len(dead)})</h3><ul>{listing}</ul>" if dead else "<p>Every rule fired.</p>")
             + (f"<h3>Never legal ({len(unreachable)})</h3><ul>{legal}</ul>" if unreachable else "")

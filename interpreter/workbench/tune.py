@@ -167,6 +167,7 @@ class Candidate:
     games: int
     pruned: bool = False
     trials: list[Trial] = field(default_factory=list, repr=False)
+    repeat_of: int | None = None  # a candidate with the same values measured before (its games, not played again)
 
 
 @dataclass
@@ -188,7 +189,15 @@ class Search:
     candidates: list[Candidate] = field(default_factory=list)
 
     def play(self, number: int, values: dict[str, Any], report: Callable[[float, int], bool]) -> Candidate:
-        """Play a candidate rung by rung; `report(value, games)` returns True when the candidate is to be pruned."""
+        """Play a candidate rung by rung; `report(value, games)` returns True when the candidate is to be pruned.
+
+        Values measured before in full (a sampler may propose them again) are not played again: the same rules on
+        the same seeds play the very same games."""
+        same = next((c for c in self.candidates if c.values == values and not c.pruned), None)
+        if same is not None:
+            cand = Candidate(number, values, same.value, same.games, trials=same.trials, repeat_of=same.number)
+            self.candidates.append(cand)
+            return cand
         path = self.workdir / f"candidate-{number}.yaml"
         path.write_text(variant_yaml(self.game_path, values), encoding="utf-8")
         game = self.load(self.variants + [path])
