@@ -280,11 +280,13 @@ def offer_cards(cat: Catalogue, gs: GameState) -> None:
 def _replay(game: Game, trials: Sequence[Trial]) -> list[RuleUse]:
     """The counts of these trials, replayed on the reference engine with the probes installed."""
     ref = game if game.mode == "interpreted" else Game(game.spec, game.limits, "interpreted")
-    first = ref.new_initial_state(players=trials[0].players if trials else None, seed=0)
+    # GameState.start: the general reference engine itself (new_initial_state may hand out a state on a faster
+    # flow whose menus and blocks the probes do not see; the same games either way)
+    first = GameState.start(ref, trials[0].players if trials else ref.num_players(), 0)
     cat = Catalogue(ref, first.state)
     with _Probes(cat):
         for t in trials:
-            gs = ref.new_initial_state(players=t.players, seed=t.seed)
+            gs = GameState.start(ref, t.players, t.seed)
             for index in t.history:
                 offer_cards(cat, gs)
                 gs.apply(index)
