@@ -26,6 +26,7 @@ from .limits_check import cost_findings, limit_findings
 from .namecheck import IDENTIFIER, name_findings
 from .payto_check import check_pay_to
 from .quantities_check import check_bounds, check_quantities
+from .seatcheck import check_players_index, check_value, check_winners
 from .signatures import FUNCTIONS, KEYWORDS, SPECIAL_NAMES
 from .static_checks import check_static
 from .geocheck import closure_kwarg, emit_fields, fixed_size_findings, keyed_index, trigger_scope
@@ -276,6 +277,8 @@ class _Checker:
             self.type_error(node.span, f"winners must be a list of players, but this is {describe(t)}")
         elif base(t) == "list" and known(elem(t)) and base(elem(t)) not in NUMERIC:
             self.type_error(node.span, f"winners must be a list of players, but its items are {describe(elem(t))}")
+        else:
+            check_winners(self, node, t)
         most = self.m.game.players.max
         for item in node.items if isinstance(node, A.ListLit) else [node]:
             if (isinstance(item, A.Literal) and isinstance(item.value, int) and not isinstance(item.value, bool)
@@ -408,6 +411,7 @@ class _Checker:
 
     def _e_Index(self, e: A.Index, sc: Scope) -> str:
         to, ti = self.expr(e.obj, sc), self.expr(e.index, sc)
+        check_players_index(self, e, sc.get("players") is not None)
         b = base(to)
         if b == "zones":
             return keyed_index(self, e, ti)
@@ -611,6 +615,7 @@ class _Checker:
     def _assign_types(self, s: A.Assign, tt: str, value: str) -> None:
         if s.op == "=":
             checknames.check_words(self, tt, s.value)
+            check_value(self, f"'{_text(s.target)}'", tt, value, s.value)
         problem = assign_problem(s.op, _text(s.target), tt, value)
         if problem:
             self.type_error((s.target, s.value)[problem[0]].span, problem[1])
@@ -693,9 +698,10 @@ class _Checker:
                        f"created: move existing pieces instead")
         if s.attrs is not None:
             for k, v in s.attrs.items:
-                self.expr(v, sc)
+                got = self.expr(v, sc)
                 if kind is not None and k in kind.attributes:
-                    checknames.check_words(self, self.ix.dt.static(self.ix.dt.kind_attrs[s.kind][k]), v)
+                    checknames.check_words(self, want := self.ix.dt.static(self.ix.dt.kind_attrs[s.kind][k]), v)
+                    check_value(self, f"attribute '{k}' of a {s.kind}", want, got, v)
                 if kind is not None and k not in kind.attributes and k not in kind.state:
                     self.error(v.span, f"piece kind '{s.kind}' declares no attribute '{k}'"
                                + did_you_mean(k, [*kind.attributes, *kind.state]))

@@ -13,10 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from lark import Token, v_args
+from lark import Token
 
 from . import ast as A
 from .errors import Span
+
+
+def with_meta(func):
+    """Mark a builder method that takes the rule's position (`meta`) before its children (parser._Builder)."""
+    func.wants_meta = True
+    return func
 
 
 class Built(Exception):
@@ -39,7 +45,7 @@ class _Wild:
 
 
 class MatchBuilder:
-    """The parser's Transformer methods for `match` (mixed into parser._Builder)."""
+    """The parser's builder methods for `match` (mixed into parser._Builder)."""
 
     matches: int
 
@@ -66,7 +72,7 @@ class MatchBuilder:
     def expr_arm(self, c: list) -> tuple:
         return (c[0], c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def stmt_arm(self, meta: Any, c: list) -> tuple:
         body = c[1]
         if not isinstance(body, A.Block):
@@ -75,7 +81,7 @@ class MatchBuilder:
         return (c[0], body)
 
     # -- the two forms
-    @v_args(meta=True)
+    @with_meta
     def match_expr(self, meta: Any, c: list) -> A.LetIn:
         span, subject = self._span(meta), c[0]
         ref, arms, default, info = self._arms(span, subject, c[1:])
@@ -84,7 +90,7 @@ class MatchBuilder:
             result = A.Cond(span=body.span, test=test, then=body, else_=result)
         return A.LetIn(span=span, name=ref.id, value=subject, body=result, match=info)
 
-    @v_args(meta=True)
+    @with_meta
     def match_stmt(self, meta: Any, c: list) -> Many:
         span, subject = self._span(meta), c[0]
         ref, arms, default, info = self._arms(span, subject, c[1:])

@@ -13,13 +13,13 @@ from functools import lru_cache
 from importlib import resources
 from typing import Callable, Iterator
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
 from . import grammar_tables
 from .errors import Finding, Span, SpecError
-from .matchbuild import Built, Many, MatchBuilder
+from .matchbuild import Built, Many, MatchBuilder, with_meta
 
 # Maps (line, col, end_line, end_col) inside the parsed text to a file span.
 SpanMapper = Callable[[int, int, int | None, int | None], Span]
@@ -153,13 +153,32 @@ class _LiteralError(Exception):
 MAX_LITERAL_DIGITS = 4000  # as the engine's `digits` limit can go (interpreter.evaluator.MAX_DIGITS)
 
 
-class _Builder(MatchBuilder, Transformer):
-    """Transformer methods are named after grammar rules and build AST nodes."""
+class _Builder(MatchBuilder):
+    """Methods are named after grammar rules and build AST nodes."""
 
     def __init__(self, mapper: SpanMapper):
         super().__init__()
         self.mapper = mapper
         self.matches = 0  # `match`es built so far: each binds its value to a name of its own
+
+    def transform(self, tree: Tree):
+        """The AST of a parse tree, bottom up: each rule's method (looked up once per class) gets the built
+        children; a rule without one stays a Tree. A method's failure comes out as Lark's VisitError, which
+        `_parse` unwraps into a located finding."""
+        table = _callbacks(type(self))
+
+        def build(node: Tree):
+            kids = [build(c) if isinstance(c, Tree) else c for c in node.children]
+            entry = table.get(node.data)
+            if entry is None:
+                return Tree(node.data, kids, node.meta)
+            func, wants_meta = entry
+            try:
+                return func(self, node.meta, kids) if wants_meta else func(self, kids)
+            except Exception as exc:
+                raise VisitError(node.data, node, exc) from exc
+
+        return build(tree)
 
     # -- helpers
     def _span(self, meta) -> Span:
@@ -171,7 +190,7 @@ class _Builder(MatchBuilder, Transformer):
         return self.mapper(tok.line, tok.column, tok.end_line, tok.end_column)
 
     # -- entry points and blocks
-    @v_args(meta=True)
+    @with_meta
     def block_start(self, meta, children):
         stmts = children[0] if children and children[0] is not None else ()
         return A.Block(span=self._span(meta), body=tuple(stmts))
@@ -185,24 +204,24 @@ class _Builder(MatchBuilder, Transformer):
             out.extend(child) if isinstance(child, Many) else out.append(child)
         return tuple(out)
 
-    @v_args(meta=True)
+    @with_meta
     def block(self, meta, children):
         stmts = children[0] if children and children[0] is not None else ()
         return A.Block(span=self._span(meta), body=tuple(stmts))
 
     # -- statements
-    @v_args(meta=True)
+    @with_meta
     def let_stmt(self, meta, c):
         return A.Let(span=self._span(meta), name=str(c[0]), value=c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def assign_stmt(self, meta, c):
         return A.Assign(span=self._span(meta), target=c[0], op=c[1], value=c[2])
 
     def assign_op(self, c):
         return str(c[0])
 
-    @v_args(meta=True)
+    @with_meta
     def if_stmt(self, meta, c):
         branches = [(c[0], c[1])]
         else_ = None
@@ -219,7 +238,7 @@ class _Builder(MatchBuilder, Transformer):
     def else_clause(self, c):
         return c[0]
 
-    @v_args(meta=True)
+    @with_meta
     def for_stmt(self, meta, c):
         var, it, where, order, body = str(c[0]), c[1], c[2], c[3], c[4]
         key = desc = chooser = prompt = None
@@ -243,15 +262,15 @@ class _Builder(MatchBuilder, Transformer):
     def order_chosen(self, c):
         return ("chosen", c[0], c[1])  # (the prompt, or None)
 
-    @v_args(meta=True)
+    @with_meta
     def while_stmt(self, meta, c):
         return A.While(span=self._span(meta), cond=c[0], body=c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def repeat_stmt(self, meta, c):
         return A.Repeat(span=self._span(meta), count=c[0], body=c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def choose_stmt(self, meta, c):
         opts = {"chooser": None, "prompt": None, "optional": False, "reason": None}
         for kind, val in c[4:]:
@@ -276,11 +295,11 @@ class _Builder(MatchBuilder, Transformer):
     def reason(self, c):
         return ("reason", c[0])
 
-    @v_args(meta=True)
+    @with_meta
     def require_stmt(self, meta, c):
         return A.Require(span=self._span(meta), cond=c[0], message=c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def move_stmt(self, meta, c):
         return A.Move(span=self._span(meta), what=c[0], dest=c[1], position=c[2])
 
@@ -290,143 +309,143 @@ class _Builder(MatchBuilder, Transformer):
             raise _PositionError(c[0])
         return where
 
-    @v_args(meta=True)
+    @with_meta
     def create_stmt(self, meta, c):
         return A.Create(span=self._span(meta), kind=str(c[0]), attrs=c[1], dest=c[2],
                         bind=str(c[3]) if c[3] else None)
 
-    @v_args(meta=True)
+    @with_meta
     def destroy_stmt(self, meta, c):
         return A.Destroy(span=self._span(meta), what=c[0])
 
-    @v_args(meta=True)
+    @with_meta
     def draw_stmt(self, meta, c):
         return A.Draw(span=self._span(meta), count=c[0], source=c[1], dest=c[2],
                       bind=str(c[3]) if c[3] else None)
 
-    @v_args(meta=True)
+    @with_meta
     def shuffle_stmt(self, meta, c):
         return A.Shuffle(span=self._span(meta), zone=c[0])
 
-    @v_args(meta=True)
+    @with_meta
     def swap_stmt(self, meta, c):
         return A.Swap(span=self._span(meta), a=c[0], b=c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def emit_stmt(self, meta, c):
         args, kwargs = _split_args(c[1])
         return A.Emit(span=self._span(meta), event=str(c[0]), args=args, kwargs=kwargs)
 
-    @v_args(meta=True)
+    @with_meta
     def end_game_stmt(self, meta, c):
         return A.EndGame(span=self._span(meta), name=str(c[0]))
 
-    @v_args(meta=True)
+    @with_meta
     def settle_stmt(self, meta, c):
         return A.Settle(span=self._span(meta))
 
-    @v_args(meta=True)
+    @with_meta
     def pass_stmt(self, meta, c):
         return A.Pass(span=self._span(meta))
 
-    @v_args(meta=True)
+    @with_meta
     def end_turn_stmt(self, meta, c):
         return A.EndTurn(span=self._span(meta))
 
-    @v_args(meta=True)
+    @with_meta
     def say_stmt(self, meta, c):
         return A.Say(span=self._span(meta), message=c[0])
 
-    @v_args(meta=True)
+    @with_meta
     def call_stmt(self, meta, c):
         args, kwargs = _split_args(c[1])
         return A.CallProc(span=self._span(meta), name=str(c[0]), args=args, kwargs=kwargs)
 
-    @v_args(meta=True)
+    @with_meta
     def open_stmt(self, meta, c):
         args, kwargs = _split_args(c[1])
         return A.Open(span=self._span(meta), window=str(c[0]), args=args, kwargs=kwargs)
 
-    @v_args(meta=True)
+    @with_meta
     def use_stmt(self, meta, c):
         node = c[0]
         if isinstance(node, A.Attr):
             return A.Use(span=self._span(meta), piece=node.obj, part=node.name)
         return A.Use(span=self._span(meta), piece=node, part="")
 
-    @v_args(meta=True)
+    @with_meta
     def perform_stmt(self, meta, c):
         return A.Perform(span=self._span(meta), action=str(c[0]), actor=c[1])
 
     # -- expressions
-    @v_args(meta=True)
+    @with_meta
     def cond_expr(self, meta, c):
         return A.Cond(span=self._span(meta), test=c[0], then=c[1], else_=c[2])
 
-    @v_args(meta=True)
+    @with_meta
     def or_op(self, meta, c):
         return A.Binary(span=self._span(meta), op="or", left=c[0], right=c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def and_op(self, meta, c):
         return A.Binary(span=self._span(meta), op="and", left=c[0], right=c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def not_op(self, meta, c):
         return A.Unary(span=self._span(meta), op="not", operand=c[0])
 
-    @v_args(meta=True)
+    @with_meta
     def compare(self, meta, c):
         return A.Binary(span=self._span(meta), op=str(c[1]), left=c[0], right=c[2])
 
-    @v_args(meta=True)
+    @with_meta
     def in_op(self, meta, c):
         return A.Binary(span=self._span(meta), op="in", left=c[0], right=c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def not_in_op(self, meta, c):
         return A.Binary(span=self._span(meta), op="not in", left=c[0], right=c[1])
 
     def _arith(self, meta, op, c):
         return A.Binary(span=self._span(meta), op=op, left=c[0], right=c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def add(self, meta, c):
         return self._arith(meta, "+", c)
 
-    @v_args(meta=True)
+    @with_meta
     def sub(self, meta, c):
         return self._arith(meta, "-", c)
 
-    @v_args(meta=True)
+    @with_meta
     def mul(self, meta, c):
         return self._arith(meta, "*", c)
 
-    @v_args(meta=True)
+    @with_meta
     def floordiv(self, meta, c):
         return self._arith(meta, "//", c)
 
-    @v_args(meta=True)
+    @with_meta
     def mod(self, meta, c):
         return self._arith(meta, "%", c)
 
-    @v_args(meta=True)
+    @with_meta
     def neg(self, meta, c):
         return A.Unary(span=self._span(meta), op="-", operand=c[0])
 
-    @v_args(meta=True)
+    @with_meta
     def attr(self, meta, c):
         return A.Attr(span=self._span(meta), obj=c[0], name=str(c[1]))
 
-    @v_args(meta=True)
+    @with_meta
     def index(self, meta, c):
         return A.Index(span=self._span(meta), obj=c[0], index=c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def slice(self, meta, c):
         return A.Slice(span=self._span(meta), obj=c[0], start=c[1], stop=c[2])
 
-    @v_args(meta=True)
+    @with_meta
     def let_expr(self, meta, c):
         return A.LetIn(span=self._span(meta), name=str(c[0]), value=c[1], body=c[2])
 
@@ -439,35 +458,35 @@ class _Builder(MatchBuilder, Transformer):
     def str_lit(self, c):
         return A.Literal(span=self._tok_span(c[0]), value=_unquote(c[0]))
 
-    @v_args(meta=True)
+    @with_meta
     def true_lit(self, meta, c):
         return A.Literal(span=self._span(meta), value=True)
 
-    @v_args(meta=True)
+    @with_meta
     def false_lit(self, meta, c):
         return A.Literal(span=self._span(meta), value=False)
 
-    @v_args(meta=True)
+    @with_meta
     def none_lit(self, meta, c):
         return A.Literal(span=self._span(meta), value=None)
 
     def name(self, c):
         return A.Name(span=self._tok_span(c[0]), id=str(c[0]))
 
-    @v_args(meta=True)
+    @with_meta
     def call(self, meta, c):
         args, kwargs = _split_args(c[1])
         return A.Call(span=self._span(meta), func=str(c[0]), args=args, kwargs=kwargs)
 
-    @v_args(meta=True)
+    @with_meta
     def list_lit(self, meta, c):
         return A.ListLit(span=self._span(meta), items=tuple(x for x in c if x is not None))
 
-    @v_args(meta=True)
+    @with_meta
     def list_comp(self, meta, c):
         return A.Comprehension(span=self._span(meta), elt=c[0], clauses=tuple(c[1:]))
 
-    @v_args(meta=True)
+    @with_meta
     def record(self, meta, c):
         return A.Record(span=self._span(meta), items=tuple(x for x in c if x is not None))
 
@@ -477,7 +496,7 @@ class _Builder(MatchBuilder, Transformer):
     def args(self, c):
         return ("args", tuple(x for x in c if x is not None))
 
-    @v_args(meta=True)
+    @with_meta
     def gen_args(self, meta, c):
         comp = A.Comprehension(span=self._span(meta), elt=c[0], clauses=tuple(c[1:]))
         return ("args", (comp,))
@@ -485,7 +504,7 @@ class _Builder(MatchBuilder, Transformer):
     def kwarg(self, c):
         return ("kw", str(c[0]), c[1])
 
-    @v_args(meta=True)
+    @with_meta
     def comp_for(self, meta, c):
         return A.CompFor(span=self._span(meta), var=str(c[0]), iter=c[1], cond=c[2])
 
@@ -615,6 +634,17 @@ def _syntax_finding(err: UnexpectedInput, mapper: SpanMapper, what: str, parser:
     else:  # pragma: no cover - lark has no other UnexpectedInput kinds today
         msg = f"syntax error in {what}"
     return Finding(mapper(line, col, None, None), msg)
+
+
+@lru_cache(maxsize=None)
+def _callbacks(cls: type) -> dict[str, tuple[Callable, bool]]:
+    """A builder class's rule methods by rule name: (the function, whether it takes the rule's meta)."""
+    table: dict[str, tuple[Callable, bool]] = {}
+    for name in dir(cls):
+        func = getattr(cls, name)
+        if not name.startswith("_") and callable(func) and name != "transform":
+            table[name] = (func, getattr(func, "wants_meta", False))
+    return table
 
 
 @lru_cache(maxsize=8192)

@@ -17,10 +17,10 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from proctime import wait_until
 from rich.console import Console
 
 from orrery.interpreter.bots.factory import apply_choice, make_bot
@@ -176,18 +176,38 @@ def _pane(socket: str) -> list[str]:
     return lines
 
 
-def _wait_for(socket: str, tail: list[str], timeout: float = 60.0) -> list[str]:
-    """The pane once it shows `tail` (the expected screen's last lines, above the prompt) and has settled."""
-    deadline = time.monotonic() + timeout
+def _pane_pid(socket: str) -> int | None:
+    try:
+        return int(_tmux(socket, "display-message", "-p", "-t", "screen", "#{pane_pid}").strip())
+    except (subprocess.CalledProcessError, ValueError):
+        return None
+
+
+def _await(socket: str, ready, what: str) -> list[str]:
+    """The pane once `ready(pane, last_pane)`, waited for by the game's CPU time, not the wall clock (a loaded
+    machine, or a paused test, runs past any wall-clock limit): see proctime.wait_until."""
     last: list[str] = []
-    while time.monotonic() < deadline:
+
+    def check() -> list[str] | None:
+        nonlocal last
         pane = _pane(socket)
-        body = [line for line in pane if line.strip() not in (">", "")]
-        if body[-len(tail):] == tail and pane == last:
-            return pane
+        found = pane if ready(pane, last) else None
         last = pane
-        time.sleep(0.2)
-    raise TimeoutError(f"the pane never showed the expected screen; it shows:\n" + "\n".join(last))
+        return found
+
+    try:
+        return wait_until(check, lambda: _pane_pid(socket), what)
+    except TimeoutError as exc:
+        raise TimeoutError(f"{exc}; the pane shows:\n" + "\n".join(last)) from None
+
+
+def _wait_for(socket: str, tail: list[str]) -> list[str]:
+    """The pane once it shows `tail` (the expected screen's last lines, above the prompt) and has settled."""
+    def ready(pane: list[str], last: list[str]) -> bool:
+        body = [line for line in pane if line.strip() not in (">", "")]
+        return body[-len(tail):] == tail and pane == last
+
+    return _await(socket, ready, "the expected screen")
 
 
 def capture(case: Case) -> list[str]:
@@ -229,15 +249,9 @@ class TmuxPlay:
         """Every line the terminal keeps: its scrollback, then the screen."""
         return _tmux(self.socket, "capture-pane", "-p", "-S", "-", "-E", "-", "-t", "screen").split("\n")
 
-    def wait_for(self, text: str, timeout: float = 60.0) -> list[str]:
-        """The screen once it shows `text` (TimeoutError with the screen if it never does)."""
-        deadline, pane = time.monotonic() + timeout, []
-        while time.monotonic() < deadline:
-            pane = _pane(self.socket)
-            if any(text in line for line in pane):
-                return pane
-            time.sleep(0.2)
-        raise TimeoutError(f"the pane never showed {text!r}; it shows:\n" + "\n".join(pane))
+    def wait_for(self, text: str) -> list[str]:
+        """The screen once it shows `text` (TimeoutError with the screen if it never does: see `_await`)."""
+        return _await(self.socket, lambda pane, last: any(text in line for line in pane), repr(text))
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)

@@ -11,8 +11,11 @@ from textwrap import dedent
 
 import pytest
 
-from conftest import scenarios_on_both_engines, spec_findings
+from conftest import make_game, scenarios_on_both_engines, spec_findings
+from orrery.interpreter.bots.factory import RandomBot
+from orrery.interpreter.core.abilities import _live_modifiers, live_modifiers
 from orrery.interpreter.engine.game import Game
+from orrery.interpreter.reference.evaluator import Interp
 from orrery.rulespec.loader import load_spec
 from test_differential import play_lockstep
 
@@ -49,6 +52,62 @@ def test_the_owner_is_asked_only_between_different_pending_abilities():
     assert (d.player, d.prompt, [o.label for o in d.options]) == (0, "Who sings first?", ["Alto", "Bass"])
     gs.apply_label("Bass")
     assert gs.state.vars["heard"] == ["Boy", "Bass", "Alto"]
+
+
+BADGES = """\
+orrery: 1
+game: {name: badges, players: {min: 3, max: 3}}
+components:
+  pieces:
+    badge:
+      attributes: {n: int}
+      active_in: [shelf]
+      abilities:
+        - {modify: price, set: self.n}
+        - {modify: price, when: "p == owner", scale: 1/2}
+      instances: [{n: 3}, {n: 5}, {n: 8}, {n: 9, count: 2}]
+      start: pool
+  zones:
+    pool: {}
+    shelf: {type: hand, per_player: true, visibility: public}
+quantities:
+  price: {params: [p], base: 6}
+flow:
+  phases:
+    - name: play
+      steps: [{actions: [take, drop, look]}]
+actions:
+  take:
+    params: {b: {from: pieces(pool)}}
+    effect: move b to current.shelf
+  drop:
+    params: {b: {from: current.shelf}}
+    effect: move b to pool
+  look: {effect: 'say text([price(p) for p in players])'}
+end:
+  late: {when: "round > 8"}
+"""
+
+
+def test_remembered_live_modifiers_are_what_a_fresh_look_finds(tmp_path):
+    """live_modifiers remembers its answer by the pieces in the active_in places and the acting player (the
+    last `set` collected wins, so the order matters): at every step of random games, on both engines, for
+    every acting player, the remembered answer is the one a fresh scan of the live pieces gives."""
+    spec = make_game(tmp_path, BADGES).spec
+    said = set()
+    for mode in ("compiled", "interpreted"):
+        game = Game(spec, mode=mode)
+        for seed in range(1, 4):
+            gs, bot = game.new_initial_state(seed=seed), RandomBot(seed)
+            while not gs.is_terminal():
+                for seat in range(3):
+                    s = gs.state.clone()
+                    s.cursor.current = seat
+                    it = Interp(s)
+                    assert live_modifiers(it, "price") == _live_modifiers(it, "price")
+                gs.apply(bot.choose(gs))
+                said.update(gs.narration)
+    assert game.rules.abilities.memo and len(said) > 10  # (remembered answers were used; prices varied)
 
 
 HEAD = """\

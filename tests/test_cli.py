@@ -219,6 +219,14 @@ def test_test_command_runs_scenarios(capsys):
     code, out, _ = run(capsys, "test", "tic-tac-toe")
     assert code == 0
     assert "0 failed" in out and "FAIL" not in out
+    assert out.rstrip().endswith("(compiled engine)")
+
+
+def test_test_command_runs_scenarios_on_the_reference_interpreter_too(capsys):
+    code, out, _ = run(capsys, "test", "tic-tac-toe", "--mode", "interpreted")
+    assert code == 0
+    assert "0 failed" in out and "FAIL" not in out
+    assert out.rstrip().endswith("(interpreted engine)")
 
 
 def test_failing_scenario_reports_values(tmp_path, capsys):

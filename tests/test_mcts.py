@@ -276,12 +276,19 @@ def test_budget_syntax():
 
 
 def test_time_budget_stops(ttt):
+    """The search stops at its budget by the bot's own clock (a fake one that ticks a millisecond a read: a wall
+    clock would make this test as slow as a loaded machine, and its limit a guess)."""
+    ticks = [0.0]
+
+    def clock() -> float:
+        ticks[0] += 0.001
+        return ticks[0]
+
     gs = ttt.new_initial_state(seed=0)
-    bot = MctsBot(1, "0.2s")
-    start = time.perf_counter()
+    bot = MctsBot(1, "0.2s", clock=clock)
     assert bot.choose(gs) in gs.legal_actions()
-    assert time.perf_counter() - start < 5
-    assert bot.stats["iterations"] >= 1
+    assert bot.stats["timeout"] == 1 and bot.stats["iterations"] >= 1
+    assert ticks[0] <= 0.2 + 0.002  # (the read that found the budget spent, and the one before it)
 
 
 def test_cli_simulate_and_play_take_a_budget(capsys, tmp_path):

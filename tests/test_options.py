@@ -43,6 +43,7 @@ BASE: dict[str, list[str]] = {
              "--games", "1", "--out", str(Path(tempfile.mkdtemp(prefix="orrery-tune-")) / "t.yaml")],
     "serve": ["serve", "tic-tac-toe", "--seats", "human,random", "--links-only", "--save-dir",
               tempfile.mkdtemp(prefix="orrery-serve-")],
+    "docs": ["docs", "dsl", "1.1"],
     "new": ["new", "probe", "--dir", tempfile.mkdtemp(prefix="orrery-options-")],  # (a second run: 'exists', exit 2)
 }
 

@@ -8,10 +8,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from proctime import wait_until
 
 from orrery.interpreter.cli.main import main
 from orrery.interpreter.engine.game import Game
@@ -512,15 +512,25 @@ def _orrery(*argv: str) -> list[str]:
     return [sys.executable, "-m", "orrery.interpreter.cli.main", *argv]
 
 
-def _wait_for(path: Path, ready, timeout: float = 30.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def _wait_for(path: Path, ready, proc: subprocess.Popen) -> dict:
+    """The save once `ready(data)`, waited for by the child's CPU time (proctime: no wall-clock guess)."""
+    def check() -> dict | None:
         if path.exists():
             data = saved(path)  # atomic writes: never a torn file
             if ready(data):
                 return data
-        time.sleep(0.05)
-    raise AssertionError(f"{path} never got ready: {path.read_text() if path.exists() else 'missing'}")
+        return None
+
+    try:
+        return wait_until(check, proc.pid, f"the save {path}")
+    except TimeoutError as exc:
+        raise AssertionError(f"{exc}: {path.read_text() if path.exists() else 'missing'}") from None
+
+
+def _exit_code(proc: subprocess.Popen) -> int:
+    """The child's exit code, waited for by its CPU time; TimeoutError when it sits idle instead of ending."""
+    wait_until(lambda: proc.poll() is not None, proc.pid, "the child's exit")
+    return proc.returncode
 
 
 def _human_moves(data: dict) -> list[str]:
@@ -532,7 +542,7 @@ def _free(data: dict) -> str:
     return next(sq for sq in SQUARES if sq not in taken)
 
 
-def test_killed_process_loses_no_decision(tmp_path):
+def test_killed_process_loses_no_decision(tmp_path, capsys, monkeypatch):
     s = tmp_path / "S.json"
     out = (tmp_path / "out.txt").open("w")
     proc = subprocess.Popen(_orrery("play", "tic-tac-toe", "--seats", "human,random", "--save", str(s)),
@@ -540,13 +550,13 @@ def test_killed_process_loses_no_decision(tmp_path):
     try:
         proc.stdin.write("b2\n")
         proc.stdin.flush()
-        data = _wait_for(s, lambda d: len(d["decisions"]) == 2)  # b2 and the bot's reply
+        data = _wait_for(s, lambda d: len(d["decisions"]) == 2, proc)  # b2 and the bot's reply
         second = _free(data)
         proc.stdin.write(second + "\n")
         proc.stdin.flush()
-        data = _wait_for(s, lambda d: _human_moves(d) == ["b2", second])
+        data = _wait_for(s, lambda d: _human_moves(d) == ["b2", second], proc)
         proc.send_signal(signal.SIGKILL)
-        assert proc.wait(timeout=30) == -signal.SIGKILL
+        assert _exit_code(proc) == -signal.SIGKILL
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -554,58 +564,51 @@ def test_killed_process_loses_no_decision(tmp_path):
     at_kill = saved(s)
     assert _human_moves(at_kill) == ["b2", second]
     rest = [sq for sq in SQUARES if sq not in ("b2", second)]
-    done = subprocess.run(_orrery("play", "--resume", str(s)), input=lines(*rest), capture_output=True, text=True,
-                          cwd=tmp_path, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert f"{len(at_kill['decisions'])} decisions replayed" in done.stdout
-    assert "game over" in done.stdout.lower()
+    monkeypatch.chdir(tmp_path)  # (the rest in this process: no second interpreter to start, nor wait for)
+    code, out_text, err = run(capsys, monkeypatch, "play", "--resume", str(s), stdin=lines(*rest))
+    assert code == 0, err
+    assert f"{len(at_kill['decisions'])} decisions replayed" in out_text
+    assert "game over" in out_text.lower()
     final = saved(s)
     assert final["decisions"][:len(at_kill["decisions"])] == at_kill["decisions"]  # nothing lost
     assert final["result"] is not None and _human_moves(final)[:2] == ["b2", second]
     # the resumed game is the very game an uninterrupted run with the same keystrokes (and seed: without --seed
     # the first run drew one from the OS, and the save keeps it) plays
     whole = tmp_path / "whole.json"
-    subprocess.run(_orrery("play", "tic-tac-toe", "--seats", "human,random", "--save", str(whole),
-                           "--seed", str(at_kill["seed"])),
-                   input=lines("b2", second, *rest), capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    run(capsys, monkeypatch, "play", "tic-tac-toe", "--seats", "human,random", "--save", str(whole), "--seed",
+        str(at_kill["seed"]), stdin=lines("b2", second, *rest))
     assert saved(whole)["decisions"] == final["decisions"]
 
 
-def _as_a_terminal_starts_it() -> None:
-    """In the child before exec: Ctrl-C at its default, as a shell starts a foreground game.  A process that
-    inherits an IGNORED SIGINT (the suite run as a background job of a non-interactive shell, which ignores
-    SIGINT in its background jobs) keeps ignoring it: Python installs its KeyboardInterrupt handler only over
-    the default.  Such a child never saw the test's Ctrl-C and waited in its prompt (the timeouts of landings
-    started in the background); this is the cause, not the machine's load."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def test_ctrl_c_mid_game_then_resume(tmp_path):
+def test_ctrl_c_mid_game_then_resume(tmp_path, capsys, monkeypatch):
     s = tmp_path / "S.json"
     out_path = tmp_path / "out.txt"
     with out_path.open("w") as out:
         # (faulthandler: a child that does not stop is made to print where it is before the test fails)
-        # started as from a background job (SIGINT ignored here): the child must still get its Ctrl-C
+        # started as from a background job (SIGINT ignored here, and so in the child): `orrery play` takes Ctrl-C
+        # back (play.take_ctrl_c), so the child still stops and saves
         ignored = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             proc = subprocess.Popen(_orrery("play", "tic-tac-toe", "--seats", "human,human", "--save", str(s)),
                                     stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path,
-                                    text=True, env={**os.environ, "PYTHONFAULTHANDLER": "1"},
-                                    preexec_fn=_as_a_terminal_starts_it)
+                                    text=True, env={**os.environ, "PYTHONFAULTHANDLER": "1"})
         finally:
             signal.signal(signal.SIGINT, ignored)
         try:
             proc.stdin.write("b2\n")
             proc.stdin.flush()
-            _wait_for(s, lambda d: len(d["decisions"]) == 1)
-            time.sleep(0.2)  # let it reach the next prompt
+            _wait_for(s, lambda d: len(d["decisions"]) == 1, proc)
+            # the Ctrl-C comes while the child reads O's answer: its prompt is out (input() flushes it just
+            # before it reads), not after a guessed pause
+            wait_until(lambda: out_path.read_text().count("Where do you play?") >= 2 and
+                       out_path.read_text().endswith("> "), proc.pid, "O's prompt")
             proc.send_signal(signal.SIGINT)
             try:
-                code = proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
+                code = _exit_code(proc)
+            except TimeoutError:  # it sat idle: the Ctrl-C was swallowed in the prompt's read
                 proc.send_signal(signal.SIGABRT)  # faulthandler prints every thread's stack, then the child dies
-                proc.wait(timeout=30)
-                pytest.fail(f"no exit 30 s after Ctrl-C; the child's output and stack:\n{out_path.read_text()}")
+                _exit_code(proc)
+                pytest.fail(f"no exit after Ctrl-C; the child's output and stack:\n{out_path.read_text()}")
         finally:
             if proc.poll() is None:
                 proc.kill()
@@ -614,9 +617,9 @@ def test_ctrl_c_mid_game_then_resume(tmp_path):
     assert "interrupted" in text and f"saved in {s}" in text and f"orrery play --resume {s}" in text
     assert "Traceback" not in text
     assert [d["label"] for d in saved(s)["decisions"]] == ["b2"]
-    done = subprocess.run(_orrery("play", "--resume", str(s)), input=lines("a1", "a3", "c2", "c1"),
-                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
-    assert done.returncode == 0, done.stderr
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, monkeypatch, "play", "--resume", str(s), stdin=lines("a1", "a3", "c2", "c1"))
+    assert code == 0, err
     final = saved(s)
     assert [d["label"] for d in final["decisions"]] == ["b2", "a1", "a3", "c2", "c1"]
     assert final["result"] == {"end": "three_in_a_row", "winners": [0]}
@@ -680,7 +683,7 @@ def test_a_save_being_played_cannot_be_played_by_a_second_process(tmp_path, caps
     try:
         proc.stdin.write("b2\n")
         proc.stdin.flush()
-        _wait_for(s, lambda d: len(d["decisions"]) == 2)
+        _wait_for(s, lambda d: len(d["decisions"]) == 2, proc)
         code, _, err = run(capsys, monkeypatch, "play", "--resume", str(s), stdin=lines("a1", "quit"))
         assert code == 2 and "this game is being played in another orrery process (pid " in err, err
         code, _, err = run(capsys, monkeypatch, "play", "tic-tac-toe", "--seats", "human,random", "--save", str(s),
@@ -691,7 +694,7 @@ def test_a_save_being_played_cannot_be_played_by_a_second_process(tmp_path, caps
         assert len(saved(s)["decisions"]) == 2  # the other process's save is untouched
         proc.stdin.write("quit\n")
         proc.stdin.flush()
-        assert proc.wait(timeout=60) == 0
+        assert _exit_code(proc) == 0
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -124,3 +124,69 @@ def test_bots_answer_until_a_human_must(tmp_path):
         while "decision" not in frame and "over" not in frame:
             frame = ws.receive_json()
         assert frame["decision"] and len(table.gs.history()) == 1  # the bot (X) moved first, then O is asked
+
+
+def test_the_home_page_lists_every_tables_spectator_link(tmp_path):
+    server, table = _server(tmp_path)
+    other = server.open_table("bubble-singularity", [], ["human", "random"], 4)
+    with TestClient(server.app()) as client:
+        home = client.get("/").text
+    for t in (table, other):
+        assert f"/t/{t.tid}#{t.token_of(SPECTATOR)}" in home
+        assert t.token_of(0) not in home  # a seat's link only to whoever started the table
+
+
+def test_the_new_table_form_starts_a_table_and_shows_its_join_links(tmp_path):
+    server = Server(_load, tmp_path, games=["tic-tac-toe", "bubble-singularity"])
+    with TestClient(server.app()) as client:
+        page = client.post("/new", data={"game": "tic-tac-toe", "variants": "", "seats": "human,random"})
+        assert page.status_code == 200
+        (table,) = server.tables.values()
+        assert table.seats == ["human", "random"] and table.save_path().exists()
+        assert f"/t/{table.tid}#{table.token_of(0)}" in page.text and f"#{table.token_of(SPECTATOR)}" in page.text
+        assert f"/t/{table.tid}#{table.token_of(SPECTATOR)}" in client.get("/").text
+        refused = [client.post("/new", data={"game": "chess", "seats": "human,human"}),
+                   client.post("/new", data={"game": "tic-tac-toe", "seats": "human,nobot"}),
+                   client.post("/new", data={"game": "tic-tac-toe", "variants": "no-such-variant"})]
+        assert [r.status_code for r in refused] == [400, 400, 400]
+        assert "unknown game" in refused[0].text and "nobot" in refused[1].text and "no-such-variant" in refused[2].text
+    assert len(server.tables) == 1
+
+
+def test_a_seat_takes_back_its_own_last_decision_where_the_rules_of_undo_allow(tmp_path):
+    from orrery.interpreter.cli.serve import undo
+
+    server = Server(_load, tmp_path, games=[], undo=undo)
+    table = server.open_table("tic-tac-toe", [], ["human", "human"], 3)
+    with TestClient(server.app()) as client, ExitStack() as stack:
+        x, o = _join(client, table, 0, stack), _join(client, table, 1, stack)
+        x.receive_json(), o.receive_json()
+        x.send_text(json.dumps({"type": "act", "step": table.step, "option": table.gs.legal_actions()[4]}))
+        x.receive_json(), o.receive_json()
+        moved = table.gs.digest()
+        o.send_text(json.dumps({"type": "undo", "step": table.step}))  # not O's decision
+        assert "only X can take it back" in o.receive_json()["message"] and table.gs.digest() == moved
+        x.send_text(json.dumps({"type": "undo", "step": table.step - 1}))  # a stale undo
+        assert "that undo is for decision" in x.receive_json()["message"]
+        x.send_text(json.dumps({"type": "undo", "step": table.step}))
+        back = x.receive_json()
+        assert o.receive_json()["step"] == back["step"] == table.step and "decision" in back
+        assert table.gs.history() == [] and read_save(table.save_path()).decisions == []
+
+
+def test_undo_is_refused_after_a_random_draw(tmp_path):
+    from orrery.interpreter.cli.serve import undo
+
+    server = Server(_load, tmp_path, games=[], undo=undo)
+    table = server.open_table("bubble-singularity", [], ["human", "human"], 3)
+    for _ in range(100):  # first options until an answer draws at random (a bubble from the bag)
+        drawn = table.gs.state.rng.state
+        table.answer(table.gs.current_player(), json.dumps({"type": "act", "step": table.step,
+                                                            "option": table.gs.legal_actions()[0]}))
+        if table.gs.state.rng.state != drawn:
+            break
+    last = next(s.player for s in reversed(table.gs.steps) if not s.auto)
+    digest = table.gs.digest()
+    with pytest.raises(Refused, match="random draw"):
+        table.answer(last, json.dumps({"type": "undo", "step": table.step}))
+    assert table.gs.digest() == digest

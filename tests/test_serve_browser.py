@@ -24,6 +24,7 @@ if CHROMIUM is None:
     pytest.skip("needs Debian's chromium package (apt-get install chromium)", allow_module_level=True)
 
 from orrery import load_game  # noqa: E402
+from orrery.interpreter.cli.serve import undo  # noqa: E402
 from orrery.interpreter.serve.app import Server  # noqa: E402
 from orrery.interpreter.serve.tables import SPECTATOR  # noqa: E402
 
@@ -39,7 +40,8 @@ def _free_port() -> int:
 
 @pytest.fixture
 def served(tmp_path):
-    server = Server(lambda ref, v: load_game(ref, v), tmp_path, games=["tic-tac-toe", "bubble-singularity"])
+    server = Server(lambda ref, v: load_game(ref, v), tmp_path, games=["tic-tac-toe", "bubble-singularity"],
+                    undo=undo)
     port = _free_port()
     u = uvicorn.Server(uvicorn.Config(server.app(), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=u.run, daemon=True)
@@ -97,6 +99,12 @@ def test_two_browser_seats_play_tic_tac_toe_to_the_end(served, browser, tmp_path
         while len(table.gs.history()) == before and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(table.gs.history()) == before + 1
+        if turn == 0:  # X takes its first move back, then plays on
+            page.locator("#undo").click()
+            page.wait_for_function(f"{STATUS} === 'Your turn'")
+            assert table.gs.history() == [] and page.locator("svg .cell.offered").count() == 9
+            page.locator("svg .cell.offered").first.click()
+            other.wait_for_function(f"{STATUS} === 'Your turn'")
     assert table.gs.is_terminal()
     for page in pages:
         page.wait_for_function(f"{STATUS}.startsWith('Game over')")
@@ -151,3 +159,21 @@ def test_bubble_singularity_two_browser_seats_and_an_mcts_bot_play_to_the_end(se
     # the pages show the bag as a count only, never its pieces
     bag = pages[0].locator('[data-zone="bag"]').inner_text()
     assert "hidden" in bag and "bubble" not in bag.split("\n", 1)[1]
+
+
+def test_hex_grids_graphs_and_unbounded_grids_are_drawn_by_their_geometry(served, browser):
+    """From the spec alone: a hex grid as hexagons, a graph as nodes joined by its edges (an arrow for a one-way
+    edge), an unbounded grid around its pieces; the pieces by the terminal's symbols, explained by the legend."""
+    server, base = served
+    sampler = server.open_table("tests/specs/sampler.yaml", [], ["human", "human"], 1)
+    page = _open(browser, base, sampler, 0)
+    assert page.locator('svg[data-geometry="hex"] polygon.cell').count() == 25  # hexb: 5 x 5
+    assert page.locator('[data-zone="net"] svg[data-geometry="graph"] circle.cell').count() == 4
+    assert page.locator('[data-zone="net"] svg line.edge').count() == 2
+    assert page.locator('[data-zone="inf"] svg[data-geometry="square"] text.sym').count() == 2  # its two discs
+    assert "A1 Amber 1 disc" in page.locator("#legend").inner_text().replace("\n", " ")
+    roads = server.open_table("tests/specs/ring-road.yaml", [], ["human", "human"], 1)
+    page = _open(browser, base, roads, 0)
+    assert page.locator("svg line.edge").count() == 5 and page.locator("svg line.edge[marker-end]").count() == 1
+    assert page.locator("svg circle.cell.offered").count() == len(roads.gs.legal_actions())
+    assert not page.errors

@@ -20,11 +20,12 @@ from orrery.rulespec.wording import titled
 # The game-loading helpers live in .loading (cli_perf and play use them too); the old private names stay.
 from .loading import LIMIT_NAMES
 from .safeout import escaped_output
+from .tableargs import add_table_args
 from .loading import load_game_from_args as _load_game
 from .loading import parse_bots
 from .loading import parse_limits as _limits
 from .progress import progress as _progress
-from ..core.options import DELAY, GAMES, JOBS, PLAYERS, SEED, THINK
+from ..core.options import DELAY, GAMES, JOBS, PLAYERS, SEED
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
@@ -54,12 +55,13 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Validate specs, variants and scenario files; all findings at once."""
-    from .validate import expand_paths, validate_path
+    from .validate import default_jobs, expand_paths, validate_paths
 
     _, ylimits, _ = _limits(args)
     worst = EXIT_OK
-    for p in expand_paths([Path(a) for a in args.paths]):  # a folder stands for the Orrery files under it
-        findings, kind = validate_path(p, ylimits)
+    paths = expand_paths([Path(a) for a in args.paths])  # a folder stands for the Orrery files under it
+    jobs = args.jobs if args.jobs is not None else default_jobs(len(paths))
+    for p, findings, kind in validate_paths(paths, ylimits, jobs):  # (in the order given, whatever --jobs)
         errors = [f for f in findings if f.severity == "error"]
         for f in findings:
             print(f.format(), file=sys.stderr)
@@ -178,6 +180,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a log, verifying the state after every step."""
     from ..files.log import open_log, replay
 
+    if args.html:
+        from orrery.rulespec.paths import refuse_overwrite
+
+        refuse_overwrite([("--html", args.html)], [("the log", args.log)])
     log = open_log(args.log)  # the steps are read, checked and replayed one line at a time
     game_arg = args.game or log.header["game"]
     ns = argparse.Namespace(variant=log.header["variants"], limit=args.limit)
@@ -196,6 +202,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     status = f"game over ({titled(game.spec.model, 'end', o.end)}), winners: {_winner_names(game, o.winners)}" \
         if o else f"game in progress: {report.final.decision.prompt}"
     print(printable(f"replayed {report.steps} step(s) of {args.log}: every state matches; {status}"))
+    if args.html:
+        from ..serve.replay import write_replay
+
+        h = log.header
+        try:
+            moments = write_replay(Path(args.html), game, h["players"], h["seed"], report.final.history(),
+                                   h.get("seats"))
+        except OSError as exc:
+            raise InputError(f"cannot write --html {args.html}: {exc.strerror or exc}") from None
+        print(printable(f"wrote {args.html}: {moments} moments, each as every seat and the spectators saw it"))
     if report.result_matches is False:
         r = log.result or {}
         got = f"end {o.end}, winners {_winner_names(game, o.winners)}" if o else "no end (the game is not over)"
@@ -242,7 +258,7 @@ def cmd_test(args: argparse.Namespace) -> int:
                 print(printable(f"FAIL {f.name}: {r.name}  [{r.where}]"))
                 for msg in r.failures:
                     print(printable(f"     {msg}"))
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed ({game.mode} engine)")
     return EXIT_OK if failed == 0 else EXIT_FAIL
 
 
@@ -269,6 +285,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("validate", cmd_validate, "Check specs, variants and scenario files; print every problem as "
                                        "FILE:LINE:COL; exit 2 if any is an error.")
     sp.add_argument("paths", nargs="+", metavar="PATH")
+    sp.add_argument("--jobs", type=JOBS, help="processes checking files side by side (default: one per core, up "
+                    "to four, for 64 files or more; else one); the output is the same for any number")
     sp = add("new", cmd_new, "Create a folder NAME with a small working game to edit: rules.yaml, a variant, "
                              "a scenario file and NOTES.md.", limits=False)
     sp.add_argument("name", metavar="NAME", help="the game's name (lower-case letters, digits and dashes)")
@@ -284,19 +302,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--format", choices=["text", "markdown", "html"], default="text", help="plain text for the "
                     "terminal (default), Markdown, or a standalone HTML page")
     sp = add("play", cmd_play, "Play in the terminal: humans and bots at the same table.")
-    sp.add_argument("game", metavar="GAME", nargs="?", help="a bundled game's name (see orrery list) or a path to "
-                    "rules.yaml (leave it out with --resume: the save names its game)")
-    sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")
-    sp.add_argument("--players", type=PLAYERS, help="number of players (default: the game's default)")
-    sp.add_argument("--seats", help="comma-separated seat types, e.g. human,random or human,mcts:200 (default: "
-                    "human, then mcts bots that think --think seconds a turn)")
-    sp.add_argument("--seed", type=SEED, help="random seed (default: drawn from the operating system; the save "
-                    "and the log keep it, and a game with hidden information shows it only at the end)")
+    add_table_args(sp, "leave it out with --resume: the save names its game",
+                   "default: human, then mcts bots that think --think seconds a turn",
+                   "the save and the log keep it, and a game with hidden information shows it only at the end",
+                   "in one whole turn, however many decisions it holds")
     sp.add_argument("--log", metavar="FILE", help="save the game log (JSON Lines) to FILE")
     sp.add_argument("--delay", type=DELAY, default=0.0, help="seconds to pause after each bot move")
-    sp.add_argument("--think", type=THINK, default=2.0, help="seconds a search bot thinks in one whole turn, "
-                    "however many decisions it holds, when its seat gives it no budget (a plain 'mcts' seat, as "
-                    "the default seats are; default 2)")
     sp.add_argument("--quiet-board", action="store_true", help="do not redraw the board after bot moves")
     sp.add_argument("--no-color", action="store_true", help="no colours (as with the NO_COLOR environment "
                     "variable); symbols and the legend tell every piece apart")
@@ -333,9 +344,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("log", metavar="LOG")
     sp.add_argument("--game", help="the game's spec, if the log's game cannot be found")
     sp.add_argument("--no-verify", action="store_true", help="do not compare state digests")
+    sp.add_argument("--html", metavar="OUT", help="also write OUT, one self-contained HTML page that steps through "
+                    "the game as each seat saw it (docs/serve.md)")
     sp = add("test", cmd_test, "Run scenario tests of a game (default: all files in its scenarios/ folder).")
     sp.add_argument("game", metavar="GAME", help="a bundled game's name or a path to its rules.yaml")
     sp.add_argument("scenarios", nargs="*", metavar="SCENARIO")
+    sp.add_argument("--mode", choices=["compiled", "interpreted"], help="engine: the compiled fast path "
+                    "(default) or the tree-walking reference interpreter; a scenario must pass on both")
+    from .docs import add_command as add_docs
     from .perf import add_commands
     from .serve import add_command as add_serve
     from .workbench import add_commands as add_workbench
@@ -343,6 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_commands(add, _game_args)
     add_workbench(add, _game_args)
     add_serve(add)
+    add_docs(add)
     return p
 
 

@@ -23,8 +23,9 @@ progress is never overwritten: the new game goes to `<game>-2.orrery-save.json`
 One process plays a save at a time: while a game plays into FILE it holds a lock
 (filelock on FILE.lock, dropped by the system if the process dies), and another
 `orrery play` that would write FILE (--resume FILE, --save FILE) is refused.
-Quitting, end of input and Ctrl-C all leave the game saved and say how to go
-on: `orrery play --resume FILE` rebuilds the game from its decisions (GAME,
+Quitting, end of input and Ctrl-C (also when the game was started with SIGINT
+ignored: `ctrl_c_taken`) all leave the game saved and say how to go on:
+`orrery play --resume FILE` rebuilds the game from its decisions (GAME,
 variants, seed and seats come from the save) and continues at the same
 decision; bots are caught up on the way so that they play on exactly as they
 would have (except bots on a time budget, whose searches depend on the machine:
@@ -42,10 +43,14 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import signal
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from itertools import count
 from pathlib import Path
+from typing import Iterator
 
 from rich.console import Console
 from rich.markup import escape
@@ -104,6 +109,26 @@ def thinking(kind: str, seconds: float | None) -> str:
 
 def command(args: argparse.Namespace) -> int:
     """`orrery play [GAME] [--resume FILE]`: a new game, or a saved one continued."""
+    with ctrl_c_taken():
+        return _command(args)
+
+
+@contextmanager
+def ctrl_c_taken() -> Iterator[None]:
+    """Ctrl-C stops the game and saves it, also when SIGINT came in ignored: a game started from a background
+    job of a non-interactive shell (a script, a test runner) inherits SIGINT ignored, and Python keeps it so,
+    which would swallow the Ctrl-C in the prompt's read.  The previous handling comes back afterwards."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) != signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _command(args: argparse.Namespace) -> int:
     from .loading import load_game_from_args
 
     if args.save and args.no_save:

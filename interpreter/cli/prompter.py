@@ -262,15 +262,10 @@ def rules_text(gs: GameState) -> str:
 
 
 def show_rules(console: Console, text: str) -> None:
-    """The rules (Markdown): on a terminal rendered, wrapped to its width and shown through a pager (the rules
-    of a big game run to hundreds of lines); elsewhere printed as they are, whole lines."""
-    if not console.is_terminal:
-        console.print(escape(text), soft_wrap=True)
-        return
-    from rich.markdown import Markdown
+    """The rules (Markdown) as `orrery docs` shows a topic: rendered through a pager on a terminal."""
+    from .docs import show_markdown
 
-    with console.pager(styles=True):
-        console.print(Markdown(text))
+    show_markdown(console, text)
 
 
 class Table:

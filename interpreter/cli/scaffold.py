@@ -16,13 +16,13 @@ from orrery.rulespec.errors import InputError, one_line
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # models.GameMeta.name: the name used on the command line
 SCHEMA_FILE = "spec.schema.json"
-CHECKOUT = Path(__file__).resolve().parents[2]  # interpreter/cli/ -> a checkout (editable install) has docs/ here; a wheel has not
+CHECKOUT = Path(__file__).resolve().parents[2]  # interpreter/cli/ -> a checkout, or the installed package: docs/ in both
 
 RULES = """\
 # yaml-language-server: $schema={schema}
 # {title}: a race. On your turn walk one space or run two; the first to reach the goal wins.
 # Check it with `orrery validate {folder}`, test it with `orrery test {rules}`, play it with
-# `orrery play {rules}`. The language is described in docs/dsl.md.
+# `orrery play {rules}`. The language: `orrery docs dsl` (one section: `orrery docs dsl costs`).
 orrery: 1
 game:
   name: {name}
@@ -112,6 +112,8 @@ Made by `orrery new {name}`. Replace this race with your game, one rule at a tim
 - **Variant:** `sprint` — the goal is 5.
 - **Scenarios:** `scenarios/basics.yaml`.
 - **Assumptions:** record the readings the rulebook leaves open under `assumptions:` in rules.yaml.
+- **The language:** `orrery docs dsl` is the reference (`orrery docs dsl 2.10` one section of it, `orrery docs`
+  the other topics).
 """
 
 

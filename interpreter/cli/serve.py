@@ -13,8 +13,9 @@ from typing import Any, Callable
 
 from orrery.rulespec.errors import InputError
 
-from ..core.options import Number, PLAYERS, SEED, THINK
+from ..core.options import Number
 from ..engine.gamefiles import bundled_games
+from .tableargs import add_table_args
 
 PORT = Number("--port", 1, 65535)
 DEFAULT_DIR = "orrery-tables"
@@ -24,15 +25,8 @@ def add_command(add: Callable[..., argparse.ArgumentParser]) -> None:
     """The `serve` subcommand."""
     sp = add("serve", cmd_serve, "Serve a table in the browser: each human seat joins from its own device with "
                                  "its own link and sees only what its seat may see (docs/serve.md).")
-    sp.add_argument("game", metavar="GAME", nargs="?", help="a bundled game's name or a path to rules.yaml (leave "
-                    "it out with --resume)")
-    sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")
-    sp.add_argument("--players", type=PLAYERS, help="number of players (default: the game's default)")
-    sp.add_argument("--seats", help="comma-separated seat types, e.g. human,human or human,mcts (default: one human, "
-                    "then mcts bots)")
-    sp.add_argument("--seed", type=SEED, help="random seed (default: drawn from the operating system)")
-    sp.add_argument("--think", type=THINK, default=2.0, help="seconds a plain 'mcts' seat thinks a decision "
-                    "(default 2)")
+    add_table_args(sp, "leave it out with --resume", "default: one human, then mcts bots",
+                   "the save keeps it", "a decision")
     sp.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine "
                     "only; 0.0.0.0 for the local network)")
     sp.add_argument("--port", type=PORT, default=8000, help="the port (default 8000)")
@@ -79,8 +73,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"  spectators: {base}/t/{t.tid}#{t.token_of(SPECTATOR)}")
     if args.links_only:
         return 0
-    _serve(Server(lambda ref, v: load_game(ref, v), save_dir, tables, bundled_games(), think), args)
+    _serve(Server(lambda ref, v: load_game(ref, v), save_dir, tables, bundled_games(), think, undo), args)
     return 0
+
+
+def undo(gs: Any, seats: list[str]) -> tuple[Any, int]:
+    """The rules of undo of `orrery play` (cli/undo.py) for a served table: the game before the last human
+    decision (and the bots' answers since) and whose it was; the table's Refused with the reason otherwise."""
+    from ..serve.tables import Refused
+    from .play import UndoRefused, undo_last
+
+    try:
+        before, last = undo_last(gs, seats)
+    except UndoRefused as exc:
+        raise Refused(f"cannot undo: {exc.reason}") from None
+    return before, last.player
 
 
 def _serve(server: Any, args: argparse.Namespace) -> None:
@@ -90,4 +97,4 @@ def _serve(server: Any, args: argparse.Namespace) -> None:
     uvicorn.run(server.app(), host=args.host, port=args.port, log_level="warning")
 
 
-__all__ = ["add_command", "cmd_serve"]
+__all__ = ["add_command", "cmd_serve", "undo"]

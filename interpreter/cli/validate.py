@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from functools import partial
 from pathlib import Path
+from typing import Iterator
 
 from orrery.rulespec.bounded import NotAFile, regular_stat
 from orrery.rulespec.errors import Finding, OrreryError, Span
@@ -98,3 +102,31 @@ def validate_path(path: Path, limits: YamlLimits | None = None) -> tuple[list[Fi
         return err.findings, kind
     except RecursionError:
         return [Finding(Span(str(path), 1, 1), "the file nests too deeply to check")], kind
+
+
+PARALLEL_FROM = 64  # files: below this a second process costs more than it saves (forking, building the game)
+
+
+def default_jobs(files: int) -> int:
+    """Processes for `orrery validate` without --jobs: one per core the process may use (up to four) for
+    PARALLEL_FROM files or more, else one."""
+    if files < PARALLEL_FROM:
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(cores, 4))
+
+
+def validate_paths(paths: list[Path], limits: YamlLimits | None, jobs: int) -> Iterator[tuple[Path, list, str]]:
+    """(path, findings, kind) for each path, in the order given, checked by `jobs` forked processes (each
+    builds a game once: files/gamecache.py); one process where the system cannot fork."""
+    if jobs <= 1 or len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        for p in paths:
+            yield (p, *validate_path(p, limits))
+        return
+    chunk = max(1, min(64, len(paths) // (jobs * 4)))  # a few chunks per process: balanced, few messages
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
+        yield from pool.imap(partial(_checked, limits=limits), paths, chunksize=chunk)
+
+
+def _checked(path: Path, limits: YamlLimits | None) -> tuple[Path, list, str]:
+    return (path, *validate_path(path, limits))

@@ -73,6 +73,16 @@ class Abilities:
         for k in kinds.values():
             zones += [z for z in k.zones if z not in zones]
         self.zones = tuple(zones)  # every active_in zone, in the order abilities resolve (then bottom first)
+        self._plain: dict[int, tuple[ZoneRef, ...] | None] = {}  # plain_places, by player count
+        self.memo: dict[tuple, tuple[ModifierInfo, ...]] = {}  # live_modifiers' answers (see there)
+
+    def plain_places(self, rules: Any, n: int) -> tuple[ZoneRef, ...] | None:
+        """The places whose pieces' abilities are live, each owned by its zone's player; None when an
+        active_in zone is shared (its pieces' owners are worked out by an expression) or a board (cells)."""
+        if n not in self._plain:
+            plain = all(rules.zones[z].decl.per_player and not rules.zones[z].is_board for z in self.zones)
+            self._plain[n] = tuple(ZoneRef(z, seat) for z in self.zones for seat in range(n)) if plain else None
+        return self._plain[n]
 
     def row_key(self, pid: int, kind: str) -> tuple[str, int]:
         """Which printed abilities a piece carries, as a sortable key (equal keys: the same abilities)."""
@@ -212,8 +222,30 @@ def live_modifiers(it: Any, quantity: str) -> tuple[ModifierInfo, ...]:
     ab = it.r.abilities
     if ab is None or quantity not in ab.modified:
         return own
-    return own + tuple(replace(a.modifier, names=env_of(owner, pid)) for owner, pid, a in by_owner(it, list(live(it)))
-                       if a.what == "modify" and a.modifier.quantity == quantity)
+    s = it.s
+    places = ab.plain_places(it.r, s.n)
+    if places is None or s.origins is not None:  # see plain_places; a determinised world's pieces swap faces
+        return own + _live_modifiers(it, quantity)
+    # which abilities are live follows from which pieces lie in those places, their order from the acting
+    # player: the answer is remembered by those (for every state of the spec: reads outnumber moves)
+    contents = s.places.get
+    key = (quantity, it.current(), *[tuple(contents(p, ())) for p in places])
+    memo = ab.memo
+    mods = memo.get(key)
+    if mods is None:
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        mods = memo[key] = own + _live_modifiers(it, quantity)
+    return mods
+
+
+_MEMO_SIZE = 4096  # remembered answers per spec (a game's card holdings repeat; thousands of games' do not)
+
+
+def _live_modifiers(it: Any, quantity: str) -> tuple[ModifierInfo, ...]:
+    """The live pieces' modifiers of `quantity`, each with its `self` and `owner` (live_modifiers' order)."""
+    return tuple(replace(a.modifier, names=env_of(owner, pid)) for owner, pid, a in by_owner(it, list(live(it)))
+                 if a.what == "modify" and a.modifier.quantity == quantity)
 
 
 def env_of(owner: int, pid: int, record: Any = None) -> dict[str, Any]:

@@ -265,7 +265,8 @@ def scenario_files(game_path: Path) -> list[Path]:
 def scenario_game(path: Path, scenarios: list[ParsedScenario]) -> Path | None:
     """The game a scenario file tests, for `orrery validate`: the rules.yaml of the game folder it sits in
     (`GAME/scenarios/FILE.yaml`), else the game its `game:` key names (a path relative to the file, or a
-    bundled game); None when neither is found."""
+    bundled game); None when the file names no game (its structure is all there is to check). A `game:`
+    that names no game is an error at that key, not a file that passes unchecked."""
     from ..engine.gamefiles import game_named_in
 
     here = real_path(path).parent
@@ -277,5 +278,5 @@ def scenario_game(path: Path, scenarios: list[ParsedScenario]) -> Path | None:
         return None
     try:
         return game_named_in(name, path)  # relative to the scenario file, else a bundled game's name
-    except OrreryError:
-        return None
+    except OrreryError as err:
+        raise SpecError([Finding(doc.span(("game",)), f.message) for f in err.findings]) from None

@@ -41,10 +41,10 @@ def read_quantity(it: "Interp", name: str, span: Any, args: tuple, kwargs: tuple
 
 
 def _value(it: "Interp", q: QuantityInfo, env: dict) -> int:
-    value = Fraction(_number(it, it.ev(q.base, env), q, "its base", q.base.span))
+    base = _number(it, it.ev(q.base, env), q, "its base", q.base.span)
     sets: list[int] = []
     adds = 0
-    scales = Fraction(1)
+    scales: Any = 1  # (a Fraction once a scale modifier applies)
     for m in live_modifiers(it, q.name):
         menv = {**env, **m.names} if m.names else dict(env)
         if m.when is not None and not it.truth(m.when, menv):
@@ -55,15 +55,20 @@ def _value(it: "Interp", q: QuantityInfo, env: dict) -> int:
             adds += _number(it, it.ev(m.value, menv), q, f"modifier '{m.name}'", m.value.span)
         else:
             sets.append(_number(it, it.ev(m.value, menv), q, f"modifier '{m.name}'", m.value.span))
+    value: Any = base  # an int until a scale other than 1 applies: most reads make no fraction
     for layer in q.layers:
         if layer == "set":
             if sets:
-                value = Fraction(sets[-1])
+                value = sets[-1]
         elif layer == "add":
             value += adds
-        else:
-            value *= scales
-    n = math.floor(value) if q.round == "down" else math.ceil(value) if q.round == "up" else math.floor(value + _HALF)
+        elif scales != 1:
+            value = value * scales
+    if value.__class__ is int:
+        n = value
+    else:
+        n = math.floor(value) if q.round == "down" else math.ceil(value) if q.round == "up" \
+            else math.floor(value + _HALF)
     if q.min is not None:
         n = max(n, _number(it, it.ev(q.min, env), q, "its min", q.min.span))
     if q.max is not None:

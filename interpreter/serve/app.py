@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import html
 import json
-from importlib.resources import files
 from pathlib import Path
 from typing import Any, Callable
 
@@ -24,7 +23,8 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine.game import Game
-from .tables import HUMAN, SPECTATOR, Refused, Table, new_table
+from .board import page
+from .tables import HUMAN, SPECTATOR, Refused, Table, Undo, new_table
 
 Loader = Callable[[str, list[str]], Game]  # (game name or path, variants) -> Game
 
@@ -33,9 +33,11 @@ class Server:
     """The tables of one server and the WebSockets watching them."""
 
     def __init__(self, load: Loader, save_dir: Path | None = None, tables: list[Table] | None = None,
-                 games: list[str] | None = None, think: Callable[[str], str] = str) -> None:
-        self.load, self.save_dir, self.think = load, save_dir, think
+                 games: list[str] | None = None, think: Callable[[str], str] = str, undo: Undo | None = None) -> None:
+        self.load, self.save_dir, self.think, self.undo = load, save_dir, think, undo
         self.tables: dict[str, Table] = {t.tid: t for t in tables or []}
+        for t in self.tables.values():
+            t.undo = undo
         self.games = games or []
         self.sockets: dict[str, list[tuple[WebSocket, int]]] = {}
         self.moving: set[str] = set()  # tables whose bots are answering now
@@ -43,6 +45,7 @@ class Server:
     def open_table(self, game_ref: str, variants: list[str], seats: list[str], seed: int | None = None) -> Table:
         """Start a new table."""
         table = new_table(self.load(game_ref, variants), game_ref, variants, seats, seed, self.save_dir, self.think)
+        table.undo = self.undo
         self.tables[table.tid] = table
         return table
 
@@ -69,8 +72,11 @@ class Server:
     # ------------------------------------------------------------------ routes
     async def home(self, request: Request) -> Response:
         """The tables (spectator links) and a form for a new one."""
-        rows = "".join(f'<li><a href="/t/{t.tid}#{t.token_of(SPECTATOR)}">{html.escape(t.game.name)} '
-                       f"({t.tid})</a>: {html.escape(', '.join(t.seats))}</li>" for t in self.tables.values())
+        base = str(request.base_url).rstrip("/")
+        rows = "".join(f'<li>{html.escape(t.game.name)} ({t.tid}; {html.escape(", ".join(t.seats))}; '
+                       f'{"over" if t.gs.is_terminal() else f"decision {t.step}"}): watch at <a class="spectate" '
+                       f'href="{base}/t/{t.tid}#{t.token_of(SPECTATOR)}">{base}/t/{t.tid}#{t.token_of(SPECTATOR)}'
+                       f"</a></li>" for t in self.tables.values())
         options = "".join(f"<option>{html.escape(g)}</option>" for g in self.games)
         return HTMLResponse(HOME.format(rows=rows or "<li>none yet</li>", options=options))
 
@@ -159,12 +165,8 @@ async def _error(ws: WebSocket, message: str) -> None:
     await ws.send_text(json.dumps({"type": "error", "message": message}))
 
 
-def _asset(name: str) -> str:
-    return (files("orrery.interpreter.serve") / name).read_text(encoding="utf-8")
-
-
-PAGE = _asset("table.html")
-HOME = _asset("home.html")
+PAGE = page("table.html")
+HOME = page("home.html")
 
 
 __all__ = ["Server", "Loader", "join_links"]

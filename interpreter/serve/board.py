@@ -11,6 +11,7 @@ piece the seat does not see gets no symbol either).  Symbols, colours and the le
 from __future__ import annotations
 
 import math
+from importlib.resources import files
 from typing import Any
 
 from rich.style import Style
@@ -153,4 +154,13 @@ def _zone_title(game: Game, key: str) -> str:
     return f"{title} {rest[:-1]}" if rest else title  # a `per:` family's zone: 'stock north'
 
 
-__all__ = ["layout", "drawing", "css_colour", "panels"]
+def page(name: str) -> str:
+    """A page of serve/ (an HTML file) with the shared style (page.css) and drawing script (board.js) put in."""
+    return _asset(name).replace("/*STYLE*/", _asset("page.css")).replace("/*BOARD*/", _asset("board.js"))
+
+
+def _asset(name: str) -> str:
+    return (files("orrery.interpreter.serve") / name).read_text(encoding="utf-8")
+
+
+__all__ = ["layout", "drawing", "css_colour", "panels", "page"]

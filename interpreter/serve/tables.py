@@ -26,12 +26,14 @@ from ..bots.simulate import bot_seed
 from ..engine.game import Game, GameState, IllegalMove
 from ..files.atomic import write_atomic
 from ..files.save import SUFFIX, make_save, read_save, replay_save, write_save
-from .board import drawing, layout, panels
+from .frames import SPECTATOR, frame_of, seat_name
 
 HUMAN = "human"
 MAX_MESSAGE = 4096  # bytes: an answer is a few dozen; anything longer is refused unread
-SPECTATOR = -1  # the seat number of a spectator's token (sees what no seat's privacy covers: view(None) hidden)
 TOKENS_SUFFIX = ".tokens.json"
+
+
+Undo = Callable[[GameState, list[str]], tuple[GameState, int]]  # (game, seats) -> (game before, whose decision)
 
 
 class Refused(Exception):
@@ -51,6 +53,8 @@ class Table:
     tokens: dict[str, int]  # token -> seat (SPECTATOR for the spectators' token)
     save_dir: Path | None = None
     think: Callable[[str], str] = str  # a seat's bot name -> the bot made (the CLI gives plain 'mcts' a budget)
+    undo: Undo | None = None  # the rules of undo (None: this table takes nothing back)
+    generation: int = 0  # how many undos: a bot's answer to a position taken back is dropped
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     bots: dict[int, Bot] = field(default_factory=dict, repr=False)
 
@@ -71,12 +75,7 @@ class Table:
 
     def seat_name(self, seat: int) -> str:
         """The rules' name for a seat ('spectator' for the spectators)."""
-        return "spectator" if seat == SPECTATOR else self.game.rules.seat_name(seat)
-
-    @property
-    def title(self) -> str:
-        """The game's title as players read it."""
-        return self.game.spec.model.game.title or self.game.name
+        return seat_name(self.game, seat)
 
     @property
     def step(self) -> int:
@@ -92,8 +91,11 @@ class Table:
             msg = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             raise Refused("not a JSON message") from None
+        if isinstance(msg, dict) and msg.get("type") == "undo":
+            return self.take_back(seat, msg.get("step"))
         if not isinstance(msg, dict) or msg.get("type") != "act":
-            raise Refused("unknown message: send {\"type\": \"act\", \"step\": N, \"option\": I}")
+            raise Refused("unknown message: send {\"type\": \"act\", \"step\": N, \"option\": I} (or "
+                          "{\"type\": \"undo\", \"step\": N})")
         step, option = msg.get("step"), msg.get("option")
         if not _whole(step) or not _whole(option):
             raise Refused("'step' and 'option' must be whole numbers")
@@ -114,6 +116,25 @@ class Table:
                 raise Refused(str(exc)) from None
             self.save()
 
+    def take_back(self, seat: int, step: Any) -> None:
+        """Undo `seat`'s last decision (and the bots' answers since) where the rules of undo allow it (the
+        table's `undo`: cli/undo.py's, given by `orrery serve`); Refused, with nothing changed, otherwise."""
+        if self.undo is None:
+            raise Refused("this table cannot take decisions back")
+        if not _whole(step):
+            raise Refused("'step' must be a whole number")
+        with self.lock:
+            if step != self.step:
+                raise Refused(f"that undo is for decision {step}, but the game is at decision {self.step}")
+            if self.gs.is_terminal():
+                raise Refused("the game is over")
+            before, player = self.undo(self.gs, self.seats)  # (Refused with the rule's reason when not allowed)
+            if player != seat:
+                raise Refused(f"the last decision a human made is {self.seat_name(player)}'s: only "
+                              f"{self.seat_name(player)} can take it back")
+            self.gs, self.generation = before, self.generation + 1
+            self.save()
+
     def bot_to_move(self) -> int | None:
         """The bot seat that must answer now, if any."""
         with self.lock:
@@ -127,10 +148,10 @@ class Table:
         with self.lock:
             if self.bot_to_move() != seat:
                 return False
-            step, position = self.step, self.gs.clone()
+            step, generation, position = self.step, self.generation, self.gs.clone()
         choice = self.bots[seat].choose(position)  # (outside the lock: a search takes its budget)
         with self.lock:
-            if self.step != step:
+            if (self.step, self.generation) != (step, generation):  # the game moved on, or went back
                 return False
             self.gs.apply(choice)
             self.save()
@@ -138,44 +159,9 @@ class Table:
 
     # ------------------------------------------------------------------ what a seat is sent
     def frame(self, seat: int) -> dict[str, Any]:
-        """Everything `seat` is sent about the game now (SPECTATOR: what every seat may see)."""
+        """Everything `seat` is sent about the game now (SPECTATOR: what every seat may see): serve/frames.py."""
         with self.lock:
-            gs = self.gs
-            viewer = None if seat == SPECTATOR else seat
-            view = gs.view(viewer) if viewer is not None else _public_view(gs)
-            frame: dict[str, Any] = {
-                "type": "frame", "table": self.tid, "game": self.game.name, "seat": seat,
-                "seat_name": self.seat_name(seat), "step": self.step, "view": view,
-                "seats": [{"name": self.seat_name(i), "kind": k} for i, k in enumerate(self.seats)],
-                "log": self.log(seat),
-            }
-            frame["layout"] = layout(self.game, view)
-            frame.update(drawing(gs, view, frame["layout"]), panels=panels(self.game, view), title=self.title)
-            if gs.is_terminal():
-                o = gs.outcome()
-                frame["over"] = {"end": o.end, "winners": [self.seat_name(w) for w in o.winners],
-                                 "returns": gs.returns()}
-                return frame
-            current = gs.current_player()
-            frame["waiting_for"] = self.seat_name(current)
-            if seat == current:
-                d = gs.decision
-                frame["decision"] = {
-                    "prompt": d.prompt, "kind": d.kind,
-                    "options": [{"index": o.index, "label": o.label} for o in d.options],
-                    "refused": [{"option": str(k), "why": str(v)} for k, v in (d.reasons or {}).items()],
-                }
-            return frame
-
-    def log(self, seat: int) -> list[str]:
-        """The decisions so far as `seat` may know them: its own answers by label, the others' by who."""
-        lines = []
-        for s in self.gs.steps:
-            if s.auto:
-                continue
-            who = self.seat_name(s.player)
-            lines.append(f"{who}: {s.label}" if s.player == seat else f"{who} answered ({s.prompt})")
-        return lines
+            return {**frame_of(self.game, self.gs, seat, self.seats), "table": self.tid}
 
     # ------------------------------------------------------------------ nothing lost
     def save_path(self) -> Path | None:
@@ -218,41 +204,6 @@ def resume_tables(save_dir: Path, load: Any, think: Callable[[str], str] = str) 
         tables.append(Table(tid, game, save.game, save.variants, save.seats, gs,
                             {t: int(s) for t, s in tokens.items()}, save_dir, think))
     return tables
-
-
-def _public_view(gs: GameState) -> dict[str, Any]:
-    """What a spectator sees: only what every seat's view shows alike (their meet), so no seat's private zones,
-    values, menu or sealed pick; a hidden place shown to one seat and counted for another is counted.  (In a
-    one-player game that is the player's own view: there is no other seat to hide from.)"""
-    view = _meet([gs.view(s) for s in range(gs.num_players)])
-    view["viewer"] = None
-    return view
-
-
-_NOTHING = object()  # (the meet of values that differ)
-
-
-def _meet(values: list[Any]) -> Any:
-    """What a list of views (or parts) all show: keys they share, lists of one length element by element,
-    equal values; pieces in one and a count in another give the count; anything else is left out."""
-    first = values[0]
-    if all(isinstance(v, dict) for v in values):
-        out = {}
-        for key in first:
-            if all(key in v for v in values):
-                part = _meet([v[key] for v in values])
-                if part is not _NOTHING:
-                    out[key] = part
-        return out
-    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1:
-        parts = [_meet(list(items)) for items in zip(*values)]
-        return _NOTHING if any(p is _NOTHING for p in parts) else parts
-    if all(v == first for v in values):
-        return first
-    counts = {v for v in values if isinstance(v, int) and not isinstance(v, bool)}
-    if len(counts) == 1 and all(isinstance(v, list) or v in counts for v in values):
-        return counts.pop()
-    return _NOTHING
 
 
 def _whole(v: Any) -> bool:
