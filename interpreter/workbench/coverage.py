@@ -79,10 +79,17 @@ def _nodes(node: Any) -> Iterable[Any]:
 def _branch_name(path: tuple, node: A.If, k: int, is_else: bool) -> str:
     owner = ".".join(str(p) for p in path if p != "effect")
     if node.match is not None:
-        arm = "_" if is_else else repr(node.match.patterns[k][0]) if k < len(node.match.patterns) else str(k)
-        return f"{owner}: match {node.match.name} arm {arm}"
+        return f"{owner}: match arm {'_' if is_else else _arm(node, k)}"
     label = "else" if is_else else "if" if k == 0 else f"elif #{k}"
     return f"{owner}: {label}"
+
+
+def _arm(node: A.If, k: int) -> str:
+    """An arm's patterns as written (`"red" | "green"`): those on the line its block starts on (the patterns are
+    kept flat, one per alternative, so the arm's index alone does not name them)."""
+    line = node.branches[k][1].span.line if node.branches[k][1].span is not None else None
+    pats = [repr(value) for value, span in node.match.patterns if span is not None and span.line == line]
+    return " | ".join(pats) if pats else f"#{k + 1}"
 
 
 def _name_span(spec: Any, *path: Any) -> Any:
@@ -109,7 +116,8 @@ class Catalogue:
                 if isinstance(node, A.If):
                     for k, (_, body) in enumerate(node.branches):
                         self.by_block[id(body)] = self._add("branch", _branch_name(path, node, k, False), body.span)
-                    if node.else_ is not None:
+                    if node.else_ is not None and (node.match is None or node.match.default):
+                        # (a match without `_` covers every word: the else it is parsed into cannot run)
                         self.by_block[id(node.else_)] = self._add(
                             "branch", _branch_name(path, node, len(node.branches), True), node.else_.span)
         for name, decl in spec.model.tables.items():
@@ -281,7 +289,9 @@ def offer_cards(cat: Catalogue, gs: GameState) -> None:
 def _replay(game: Game, trials: Sequence[Trial]) -> list[RuleUse]:
     """The counts of these trials, replayed on the reference engine with the probes installed."""
     ref = game if game.mode == "interpreted" else Game(game.spec, game.limits, "interpreted")
-    first = ref.new_initial_state(players=trials[0].players if trials else None, seed=0)
+    # GameState.start: the general reference engine itself (new_initial_state may hand out a state on a faster
+    # flow whose menus and blocks the probes do not see; the same games either way)
+    first = GameState.start(ref, trials[0].players if trials else ref.num_players(), 0)
     cat = Catalogue(ref, first.state)
     with _Probes(cat):
         for t in trials:
