@@ -254,7 +254,7 @@ def menu_label(game: Any, fg: Any, st: Any, index: int) -> str:
     """The label of one option of a flat menu, as the general menu shows it (kept per action and value)."""
     labels = fg.__dict__.setdefault("labels", {})
     name, v = fg.actions[st.action], st.menu[index]
-    key = (name, repr(v) if v.__class__ is list else v)  # (a move as a list of cells: breakthrough's)
+    key = (name, repr(v) if v.__class__ is list else v)  # (a move given as a list of cells)
     label = labels.get(key)
     if label is None:
         label = labels[key] = _label_of(game, fg, v, fg.mod.param_types[name], st.n)
