@@ -114,18 +114,23 @@ def test_what_follows_every_action_counts_for_every_action(tmp_path):
 
 def test_a_guarded_choice_plays_the_same_games_as_a_replayed_one(tmp_path):
     """The guard only spares the replay: menus, answers and results are those of the unguarded spec."""
-    from orrery.interpreter.bots.factory import RandomBot
-
     placed = '\ncreate counter {owner: current} in c'
     guarded = _game(tmp_path, FREE + '\nif len(xs) > 0 { choose c from xs' + placed + ' }')
     replayed = _game(tmp_path, FREE + '\nrequire len(xs) > 0\nchoose c from xs' + placed)
     assert not guarded.rules.may_fail("act") and replayed.rules.may_fail("act")
     for seed in range(3):
-        a, b = guarded.new_initial_state(seed=seed), replayed.new_initial_state(seed=seed)
-        bot = RandomBot(seed)
-        while not b.is_terminal():
-            assert [o.label for o in a.legal_options()] == [o.label for o in b.legal_options()]
-            choice = bot.choose(b)
-            a.apply(choice)
-            b.apply(choice)
-        assert a.is_terminal() and a.returns() == b.returns()
+        same_menus(guarded, replayed, seed)
+
+
+def same_menus(one, other, seed: int) -> None:
+    """A random game (seed) played on both: the same menu at every step, the same end."""
+    from orrery.interpreter.bots.factory import RandomBot
+
+    a, b = one.new_initial_state(seed=seed), other.new_initial_state(seed=seed)
+    bot = RandomBot(seed)
+    while not b.is_terminal():
+        assert [o.label for o in a.legal_options()] == [o.label for o in b.legal_options()]
+        choice = bot.choose(b)
+        a.apply(choice)
+        b.apply(choice)
+    assert a.is_terminal() and a.returns() == b.returns()

@@ -13,6 +13,7 @@ import pytest
 
 from conftest import SPECS, evaluate
 from test_differential import play_lockstep
+from test_fallibility import same_menus
 from orrery.interpreter.bots.factory import RandomBot
 from orrery.interpreter.engine import driver
 from orrery.interpreter.engine.fallible import Fallible, fallible_of
@@ -102,14 +103,7 @@ def test_proving_changes_no_menu(games, monkeypatch):
     sure = Fallible.sure
     monkeypatch.setattr(Fallible, "sure", lambda self, d: None if self is fallible else sure(self, d))
     for seed in range(4):
-        a, b = proved.new_initial_state(seed=seed), replayed.new_initial_state(seed=seed)
-        bot = RandomBot(seed)
-        while not b.is_terminal():
-            assert [o.label for o in a.legal_options()] == [o.label for o in b.legal_options()]
-            choice = bot.choose(b)
-            a.apply(choice)
-            b.apply(choice)
-        assert a.is_terminal() and a.returns() == b.returns()
+        same_menus(proved, replayed, seed)
 
 
 @pytest.mark.parametrize("seed", range(4))
