@@ -108,16 +108,19 @@ def parameter_menus(it: Interp, options: list[Option], reasons: dict[int, str],
     menus: dict[str, tuple[list, list]] = {}
     if len(options) < 2:
         return menus
-    for opt in list(options):
-        if opt.value not in it.r.param_gated:
-            continue
-        action = it.r.actions[opt.value]
-        try:
-            menus[opt.value] = param_values(it, action)
-        except RequireFailed as why:
-            options.remove(opt)
-            reasons[opt.index] = why.explain()
-            rejected.append((action.label, reasons[opt.index]))
+    kept = []
+    for opt in options:
+        if opt.value in it.r.param_gated:
+            action = it.r.actions[opt.value]
+            try:
+                menus[opt.value] = param_values(it, action)
+            except RequireFailed as why:
+                reasons[opt.index] = why.explain()
+                rejected.append((action.label, reasons[opt.index]))
+                continue
+        kept.append(opt)
+    if len(kept) < len(options):
+        options[:] = kept  # (in place, as the caller reads it; not one `remove` each: Option equality is not cheap)
     return menus
 
 
