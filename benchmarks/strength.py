@@ -83,19 +83,29 @@ def play(name: str, seats: list[str], seed: int, think: float) -> dict[str, Any]
 
 
 def tasks(name: str, opponents: list[str], games: int, seed: int) -> Iterator[tuple[str, list[str], int, str]]:
-    """(game, seats, seed, opponent) of every game of one game's rows."""
+    """(game, seats, seed, opponent) of every game of one game's rows, game i of every row and seat before game
+    i + 1 of any (a run stopped early leaves its rows and seats balanced)."""
     n = table_players(name)
-    if n == 1:  # alone: the default bot, then each opponent alone for comparison
-        for kind in [DEFAULT, *opponents]:
-            for i in range(games):
+    for i in range(games):
+        if n == 1:  # alone: the default bot, then each opponent alone for comparison
+            for kind in [DEFAULT, *opponents]:
                 yield name, [kind], seed + i, kind
-        return
-    for opponent in opponents:
-        for seat in range(n):
-            for i in range(games):
+            continue
+        for opponent in opponents:
+            for seat in range(n):
                 seats = [opponent] * n
                 seats[seat] = DEFAULT
                 yield name, seats, seed + 1000 * seat + i, opponent
+
+
+def interleaved(names: list[str], opponents: list[str], games: int, seed: int) -> list[tuple[str, list[str], int, str]]:
+    """Every game's tasks, round-robin across the games (each row grows at its own pace, none waits for the
+    others to finish)."""
+    streams = [list(tasks(name, opponents, games, seed)) for name in names]
+    out: list[tuple[str, list[str], int, str]] = []
+    for i in range(max((len(s) for s in streams), default=0)):
+        out.extend(s[i] for s in streams if i < len(s))
+    return out
 
 
 def _key(record: dict[str, Any]) -> tuple:
@@ -112,8 +122,7 @@ def run(names: list[str], opponents: list[str], games: int, seed: int, think: fl
     """Play every game not yet in `out` (appending each as it ends); every record, old and new."""
     done = read(out) if out is not None and out.exists() else []
     seen = {_key(r) for r in done}
-    todo = [t for name in names for t in tasks(name, opponents, games, seed)
-            if (t[0], tuple(t[1]), t[2], think) not in seen]
+    todo = [t for t in interleaved(names, opponents, games, seed) if (t[0], tuple(t[1]), t[2], think) not in seen]
     records = list(done)
 
     def keep(record: dict[str, Any]) -> None:

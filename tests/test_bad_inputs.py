@@ -1,33 +1,31 @@
 """The bad-input corpus: every broken input gets a located, plain message, never a traceback.
 
-Each case of `tests/bad_inputs/cases.yaml` runs `python -m orrery ARGS...` in a subprocess from
-the repository root, with stdin closed, and checks the exit code, the location and a fragment of
-the message (see the comment at the top of cases.yaml).  Cases marked `xfail` record how the
-engine *should* answer an input it currently answers badly; they are strict expected failures.
+Each case of `tests/bad_inputs/cases.yaml` runs `python -m orrery ARGS...` in a process of its own
+from the repository root, with stdin on /dev/null, and checks the exit code, the location and a
+fragment of the message (see the comment at the top of cases.yaml).  Cases marked `xfail` record how
+the engine *should* answer an input it currently answers badly; they are strict expected failures.
 
-The subprocesses are started together (a few at a time) the first time a case needs its result,
-so the whole corpus takes a fraction of the time it would take case by case.
+Each process is forked from a server that has imported Orrery once (tests/cliserver.py): a fresh
+interpreter would spend most of a case's CPU on its start and imports (235 cases: about 120 CPU s
+started afresh, about 50 forked).  tests/test_cli.py runs the real `python -m orrery` once.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 import yaml
+from cliserver import CliServer
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"
 MANIFEST = CORPUS / "cases.yaml"
 DIR = CORPUS.relative_to(REPO).as_posix()  # "tests/bad_inputs": paths in messages stay short
-TIMEOUT = 60
+CPU_LIMIT = 60  # CPU seconds a case may use (a case that loops is stopped, and fails)
 MIN_CASES = 70
 KEYS = {"id", "args", "exit", "where", "message", "also", "forbid", "stream", "xfail"}
 FOLDERS = ("spec", "variant", "scenario", "log", "save", "cli")
@@ -45,59 +43,16 @@ def _load_cases() -> list[dict[str, Any]]:
 CASES = _load_cases()
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What one run of the orrery command produced."""
-
-    code: int | None
-    stdout: str
-    stderr: str
-
-
-def _run(args: list[str]) -> Outcome:
+@pytest.fixture(scope="session")
+def cli() -> Iterator[CliServer]:
+    """`python -m orrery` for the corpus: forked from one server per worker (tests/cliserver.py), so that each case
+    is a process of its own without paying the interpreter's start and Orrery's imports again."""
     env = dict(os.environ)
     env.pop("ORRERY_DEBUG", None)  # a bug must show as a plain 'internal error', not re-raise
     env.setdefault("PYTHONIOENCODING", "utf-8")
-    try:
-        proc = subprocess.run([sys.executable, "-m", "orrery", *args], cwd=REPO, stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=TIMEOUT, env=env)
-    except subprocess.TimeoutExpired as exc:
-        out = (exc.stdout or b"").decode("utf-8", "replace")
-        err = (exc.stderr or b"").decode("utf-8", "replace")
-        return Outcome(None, out, err + f"\n[timed out after {TIMEOUT} s]")
-    return Outcome(proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
-
-
-class _Runner:
-    """Runs the selected cases concurrently on first use; each test then reads its own outcome."""
-
-    def __init__(self, wanted: list[str]):
-        self.wanted = wanted
-        self.results: dict[str, Outcome] | None = None
-
-    def get(self, case: dict[str, Any]) -> Outcome:
-        if self.results is None and os.environ.get("PYTEST_XDIST_WORKER"):
-            self.results = {}  # under xdist a worker runs only some cases: each runs when its test asks for it
-        if self.results is None:
-            by_id = {c["id"]: c for c in CASES}
-            ids = [i for i in self.wanted if i in by_id] or [case["id"]]
-            workers = max(2, min(8, (os.cpu_count() or 2) * 2))
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                outcomes = pool.map(lambda i: _run([_fill(a) for a in by_id[i]["args"]]), ids)
-                self.results = dict(zip(ids, outcomes))
-        if case["id"] not in self.results:  # not prefetched (e.g. selected in an unusual way)
-            self.results[case["id"]] = _run([_fill(a) for a in case["args"]])
-        return self.results[case["id"]]
-
-
-@pytest.fixture(scope="session")
-def corpus_runner(request: pytest.FixtureRequest) -> _Runner:
-    wanted = []
-    for item in request.session.items:
-        callspec = getattr(item, "callspec", None)
-        if item.module.__name__ == __name__ and callspec is not None and "case" in callspec.params:
-            wanted.append(callspec.params["case"]["id"])
-    return _Runner(wanted)
+    server = CliServer(env)
+    yield server
+    server.close()
 
 
 def _param(case: dict[str, Any]) -> Any:
@@ -106,8 +61,8 @@ def _param(case: dict[str, Any]) -> Any:
 
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
-def test_bad_input(case: dict[str, Any], corpus_runner: _Runner) -> None:
-    out = corpus_runner.get(case)
+def test_bad_input(case: dict[str, Any], cli: CliServer) -> None:
+    out = cli.run([_fill(a) for a in case["args"]], cpu_limit=CPU_LIMIT)
     expected_exit = case.get("exit", 2)
     stream_name = case.get("stream", "stderr" if expected_exit == 2 else "stdout")
     text = out.stderr if stream_name == "stderr" else out.stdout

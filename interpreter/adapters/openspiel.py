@@ -15,8 +15,10 @@ import numpy as np
 import pyspiel
 
 from orrery.interpreter.engine.game import Game as OrreryGame
+from orrery.interpreter.engine.game import default_mode
 from orrery.interpreter.engine.game import load_game as load_orrery
-from orrery.interpreter.engine.gamefiles import bundled_games, resolve_game
+from orrery.interpreter.engine.gamefiles import bundled_games, resolve_game, resolve_variant
+from orrery.interpreter.files.gamecache import game_for
 from orrery.interpreter.core.rules import Rules
 from orrery.rulespec.quickload import load_spec
 
@@ -85,6 +87,14 @@ def _shared_of(params: tuple) -> _Shared:
     return _LOADED[params]
 
 
+def _orrery_game(source: str, variants: list[str], mode: str) -> OrreryGame:
+    """The Orrery game of OpenSpiel's parameters, built once per process for the same files' bytes
+    (files/gamecache.py): OpenSpiel makes a game object anew for every state it deserializes, and building a
+    bundled game (its spec loaded, its code generated) costs up to half a CPU second."""
+    path = resolve_game(source)
+    return game_for(path, [resolve_variant(path, v) for v in variants], mode=mode)
+
+
 class OrreryOpenSpielGame(pyspiel.Game):
     """An Orrery game seen by OpenSpiel."""
 
@@ -93,7 +103,7 @@ class OrreryOpenSpielGame(pyspiel.Game):
         source = params.get("game", "")
         variants = [v for v in str(params.get("variants", "")).split(",") if v]
         if game is None:
-            game = load_orrery(source, variants, mode=params.get("mode") or None)
+            game = _orrery_game(str(source), variants, params.get("mode") or default_mode())
         traits = traits_of(game.rules)
         gtype = game_type(traits, str(source))
         params = {**gtype.parameter_specification, **params, "game": str(source)}

@@ -1,0 +1,126 @@
+"""`python -m orrery ARGS` run many times for the price of one interpreter start: a fork server.
+
+Starting Python and importing Orrery costs about half a CPU second, more than most commands a test runs (a
+bad spec refused, a file validated).  The server is one process that has imported the command once; for each
+run it forks a child, which is a process of its own as `python -m orrery` would be: its own working directory,
+environment and argv, stdin on /dev/null (as the server's), stdout and stderr into files, `orrery/__main__.py` run as the main
+module, and the interpreter's own exit (SystemExit codes, atexit, an uncaught exception's traceback on stderr).
+What a fresh interpreter would do differently is only what happens before the first line of `__main__`: the
+imports, already done, and anything that reads the environment while importing (nothing in Orrery does: the
+environment is read when a command runs, and each child has the one it was given).
+
+A child may use `cpu_limit` CPU seconds (RLIMIT_CPU: the kernel stops it with SIGXCPU): CPU, not the wall clock,
+so a loaded machine does not time out a run that is still working.  Used by tests/test_bad_inputs.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one run of the orrery command produced (code None: stopped at its CPU limit)."""
+
+    code: int | None
+    stdout: str
+    stderr: str
+
+
+class CliServer:
+    """A fork server for `python -m orrery`; `run` is safe to call from several threads (runs go one at a time)."""
+
+    def __init__(self, env: dict[str, str] | None = None) -> None:
+        self.env = dict(os.environ if env is None else env)
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen | None = None
+
+    def _start(self) -> subprocess.Popen:
+        if self._proc is None or self._proc.poll() is not None:
+            self._proc = subprocess.Popen([sys.executable, __file__], cwd=REPO, env=self.env, text=True,
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None)
+        return self._proc
+
+    def run(self, args: list[str], cwd: Path = REPO, env: dict[str, str] | None = None,
+            cpu_limit: int = 60) -> Outcome:
+        """Run `python -m orrery *args` in a forked child and wait for it."""
+        with self._lock, tempfile.TemporaryDirectory(prefix="orrery-cli-") as tmp:
+            proc = self._start()
+            request = {"args": args, "cwd": str(cwd), "env": self.env if env is None else env,
+                       "out": f"{tmp}/out", "err": f"{tmp}/err", "cpu_limit": cpu_limit}
+            proc.stdin.write(json.dumps(request) + "\n")
+            proc.stdin.flush()
+            status = int(proc.stdout.readline())
+            out, err = (Path(tmp, n).read_bytes().decode("utf-8", "replace") for n in ("out", "err"))
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            if sig == signal.SIGXCPU:
+                return Outcome(None, out, err + f"\n[stopped after {cpu_limit} CPU s]")
+            return Outcome(-sig, out, err)
+        return Outcome(os.WEXITSTATUS(status), out, err)
+
+    def close(self) -> None:
+        """Stop the server (it exits when its input closes)."""
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.stdin.close()
+            self._proc.wait()
+        self._proc = None
+
+
+# ------------------------------------------------------------------ the server process
+
+
+def _child(request: dict) -> None:
+    """In the forked child: become `python -m orrery ARGS` and exit as that process would."""
+    import resource
+    import runpy
+
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    resource.setrlimit(resource.RLIMIT_CPU, (request["cpu_limit"], request["cpu_limit"] + 1))
+    for fd, name in ((1, "out"), (2, "err")):
+        os.dup2(os.open(request[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), fd)
+    sys.argv = ["orrery", *request["args"]]
+    # run as the main module; SystemExit and an uncaught exception leave the way they would leave the interpreter
+    runpy.run_module("orrery", run_name="__main__", alter_sys=True)
+    sys.exit(0)
+
+
+def _serve() -> None:
+    """Import the command once, then fork a child per request line; answer each with the child's wait status."""
+    from orrery.interpreter.cli.main import build_parser
+
+    from orrery.rulespec.parser import parse_block, parse_expr
+
+    build_parser()  # the imports every child shares (some commands' modules are imported by the parser)
+    parse_expr("0"), parse_block("pass")  # and the rule-text parsers (read from their shipped tables at first use)
+
+    # requests and answers on fds of their own: fds 0 and 1 (and sys.stdin, sys.stdout) are the children's
+    requests, answers = os.fdopen(os.dup(0), "r"), os.fdopen(os.dup(1), "w")
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    for line in requests:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            requests.close()
+            answers.close()
+            _child(request)  # never returns: the child exits from inside the command
+        _, status = os.waitpid(pid, 0)
+        answers.write(f"{status}\n")
+        answers.flush()
+
+
+if __name__ == "__main__":
+    _serve()
