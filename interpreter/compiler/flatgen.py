@@ -230,6 +230,10 @@ class FlatGen:
 
     def x_Attr(self, node: A.Attr) -> str:
         obj_t, name = self.typeof(node.obj), node.name
+        if obj_t == ZONE and name in ("width", "height") and self.is_zone(node.obj):
+            extent = self.tp.extent(node, self.local_types())
+            if extent is not None:
+                return repr(extent)  # (a bounded grid's, known now)
         s = T.strip(obj_t)
         if s in (PIECE, BPIECE):
             top = self.top_attr(node)
