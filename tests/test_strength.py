@@ -38,6 +38,10 @@ def test_a_run_resumes_where_it_stopped_and_the_table_counts_each_result(tmp_pat
     assert len(again) == 4 and len(strength.read(out)) == 4
     (row,) = strength.rows(again)
     assert row["games"] == 4 and row["win"] + row["draw"] + row["loss"] == 4 and row["seats"] == [0, 1]
+    for r in again:  # tic-tac-toe alternates: a seat's turns are its decisions
+        bot = r["seats"].index("mcts")
+        assert r["turns"][bot] == (r["decisions"] + (bot == 0)) // 2 and 0 < r["turn_max"][bot] <= r["cpu"][bot]
+    assert 0 < row["turn_mean"] <= row["turn_max"]
     assert "| tic-tac-toe | 2 | mcts 0.02 vs random | 4 |" in strength.markdown(again)
 
 
