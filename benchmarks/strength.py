@@ -18,7 +18,8 @@ every seat, the other seats the opponent's; game i of seat s uses seed `--seed +
 Every game played is one JSON line (appended to `--out` as it ends, so a long run can be stopped and
 resumed game by game: games already in the file are skipped); `--table FILE` prints the markdown table
 from such a file: wins, draws (shared results included) and losses of the default bot, its win rate with a
-Wilson 95 % interval, decisions and CPU seconds a game.
+Wilson 95 % interval, decisions and CPU seconds a game (every seat), and the default bot's CPU seconds a turn
+(a turn: the decisions a seat makes in a row, what a person at the table waits for), mean and most.
 """
 
 from __future__ import annotations
@@ -68,34 +69,53 @@ def play(name: str, seats: list[str], seed: int, think: float) -> dict[str, Any]
         else:
             bots.append(make_bot(kind, bot_seed(seed, i)))
     cpu = [0.0] * len(seats)
-    decisions = 0
+    turns = [0] * len(seats)  # a turn: the decisions one seat makes in a row (what a person waits for)
+    turn_max = [0.0] * len(seats)  # the most CPU one turn of the seat took
+    decisions, last, this_turn = 0, None, 0.0
     while not gs.is_terminal() and decisions < MAX_DECISIONS:
         p = gs.current_player()
+        if p != last:
+            turns[p] += 1
+            last, this_turn = p, 0.0
         start = time.process_time()
         chosen = budgets[p].think(gs, p, bots[p]) if p in budgets else bots[p].choose(gs)
         apply_choice(gs, chosen)
-        cpu[p] += time.process_time() - start
+        spent = time.process_time() - start
+        cpu[p] += spent
+        this_turn += spent
+        turn_max[p] = max(turn_max[p], this_turn)
         decisions += 1
     out = gs.outcome()
     return {"game": name, "seats": seats, "seed": seed, "think": think, "decisions": decisions,
             "end": out.end if out else None, "winners": list(out.winners) if out else [],
-            "scores": serialize(out.scores) if out else None, "returns": gs.returns(), "cpu": [round(c, 3) for c in cpu]}
+            "scores": serialize(out.scores) if out else None, "returns": gs.returns(), "cpu": [round(c, 3) for c in cpu],
+            "turns": turns, "turn_max": [round(c, 3) for c in turn_max]}
 
 
 def tasks(name: str, opponents: list[str], games: int, seed: int) -> Iterator[tuple[str, list[str], int, str]]:
-    """(game, seats, seed, opponent) of every game of one game's rows."""
+    """(game, seats, seed, opponent) of every game of one game's rows, game i of every row and seat before game
+    i + 1 of any (a run stopped early leaves its rows and seats balanced)."""
     n = table_players(name)
-    if n == 1:  # alone: the default bot, then each opponent alone for comparison
-        for kind in [DEFAULT, *opponents]:
-            for i in range(games):
+    for i in range(games):
+        if n == 1:  # alone: the default bot, then each opponent alone for comparison
+            for kind in [DEFAULT, *opponents]:
                 yield name, [kind], seed + i, kind
-        return
-    for opponent in opponents:
-        for seat in range(n):
-            for i in range(games):
+            continue
+        for opponent in opponents:
+            for seat in range(n):
                 seats = [opponent] * n
                 seats[seat] = DEFAULT
                 yield name, seats, seed + 1000 * seat + i, opponent
+
+
+def interleaved(names: list[str], opponents: list[str], games: int, seed: int) -> list[tuple[str, list[str], int, str]]:
+    """Every game's tasks, round-robin across the games (each row grows at its own pace, none waits for the
+    others to finish)."""
+    streams = [list(tasks(name, opponents, games, seed)) for name in names]
+    out: list[tuple[str, list[str], int, str]] = []
+    for i in range(max((len(s) for s in streams), default=0)):
+        out.extend(s[i] for s in streams if i < len(s))
+    return out
 
 
 def _key(record: dict[str, Any]) -> tuple:
@@ -112,8 +132,7 @@ def run(names: list[str], opponents: list[str], games: int, seed: int, think: fl
     """Play every game not yet in `out` (appending each as it ends); every record, old and new."""
     done = read(out) if out is not None and out.exists() else []
     seen = {_key(r) for r in done}
-    todo = [t for name in names for t in tasks(name, opponents, games, seed)
-            if (t[0], tuple(t[1]), t[2], think) not in seen]
+    todo = [t for t in interleaved(names, opponents, games, seed) if (t[0], tuple(t[1]), t[2], think) not in seen]
     records = list(done)
 
     def keep(record: dict[str, Any]) -> None:
@@ -180,20 +199,39 @@ def rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "rate": tally["win"] / n, "low": lo, "high": hi,
                     "seats": sorted({r["seats"].index(DEFAULT) for r in rs if DEFAULT in r["seats"]}),
                     "decisions": sum(r["decisions"] for r in rs) / n,
-                    "cpu": sum(sum(r["cpu"]) for r in rs) / n})
+                    "cpu": sum(sum(r["cpu"]) for r in rs) / n, **turn_cpu(rs)})
     return out
+
+
+def turn_cpu(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The default bot's CPU seconds a turn, mean and most, over the records that counted turns (older ones did
+    not): `turn_mean`, `turn_max` (None without any)."""
+    spent, turns, most = 0.0, 0, 0.0
+    for r in records:
+        if "turns" not in r or DEFAULT not in r["seats"]:
+            continue
+        i = r["seats"].index(DEFAULT)
+        spent, turns, most = spent + r["cpu"][i], turns + r["turns"][i], max(most, r["turn_max"][i])
+    return {"turn_mean": spent / turns if turns else None, "turn_max": most if turns else None}
 
 
 def markdown(records: list[dict[str, Any]]) -> str:
     """The table of docs/bots.md."""
     lines = ["| game | players | default bot (CPU s a turn) against | games | won | drawn | lost | won % (95 %) "
-             "| decisions a game | CPU s a game |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "| decisions a game | CPU s a game | bot's CPU s a turn (mean, most) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows(records):
         who = r["against"] if r["against"].endswith("alone") else f"mcts {r['think']:g} vs {r['against']}"
         lines.append(f"| {r['game']} | {r['players']} | {who} | {r['games']} | {r['win']} | {r['draw']} | "
                      f"{r['loss']} | {100 * r['rate']:.0f} % ({100 * r['low']:.0f}-{100 * r['high']:.0f}) | "
-                     f"{r['decisions']:.0f} | {r['cpu']:.1f} |")
+                     f"{r['decisions']:.0f} | {r['cpu']:.1f} | {_turns(r)} |")
     return "\n".join(lines)
+
+
+def _turns(row: dict[str, Any]) -> str:
+    if row["turn_mean"] is None:
+        return "-"
+    return f"{row['turn_mean']:.2f}, {row['turn_max']:.2f}"
 
 
 def main() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from orrery.interpreter.bots.factory import make_bot
@@ -9,6 +11,7 @@ from orrery.interpreter.core.decisions import RuleError
 from orrery.interpreter.bots.mcts import MctsBot
 from orrery.interpreter.bots.simulate import bot_seed, play_game
 from orrery.interpreter.cli.main import main
+from orrery.interpreter.engine.game import load_game
 
 # A made-up solitaire walk: ten steps, each one up or down, won by standing on 8.  Random play wins only
 # when at least 9 of the 10 steps go up (11 of 1024 games); a search bot that judges positions by the height
@@ -262,3 +265,21 @@ def test_heuristic_max_may_be_worked_out_from_the_constants(game_from):
     game = walk(game_from, "constants: {peak: 8}\nbots: {heuristic: height + 10, heuristic_max: 'peak + 10'}")
     assert game.rules.heuristic_top == 18
     assert game.new_initial_state(players=1, seed=1).heuristic_returns() == [pytest.approx(2 * 10 / 18 - 1)]
+
+
+def test_breakthrough_heuristic_weighs_each_pawn_by_how_far_it_has_come():
+    """Breakthrough's standing(p): 50, plus the worth of p's pawns (table `worth`, by the rows each has come from
+    its home row), minus the opponent's; 50 at the start, and one side's gain is the other's loss, in random games."""
+    game = load_game("breakthrough")
+    worth = [4, 4, 5, 6, 8, 11, 15, 20]
+    for seed in range(3):
+        gs = game.new_initial_state(seed=seed)
+        assert _raw_heuristic(gs) == [50, 50]
+        rng = random.Random(seed)
+        while not gs.is_terminal():
+            strength = [0, 0]
+            for label, stack in gs.view()["zones"]["board"]["cells"].items():
+                who, row = stack[0]["owner"]["player"], int(label[1:]) - 1
+                strength[who] += worth[row if who == 0 else 7 - row]
+            assert _raw_heuristic(gs) == [50 + strength[0] - strength[1], 50 + strength[1] - strength[0]], seed
+            gs.apply(rng.choice(gs.legal_actions()))

@@ -9,7 +9,7 @@ from contextlib import ExitStack
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")
 
 from starlette.testclient import TestClient  # noqa: E402
 
@@ -190,3 +190,43 @@ def test_undo_is_refused_after_a_random_draw(tmp_path):
     with pytest.raises(Refused, match="random draw"):
         table.answer(last, json.dumps({"type": "undo", "step": table.step}))
     assert table.gs.digest() == digest
+
+
+def _play_served(table, human_moves, undo_after=()):
+    """Seat 0 plays `human_moves` (first legal options by position), the bot answers each; after the moves
+    whose numbers are in `undo_after`, seat 0 takes its move back and makes it again."""
+    for k, pick in enumerate(human_moves):
+        for again in range(2 if k in undo_after else 1):
+            table.answer(0, json.dumps({"type": "act", "step": table.step, "option": table.gs.legal_actions()[pick]}))
+            while table.bot_to_move() is not None:
+                assert table.bot_answer(table.bot_to_move())
+            if again == 0 and k in undo_after:
+                table.answer(0, json.dumps({"type": "undo", "step": table.step}))
+    return [(s.player, s.index) for s in table.gs.steps]
+
+
+@pytest.mark.parametrize("bot", ["random", "mcts:30"])
+def test_a_served_bot_answers_again_as_it_did_before_an_undo(tmp_path, bot):
+    """As at `orrery play`: the table keeps its bots' copies, so a move taken back and made again gets the
+    same answers, and the whole game equals the one played straight (a fresh RNG draw would differ)."""
+    from orrery.interpreter.cli.serve import undo
+
+    moves = [3, 3, 2, 4, 0, 1]
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    straight = _play_served(Server(_load, tmp_path / "a", games=[], undo=undo).open_table(
+        "connect-four", [], ["human", bot], 5), moves)
+    undone = _play_served(Server(_load, tmp_path / "b", games=[], undo=undo).open_table(
+        "connect-four", [], ["human", bot], 5), moves, undo_after={0, 2, 3})
+    assert undone == straight and len(straight) >= 2 * len(moves)
+
+
+def test_a_served_bot_on_a_time_budget_replays_its_undone_answers(tmp_path):
+    """A search on a clock cannot repeat itself: while seat 0 retraces the undone line, the bot gives the
+    answers it gave (no search: the clock would make them differ)."""
+    from orrery.interpreter.cli.serve import undo
+
+    table = Server(_load, tmp_path, games=[], undo=undo).open_table("connect-four", [], ["human", "mcts:0.05s"], 5)
+    first = _play_served(table, [3])
+    table.answer(0, json.dumps({"type": "undo", "step": table.step}))
+    table.bots[1].choose = lambda position: pytest.fail("the bot searched instead of replaying its answer")
+    assert _play_served(table, [3]) == first

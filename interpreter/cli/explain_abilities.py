@@ -42,12 +42,20 @@ def _words(path: tuple, a: Any) -> str:
         return said.rstrip(".")
     if a.activate is not None:  # (an action its owner may take: core/activation.py's default label)
         when = f", during {' or '.join(a.during)}" if a.during else ""
-        return f"its owner may {a.activate.label or 'use it'} at any time{when}"
+        return f"its owner may {a.activate.label or 'use it'} {_how_often(a.limit)}{when}"
     for key, form in _KIND:
         value = getattr(a, key)
         if value is not None:
             return form.format(value if isinstance(value, str) else ", ".join(value))
     return "an ability"
+
+
+def _how_often(limit: Any) -> str:
+    """`at any time`, or how often each piece may be used (`once per round`, `2 times per game`)."""
+    if limit is None:
+        return "at any time"
+    times = "once" if limit.times == 1 else f"{limit.times} times"
+    return f"{times} per {limit.per}"
 
 
 def abilities_text(model: Any, kname: str) -> str:

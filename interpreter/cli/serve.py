@@ -16,6 +16,7 @@ from orrery.rulespec.errors import InputError
 from ..core.options import Number
 from ..engine.gamefiles import bundled_games
 from .tableargs import add_table_args
+from .undo import BotMemory
 
 PORT = Number("--port", 1, 65535)
 DEFAULT_DIR = "orrery-tables"
@@ -77,17 +78,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def undo(gs: Any, seats: list[str]) -> tuple[Any, int]:
-    """The rules of undo of `orrery play` (cli/undo.py) for a served table: the game before the last human
-    decision (and the bots' answers since) and whose it was; the table's Refused with the reason otherwise."""
-    from ..serve.tables import Refused
-    from .play import UndoRefused, undo_last
+class TableUndo:
+    """The rules of undo of `orrery play` (cli/undo.py) for a served table, and its memory of the bots."""
 
-    try:
-        before, last = undo_last(gs, seats)
-    except UndoRefused as exc:
-        raise Refused(f"cannot undo: {exc.reason}") from None
-    return before, last.player
+    def __call__(self, gs: Any, seats: list[str]) -> tuple[Any, int]:
+        """The game before the last human decision (and the bots' answers since) and whose it was; the table's
+        Refused with the reason otherwise."""
+        from ..serve.tables import Refused
+        from .play import UndoRefused, undo_last
+
+        try:
+            before, last = undo_last(gs, seats)
+        except UndoRefused as exc:
+            raise Refused(f"cannot undo: {exc.reason}") from None
+        return before, last.player
+
+    def remember(self, bots: dict[int, Any], remake: Any) -> BotMemory:
+        """`orrery play`'s memory: a bot answers again exactly as it did before the undo (cli/undo.py)."""
+        return BotMemory(bots, remake)
+
+
+undo = TableUndo()
 
 
 def _serve(server: Any, args: argparse.Namespace) -> None:
@@ -97,4 +108,4 @@ def _serve(server: Any, args: argparse.Namespace) -> None:
     uvicorn.run(server.app(), host=args.host, port=args.port, log_level="warning")
 
 
-__all__ = ["add_command", "cmd_serve", "undo"]
+__all__ = ["TableUndo", "add_command", "cmd_serve", "undo"]

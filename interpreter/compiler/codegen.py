@@ -558,18 +558,17 @@ class CodeGen(ExprForms, InlineCalls):
         value, key, n = self.fresh("val"), self.const(node.target.id), self.node_const(node)
         self.emit(indent, f"{value} = {self.expr(node.value)}  # {_pos(node)}", node)
         if node.target.id in self.bound:  # certainly a local name: no spec variable to fall back to
-            if node.op == "=":
-                self.emit(indent, f"env[{key}] = {value}")
-            else:
-                self.emit(indent, f"env[{key}] = CMB(it, {n}, env[{key}], {value})")
+            self.set_local(indent, node, key, n, value)
             return
         self.emit(indent, f"if {key} in env:")
-        if node.op == "=":
-            self.emit(indent + 1, f"env[{key}] = {value}")
-        else:
-            self.emit(indent + 1, f"env[{key}] = CMB(it, {n}, env[{key}], {value})")
+        self.set_local(indent + 1, node, key, n, value)
         self.emit(indent, "else:")
         self.emit(indent + 1, f"SETG(it, {n}, {value})")
+
+    def set_local(self, indent: int, node: A.Assign, key: str, n: str, value: str) -> None:
+        """`NAME op= value` on the effect's local name (in `env`), combined as effects._combine combines."""
+        new = value if node.op == "=" else f"CMB(it, {n}, env[{key}], {value})"
+        self.emit(indent, f"env[{key}] = {new}")
 
     def visit_If(self, node: A.If, indent: int) -> None:
         for i, (cond, body) in enumerate(node.branches):
@@ -589,10 +588,7 @@ class CodeGen(ExprForms, InlineCalls):
         if node.cond is not None:
             kept = self.fresh("kept")
             self.emit(indent, f"{kept} = []")
-            self.emit(indent, f"for {v} in {items}:")
-            self.emit(indent + 1, f"env[{key}] = {v}")
-            before = set(self.bound)
-            self.bound.add(node.var)
+            before = ordergen.bind_each(self, indent, items, key, node.var, v)
             self.emit(indent + 1, f"if {self.cond(node.cond)}:", node.cond)
             self.bound = before
             self.emit(indent + 2, f"{kept}.append({v})")

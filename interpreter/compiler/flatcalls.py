@@ -15,6 +15,10 @@ from . import typepass as T
 from .typepass import BOOL, BPIECE, CELL, INT, NEVER, PIECE, PLAYER, STR, ZONE
 
 
+# built-ins whose cell argument is only read as the index of a list (a place, a geometry table): none fails there
+_CELL_INDEXED = frozenset({"empty", "count", "size", "top", "neighbor", "adjacent", "direction"})
+
+
 def builtin_call(gen: Any, node: A.Call) -> str:
     """The source of a built-in call (flatgen.FlatGen `gen`)."""
     f, args = node.func, node.args
@@ -31,7 +35,7 @@ def builtin_call(gen: Any, node: A.Call) -> str:
     one = srcs[0] if srcs else ""
     s0 = T.strip(types[0]) if types else ""
     if types and T.optional(types[0]) and f not in ("text",):
-        one = gen.nn(one)
+        one = gen.ix(one) if f in _CELL_INDEXED and s0 == CELL else gen.nn(one)
     if f == "empty" and s0 == CELL:
         return f"(not P[{one}])"
     if f in ("count", "size") and s0 == CELL:

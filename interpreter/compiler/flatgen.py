@@ -147,6 +147,12 @@ class FlatGen:
         return f"({v} if ({v} := {src}) is not None else NN(None))"
 
     @staticmethod
+    def ix(src: str) -> str:
+        """A value that must not be none, read only as the index of a list (a place, a table, a column): none
+        fails there by itself (TypeError, which stops the flat game as NN does), so it is not tested first."""
+        return "NN(None)" if src == "None" else src
+
+    @staticmethod
     def no(what: str) -> FlatUnsupported:
         return FlatUnsupported(what)
 
@@ -218,25 +224,24 @@ class FlatGen:
         arg_t = self.typeof(call.args[0])
         if T.strip(arg_t) != CELL:
             return None
-        c = self.expr(call.args[0])
-        if T.optional(arg_t):
-            c = self.nn(c)
-        col = f"A_{self.lay.attr_col[node.name]}"
-        if self.no_walrus:
-            return f"{col}[NN(TOPF(P[{c}]))]"
-        t = self.fresh()
-        return f"({col}[{t}[-1]] if ({t} := P[{c}]) else NN(None))"
+        c = self.ix(self.expr(call.args[0]))
+        # (an empty place has no top piece: [-1] fails, IndexError, and the flat game stops as NN stops it)
+        return f"A_{self.lay.attr_col[node.name]}[P[{c}][-1]]"
 
     def x_Attr(self, node: A.Attr) -> str:
         obj_t, name = self.typeof(node.obj), node.name
+        if obj_t == ZONE and name in ("width", "height") and self.is_zone(node.obj):
+            extent = self.tp.extent(node, self.local_types())
+            if extent is not None:
+                return repr(extent)  # (a bounded grid's, known now)
         s = T.strip(obj_t)
         if s in (PIECE, BPIECE):
             top = self.top_attr(node)
             if top is not None:
                 return top
-        src = self.expr(node.obj)
-        if T.optional(obj_t):
-            src = self.nn(src)  # none has no attributes: the general engine says so
+        raw = self.expr(node.obj)
+        # none has no attributes: the general engine says so (an index fails by itself: ix)
+        src = self.ix(raw) if T.optional(obj_t) else raw
         if s == CELL:
             table = {"x": "CX", "y": "CY", "label": "CLABEL"}.get(name)
             if table is not None:
@@ -258,7 +263,7 @@ class FlatGen:
             if name in self.lay.pvar_slot:
                 return f"PV[{self.lay.pvar_slot[name]}][{src}]"
             if name == "seat":
-                return src
+                return self.nn(raw) if T.optional(obj_t) else raw
             if name == "next":
                 return f"(({src} + 1) % st.n)"
         raise self.no(f"the attribute '{name}' of {obj_t}")

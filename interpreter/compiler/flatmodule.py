@@ -41,6 +41,7 @@ class FlatModule:
     hooks: set[str] = field(default_factory=set)  # "turn_start", "turn_end" when the phase has them
     ends: list[tuple[int, str, str]] = field(default_factory=list)  # (index, name, check timing), spec order
     winners: dict[str, int] = field(default_factory=dict)  # end -> i where winners_<i>(st) gives its `winners`
+    heuristic: bool = False  # heuristic(st, p) gives bots.heuristic's value for seat p
 
 
 # The spec keys the flat flow plays (every key a spec sets, defaults left out, must be here; `*` a named entry,
@@ -48,8 +49,9 @@ class FlatModule:
 # it and the tests cover it.  What lies below a path not listed (setup, ranking, invariants, assumptions, a
 # table's values...) is read by the general engine or is expressions the type pass has seen.
 _KNOWN_KEYS = {
-    "": {"actions", "assumptions", "components", "end", "flow", "functions", "game", "invariants", "procedures",
-         "ranking", "scoring", "setup", "tables", "triggers", "variables", "description"},
+    "": {"actions", "assumptions", "bots", "components", "end", "flow", "functions", "game", "invariants",
+         "procedures", "ranking", "scoring", "setup", "tables", "triggers", "variables", "description"},
+    "bots": {"heuristic", "heuristic_max", "iterations", "playout"},  # (hints: the flat state judges by heuristic())
     "actions.*": {"condition", "description", "effect", "label", "params", "rule", "why"},
     "actions.*.params.*": {"from_", "prompt", "where", "why", "description"},
     "components": {"pieces", "tracks", "zones"},
@@ -141,6 +143,7 @@ def flat_module(rules: Any, reads_flow: Any, tp: TypePass | None = None) -> Flat
         types = [gen.tp.env.get(p, T.ANY) or T.ANY for p in params]
         gen.function(f"proc_{name}", body, list(zip(params, types)))
     _ends(gen, mod)
+    _heuristic(gen, mod)
     _flow(gen, mod, reads_flow)
     gen.write_functions()
     mod.source = "\n".join(gen.lines) + "\n"
@@ -209,6 +212,37 @@ def _ends(gen: FlatStatements, mod: FlatModule) -> None:
                 continue
             mod.winners[e.name] = i
     gen.scope = []
+
+
+def _heuristic(gen: FlatStatements, mod: FlatModule) -> None:
+    """heuristic(st, l_p): bots.heuristic for seat l_p (its loop charge added to the position's, as the
+    reference's run adds its ticks to the position's count: rules.heuristic_returns), where the flat code
+    can write it; else the general engine judges the flat game's positions (engine/flat.py)."""
+    expr = gen.rules.heuristic
+    if expr is None or gen.typeof(expr) != T.INT:  # (a value of another type: the general engine's error)
+        return
+    gen.write_functions()  # (the rules' own first: one they need and the flat code cannot write stops the module)
+    start, fns = len(gen.lines), dict(gen.fns)
+    gen.scope = [{"p": ("l_p", T.PLAYER)}]
+    gen.take_charge()
+    try:
+        src = gen.expr(expr)
+        charge = gen.take_charge()
+        body = [f"    st.loops += {charge}", "    if st.loops > LOOP_LIMIT:", "        raise BAIL"] if charge else []
+        body.append(f"    return {src}")
+        gen.emit(0, "def heuristic(st, l_p):")
+        gen.prologue(body, 1)
+        gen.lines.extend(body)
+        gen.emit(0, "")
+        gen.write_functions()  # (the functions only the heuristic calls)
+    except FlatUnsupported:  # (only the heuristic: its lines and functions go, the general engine judges)
+        gen.take_charge()
+        del gen.lines[start:]
+        gen.fns, gen.pending = fns, []
+        return
+    finally:
+        gen.scope = []
+    mod.heuristic = True
 
 
 def _seats(t: str) -> bool:

@@ -17,15 +17,22 @@ from orrery.rulespec import ast as A
 from ..reference.effects import sort_keyed
 
 
+def bind_each(gen: Any, indent: int, items: str, key: str, var: str, v: str) -> set[str]:
+    """Emit `for v in items:` binding the loop's name in env (certain inside: codegen's `bound`); the names bound
+    before, for the caller to restore once it has written the loop's one line (a filter's, a sort key's)."""
+    gen.emit(indent, f"for {v} in {items}:")
+    gen.emit(indent + 1, f"env[{key}] = {v}")
+    before = set(gen.bound)
+    gen.bound.add(var)
+    return before
+
+
 def ordered_items(gen: Any, node: A.For, items: str, key: str, indent: int) -> str:
     """Emit the keyed sort of `items` (a generated list's name) by the loop's `order by`; the sorted list's
     name."""
     keyed, v, t, out = gen.fresh("keyed"), gen.fresh("v"), gen.fresh("t"), gen.fresh("items")
     gen.emit(indent, f"{keyed} = []")
-    gen.emit(indent, f"for {v} in {items}:")
-    gen.emit(indent + 1, f"env[{key}] = {v}")
-    before = set(gen.bound)
-    gen.bound.add(node.var)
+    before = bind_each(gen, indent, items, key, node.var, v)
     gen.emit(indent + 1, f"{keyed}.append(({gen.expr(node.order_key)}, {v}))", node.order_key)
     gen.bound = before
     gen.emit(indent, f"{gen.const(sort_keyed, hashable=False)}({keyed}, {node.descending}, "
@@ -34,4 +41,4 @@ def ordered_items(gen: Any, node: A.For, items: str, key: str, indent: int) -> s
     return out
 
 
-__all__ = ["ordered_items"]
+__all__ = ["bind_each", "ordered_items"]

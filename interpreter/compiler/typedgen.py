@@ -312,6 +312,10 @@ class TypedGen(TypedStatements, CodeGen):
             ids = self.fresh("a")
             return (f"(it.s.attrs[{ids}[-1]][{self.const(name)}] if ({ids} := it.s.places.get("
                     f"{self.expr(node.obj.args[0])})) else XGA(it, None, {self.const(name)}, {self.span(node)}))")
+        if name in ("width", "height") and obj_t == ZONE and self.zone_named(node.obj):
+            extent = self.tp.extent(node, self.scope_types())
+            if extent is not None:
+                return repr(extent)  # (a bounded grid's, known now)
         if obj_t == CELL and name in ("x", "y") and self.grids_only:
             return f"{self.expr(node.obj)}.pos[{0 if name == 'x' else 1}]"
         if T.is_piece(obj_t) and name in self.everywhere:

@@ -71,10 +71,7 @@ class TypedStatements:
         self.emit(indent, f"{value} = {self.expr(node.value)}  # {_pos(node)}", node)
         if target.id in self.env_names or not self.strict_env:  # (else no env can hold the name: the variable)
             self.emit(indent, f"if {key} in env:")
-            if node.op == "=":
-                self.emit(indent + 1, f"env[{key}] = {value}")
-            else:
-                self.emit(indent + 1, f"env[{key}] = CMB(it, {n}, env[{key}], {value})")
+            self.set_local(indent + 1, node, key, n, value)
             self.emit(indent, "else:")
         else:
             indent -= 1

@@ -288,7 +288,23 @@ class TypePass:
         return NEVER  # an unknown name: an error at run time, never a value
 
     def _Attr(self, node: A.Attr, local: dict) -> str:
-        return self.attr_type(strip(self.of(node.obj, local)), node.name)
+        obj_t = strip(self.of(node.obj, local))
+        if obj_t == ZONE and node.name in ("width", "height"):
+            return INT if self.extent(node, local) is not None else ANY
+        return self.attr_type(obj_t, node.name)
+
+    def extent(self, node: A.Attr, local: dict) -> int | None:
+        """The width or height of a bounded grid written by its zone's name (`board.height`): known now; None
+        for anything else (another zone's has none: an error at run time)."""
+        obj, r = node.obj, self.rules
+        if not isinstance(obj, A.Name) or obj.id in local or r.names.get(obj.id, (None,))[0] != "zone" \
+                or obj.id not in r.zones or (FUNCTION_BODY not in local and obj.id in self.env_names):
+            return None
+        z = r.zones[obj.id]
+        d = z.decl
+        if z.per_player or d.type != "grid" or d.unbounded or node.name not in ("width", "height"):
+            return None
+        return d.width if node.name == "width" else d.height
 
     def attr_type(self, obj: str, name: str) -> str:
         """The type of `x.name` for x of type obj (not none)."""

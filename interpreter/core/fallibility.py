@@ -6,11 +6,13 @@ menu; it is only needed where something after the answer can refuse the move: a 
 block, following procedure calls, emitted events and the cascade to a fixed point.  `rules.may_fail`
 (step menus) and `engine.fallible` (choice sites inside an action) both ask it.
 
-A `choose` cannot come up empty when its domain is a written list with no filter, when it is optional,
-or when it is the first statement of an `if` whose condition says its domain has an item: `len(D) > 0`
-(also `>= 1`, `count`, `size`, `not empty(D)`) for a choose from D with no `where`, or
-`any(C for x in D)` for `choose x from D where C`.  Nothing runs between the test and the choice, and the
-domain draws no random number, so it is the same domain.
+A `choose` cannot come up empty when it is optional, when its domain always has items (core/guards.py: a
+written list, a fixed board's cells, an adjacency's directions), or when it is the first statement of an
+`if` or a `while` whose condition says its domain has an item (`len(D) > 0`, `size(D) > hand_limit`,
+`any(C for x in D)` for `choose y from D where C`: core/guards.py).  Nothing runs between the test and the
+choice, and the domain draws no random number, so it is the same domain.  An action's parameter likewise,
+guarded by an earlier parameter's `where` (nothing runs between two parameters) or, for an action with no
+cost paid before its parameters, by its `condition`.
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 
+from .guards import any_of, has_items, never_empty
 from .suspends import solve_calls
 
 FLOW_EVENTS = ("turn_end", "phase_end", "round_end", "round_start", "phase_start", "turn_start", "cascade_end")
 _RANDOM = frozenset({"random_int", "shuffled"})
-_SIZES = frozenset({"len", "count", "size"})
 
 
 class Fallibility:
@@ -49,9 +51,28 @@ class Fallibility:
         """Can this action, once chosen from a step menu, still be refused (a later parameter, its effect,
         what follows it)?"""
         # (a cost that reads a parameter is paid once they are all chosen: it may refuse the move then; a priced
-        # action's one parameter is not checked by the menu, rules.param_gated, so its menu may come up empty)
-        return (len(action.params) > 1 or self.capped or bool(action.late_cost) or self.block(action.effect)
-                or self.tail or bool(action.cost) and len(action.params) == 1 and not action.params[0].optional)
+        # action's one parameter is not checked by the menu, rules.param_gated, so its menu may come up empty;
+        # nor is the first of several parameters)
+        params = action.params
+        if self.capped or bool(action.late_cost) or self.block(action.effect) or self.tail:
+            return True
+        if len(params) == 1:
+            return bool(action.cost) and not params[0].optional
+        return any(self.param_may_be_empty(action, k) for k in range(len(params)))
+
+    def param_may_be_empty(self, action: Any, k: int) -> bool:
+        """Can the menu of the action's parameter k come up empty once the ones before it are chosen?"""
+        p = action.params[k]
+        if p.optional:
+            return False
+        if action.limit is not None and action.limit.each == p.name:
+            return True  # (a limit counted for each value may leave the menu empty: `limit: {each: NAME}`)
+        if never_empty(p.domain, p.where, self.rules):
+            return False
+        tests = [q.where for q in action.params[:k] if q.where is not None]
+        if not action.cost and action.condition is not None:  # (a cost paid first changes the state)
+            tests.append(action.condition)
+        return not any(self.guards_items(t, p.name, p.domain, p.where) for t in tests)
 
     def block(self, block: A.Block | None) -> bool:
         """Can running this block refuse the move?"""
@@ -62,8 +83,10 @@ class Fallibility:
         if isinstance(node, (A.Require, A.Perform)):
             return True
         if isinstance(node, (A.Choose, A.Commit)):  # (a commit fails at its start when some menu is empty)
-            return not node.optional and not never_empty(node.domain, node.cond)
-        if isinstance(node, (A.For, A.While, A.Repeat)):
+            return not node.optional and not never_empty(node.domain, node.cond, self.rules)
+        if isinstance(node, A.While):
+            return self._branch(node.cond, node.body)  # (the condition is tested before every round)
+        if isinstance(node, (A.For, A.Repeat)):
             return self.block(node.body)
         if isinstance(node, A.If):
             return any(self._branch(c, b) for c, b in node.branches) or self.block(node.else_)
@@ -88,13 +111,17 @@ class Fallibility:
 
     def guards(self, cond: A.Expr, choose: A.Choose) -> bool:
         """Does `cond` holding mean that `choose` has a value to offer?"""
+        return self.guards_items(cond, choose.var, choose.domain, choose.cond)
+
+    def guards_items(self, cond: A.Expr, var: str, domain: A.Expr, where: A.Expr | None) -> bool:
+        """Does `cond` holding mean that a choice of `var` from `domain` where `where` has a value to offer?"""
         if isinstance(cond, A.Binary) and cond.op == "and":
-            return self.guards(cond.left, choose) or self.guards(cond.right, choose)
-        if self.draws(choose.domain) or (choose.cond is not None and self.draws(choose.cond)):
+            return self.guards_items(cond.left, var, domain, where) or self.guards_items(cond.right, var, domain, where)
+        if self.draws(domain) or (where is not None and self.draws(where)):
             return False
-        if choose.cond is None:
-            return _has_items(cond, choose.domain)
-        return _any_of(cond, choose)
+        if where is None:
+            return has_items(cond, domain, self.rules)
+        return any_of(cond, var, domain, where)
 
     def draws(self, expr: A.Expr) -> bool:
         """Does evaluating `expr` draw random numbers (directly, or in a spec function it calls)?"""
@@ -111,35 +138,3 @@ class Fallibility:
             body = self.rules.functions.get(name, (None, None))[1]
             found = self._draws[name] = body is not None and self.draws(body)
         return found
-
-
-def never_empty(domain: A.Expr, cond: A.Expr | None) -> bool:
-    """A domain written as a list of items with no filter always offers something."""
-    return cond is None and isinstance(domain, A.ListLit) and len(domain.items) > 0
-
-
-def _has_items(cond: A.Expr, domain: A.Expr) -> bool:
-    """`len(D) > 0`, `len(D) >= n` (n >= 1), the same with `count` or `size`, or `not empty(D)`."""
-    if isinstance(cond, A.Unary) and cond.op == "not":
-        inner = cond.operand
-        return isinstance(inner, A.Call) and inner.func == "empty" and inner.args == (domain,) and not inner.kwargs
-    if not (isinstance(cond, A.Binary) and cond.op in (">", ">=")):
-        return False
-    left, right = cond.left, cond.right
-    if not (isinstance(left, A.Call) and left.func in _SIZES and left.args == (domain,) and not left.kwargs):
-        return False
-    if not (isinstance(right, A.Literal) and type(right.value) is int):
-        return False
-    return right.value >= (0 if cond.op == ">" else 1)
-
-
-def _any_of(cond: A.Expr, choose: A.Choose) -> bool:
-    """`any(C for x in D)` guarding `choose x from D where C`."""
-    if not (isinstance(cond, A.Call) and cond.func == "any" and len(cond.args) == 1 and not cond.kwargs):
-        return False
-    gen = cond.args[0]
-    if not (isinstance(gen, A.Comprehension) and len(gen.clauses) == 1):
-        return False
-    clause = gen.clauses[0]
-    return (clause.var == choose.var and clause.iter == choose.domain and clause.cond is None
-            and gen.elt == choose.cond)

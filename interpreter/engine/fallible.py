@@ -15,33 +15,29 @@ triggers and the cascade the action sets off.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 
-from ..core.fallibility import never_empty
+from .flow import DONE
 
 
 class Fallible:
     """Per choice site (AST node id, or (action, parameter index)): (action, can something after it fail)."""
 
     def __init__(self, rules: Any):
+        self.rules = rules
         self.base = base = rules.fallibility  # (core.fallibility: statements, calls, events, the cascade)
         self.stmt = base.stmt
         self.after: dict[Any, tuple[str, bool]] = {}
         tail = base.events.get("action", False) or base.cascade
         for name, action in rules.actions.items():
             effect_fails = base.block(action.effect)
-            for k, p in enumerate(action.params):
-                later = any(self._param_fails(q, action.limit) for q in action.params[k + 1:])
+            for k in range(len(action.params)):
+                later = any(base.param_may_be_empty(action, j) for j in range(k + 1, len(action.params)))
                 # (a cost reading a parameter is paid once they are all chosen, and may be refused)
                 self.after[(name, k)] = (name, later or effect_fails or tail or bool(action.late_cost))
             self._walk(name, action.effect, tail)
-
-    @staticmethod
-    def _param_fails(p: Any, limit: Any) -> bool:
-        # (a limit counted for each of its values may leave its menu empty: `limit: {each: NAME}`)
-        return not p.optional and (not never_empty(p.domain, p.where) or limit is not None and limit.each == p.name)
 
     def block(self, block: A.Block | None) -> bool:
         """Can running this block refuse the move?"""
@@ -61,10 +57,20 @@ class Fallible:
                     self._walk(action, b, after)
                 self._walk(action, node.else_, after)
             elif isinstance(node, (A.For, A.While, A.Repeat)):
-                again = after or self.block(node.body)  # the body runs again after any of its statements
+                again = after or self.stmt(node)  # the body runs again after any of its statements
                 if isinstance(node, A.For) and node.chooser is not None:
                     self.after[id(node)] = (action, again)
                 self._walk(action, node.body, again)
+
+    def sure(self, decision: Any) -> Callable[[Any], bool] | None:
+        """For a menu that needs look-ahead: which of its answers are known to complete without a replay
+        (None: none known).  At a step menu, an action that cannot fail once chosen (`rules.may_fail`: its
+        menu, if any, was checked when the step was offered) and, when nothing after an action can fail
+        (`tail`), the step's `done`/`skip`."""
+        if decision.kind != "action":
+            return None
+        rules, done_sure = self.rules, not self.base.tail
+        return lambda v: (not rules.may_fail(v)) if v in rules.actions else done_sure and v == DONE
 
     def needs_lookahead(self, site: Any, action: str | None) -> bool | None:
         """Whether a choice at `site` inside the top action `action` needs look-ahead (None: not known here)."""

@@ -224,6 +224,7 @@ class FlatGame:
         self.end_slots = 1 + max((i for i, _, _ in mod.ends), default=0)
         self._advance, self._perform, self._playout = self.ns["advance"], self.ns["PERFORM"], self.ns["playout"]
         self.winners = {name: self.ns[f"winners_{i}"] for name, i in mod.winners.items()}
+        self.heuristic = self.ns["heuristic"] if mod.heuristic else None  # (seat -> bots.heuristic's value)
         self.order = {}  # players -> the clockwise order of seats from the first player
         self.prepared: dict[int, FlatState | None] = {}  # players -> the flat start at its first decision
 
@@ -280,6 +281,25 @@ class FlatGame:
         if n > 1 and (not winners or len(set(winners)) == n):  # nobody or everybody won: a draw
             return [0.0] * n
         return [1.0 if p in winners else -1.0 for p in range(n)]
+
+    def heuristic_returns(self, st: FlatState) -> list[float] | None:
+        """Per seat, bots.heuristic scaled to -1..1 as rules.heuristic_returns scales it; None where the general
+        engine must judge the position (no flat heuristic; a value that is not a whole number: its error; any
+        error in the flat code)."""
+        f = self.heuristic
+        if f is None:
+            return None
+        top = self.game.rules.heuristic_top
+        out = []
+        try:
+            for p in range(st.n):
+                v = f(st, p)
+                if v.__class__ is not int:
+                    return None
+                out.append(2.0 * min(max(v, 0), top) / top - 1.0)
+        except Exception:  # noqa: BLE001 - the general engine judges it (and meets the error where it does)
+            return None
+        return out
 
     # ------------------------------------------------------------ between the layouts
     def start(self, gs: Any) -> FlatState:

@@ -110,6 +110,21 @@ class FlatGameState(GameState):
             self.__dict__["_ended"] = flat_ended(self.game, self._fg, self._st, self._n, self.seed)
         return self._ended.outcome
 
+    def heuristic_returns(self) -> list[float] | None:
+        if self._fg is None:
+            return super().heuristic_returns()
+        rules = self.game.rules
+        if rules.heuristic is None:
+            return None
+        judged = self._fg.heuristic_returns(self._st)
+        if judged is not None:
+            return judged
+        # the flat code cannot judge it: the general state of this position does (this state stays flat)
+        from ..reference.evaluator import Interp
+
+        s = self._fg.to_state(self._st, template(self.game, self._n, self.seed))
+        return rules.heuristic_returns(Interp(s, self.game.limits))
+
     def cascade_lengths(self) -> dict[int, int]:
         return {} if self._fg is not None else super().cascade_lengths()  # (the flat flow takes no triggers)
 
@@ -140,6 +155,14 @@ class FlatGameState(GameState):
             super().apply(index, keep)
             return
         self._play(index, keep)
+
+    def apply_sampled(self, index: int) -> None:
+        """GameState.apply_sampled on the flat flow: its menus need no look-ahead, so the answer is played as
+        apply plays it (an index not on the menu: the general state refuses it)."""
+        if self._fg is None:
+            super().apply_sampled(index)
+        else:
+            self.apply(index, keep=False)
 
     def sample_step(self, rng: Any) -> tuple[int, str]:
         """GameState.sample_step on the flat flow: every option of a flat menu can be completed (the flat flow

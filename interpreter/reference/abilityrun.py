@@ -62,8 +62,16 @@ def run_all(it: Any, record: Any, snapshot: list[tuple[int, int, AbilityInfo]]) 
 def carriers(it: Any, ident: str) -> list[PieceRef]:
     """The acting player's live pieces carrying the ability `ident`, in the order abilities resolve: the menu of
     an `activate:` ability's piece (core/activation.py names this built-in; no spec can call it)."""
-    me = it.current()
-    return [PieceRef(pid) for owner, pid, a in live(it) if owner == me and a.ident == ident]
+    me, s = it.current(), it.s
+    key = ("carriers", me)  # every activate: ability's menu reads it: one scan per state for them all
+    hit = s.derived.get(key)
+    if hit is None or hit[0] != s.version:
+        found: dict[str, list[PieceRef]] = {}
+        for owner, pid, a in live(it):
+            if owner == me and a.what == "activate":
+                found.setdefault(a.ident, []).append(PieceRef(pid))
+        hit = s.derived[key] = (s.version, found)
+    return list(hit[1].get(ident, ()))
 
 
 def plays_of(it: Any, piece: Any, span: Any) -> tuple[int, int, list[AbilityInfo]]:

@@ -37,7 +37,7 @@ class Server:
         self.load, self.save_dir, self.think, self.undo = load, save_dir, think, undo
         self.tables: dict[str, Table] = {t.tid: t for t in tables or []}
         for t in self.tables.values():
-            t.undo = undo
+            t.allow_undo(undo)
         self.games = games or []
         self.sockets: dict[str, list[tuple[WebSocket, int]]] = {}
         self.moving: set[str] = set()  # tables whose bots are answering now
@@ -45,7 +45,7 @@ class Server:
     def open_table(self, game_ref: str, variants: list[str], seats: list[str], seed: int | None = None) -> Table:
         """Start a new table."""
         table = new_table(self.load(game_ref, variants), game_ref, variants, seats, seed, self.save_dir, self.think)
-        table.undo = self.undo
+        table.allow_undo(self.undo)
         self.tables[table.tid] = table
         return table
 

@@ -19,13 +19,13 @@ import secrets
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from ..bots.factory import Bot, make_bot
 from ..bots.simulate import bot_seed
 from ..engine.game import Game, GameState, IllegalMove
 from ..files.atomic import write_atomic
-from ..files.save import SUFFIX, make_save, read_save, replay_save, write_save
+from ..files.save import SUFFIX, SavedDecision, decisions_of, make_save, read_save, replay_save, write_save
 from .frames import SPECTATOR, frame_of, seat_name
 
 HUMAN = "human"
@@ -33,7 +33,23 @@ MAX_MESSAGE = 4096  # bytes: an answer is a few dozen; anything longer is refuse
 TOKENS_SUFFIX = ".tokens.json"
 
 
-Undo = Callable[[GameState, list[str]], tuple[GameState, int]]  # (game, seats) -> (game before, whose decision)
+class Memory(Protocol):
+    """What a table keeps so that an undo puts its bots back as they were (`orrery play`'s cli/undo.BotMemory)."""
+
+    def before_human(self, made: int) -> None: ...
+    def undone(self, back: GameState, taken: list[SavedDecision]) -> None: ...
+    def answer(self, player: int) -> int | None: ...
+    def made(self, player: int, choice: int) -> None: ...
+
+
+class Undo(Protocol):
+    """The rules of undo a table is given (`orrery serve` gives `orrery play`'s: cli/serve.py)."""
+
+    def __call__(self, gs: GameState, seats: list[str]) -> tuple[GameState, int]:
+        """(game, seats) -> (the game before the last human decision, whose decision it was); Refused if not."""
+
+    def remember(self, bots: dict[int, Bot], remake: Callable[[int], Bot]) -> Memory:
+        """The memory that puts `bots` (changed in place) back as they were after an undo."""
 
 
 class Refused(Exception):
@@ -53,14 +69,21 @@ class Table:
     tokens: dict[str, int]  # token -> seat (SPECTATOR for the spectators' token)
     save_dir: Path | None = None
     think: Callable[[str], str] = str  # a seat's bot name -> the bot made (the CLI gives plain 'mcts' a budget)
-    undo: Undo | None = None  # the rules of undo (None: this table takes nothing back)
+    undo: Undo | None = None  # the rules of undo (None: this table takes nothing back): set by allow_undo
     generation: int = 0  # how many undos: a bot's answer to a position taken back is dropped
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     bots: dict[int, Bot] = field(default_factory=dict, repr=False)
+    memory: Memory | None = field(default=None, repr=False)  # the bots as they were, for an undo
 
     def __post_init__(self) -> None:
-        self.bots = {i: make_bot(self.think(kind), bot_seed(self.gs.seed, i)) for i, kind in enumerate(self.seats)
-                     if kind != HUMAN}
+        self.bots = {i: self._new_bot(i) for i, kind in enumerate(self.seats) if kind != HUMAN}
+
+    def _new_bot(self, seat: int) -> Bot:
+        return make_bot(self.think(self.seats[seat]), bot_seed(self.gs.seed, seat))
+
+    def allow_undo(self, undo: Undo | None) -> None:
+        """Take decisions back by the rules `undo` (None: never), the bots put back as they were by its memory."""
+        self.undo, self.memory = undo, None if undo is None else undo.remember(self.bots, self._new_bot)
 
     # ------------------------------------------------------------------ who is who
     def seat_of(self, token: Any) -> int:
@@ -110,11 +133,13 @@ class Table:
                               "the page shows the current one now")
             if option not in self.gs.legal_actions():
                 raise Refused(f"option {option} is not offered by this decision")
+            if self.memory is not None:
+                self.memory.before_human(len(decisions_of(self.gs)))
             try:
                 self.gs.apply(option)
             except IllegalMove as exc:
                 raise Refused(str(exc)) from None
-            self.save()
+            self._made(seat, option)
 
     def take_back(self, seat: int, step: Any) -> None:
         """Undo `seat`'s last decision (and the bots' answers since) where the rules of undo allow it (the
@@ -132,8 +157,16 @@ class Table:
             if player != seat:
                 raise Refused(f"the last decision a human made is {self.seat_name(player)}'s: only "
                               f"{self.seat_name(player)} can take it back")
+            if self.memory is not None:
+                self.memory.undone(before, decisions_of(self.gs)[len(decisions_of(before)):])
             self.gs, self.generation = before, self.generation + 1
             self.save()
+
+    def _made(self, seat: int, choice: int) -> None:
+        """A decision was applied: the memory follows the game, and the table is saved."""
+        if self.memory is not None:
+            self.memory.made(seat, choice)
+        self.save()
 
     def bot_to_move(self) -> int | None:
         """The bot seat that must answer now, if any."""
@@ -148,13 +181,18 @@ class Table:
         with self.lock:
             if self.bot_to_move() != seat:
                 return False
+            again = None if self.memory is None else self.memory.answer(seat)
+            if again is not None:  # retracing an undone line: a bot on a time budget answers as it did
+                self.gs.apply(again)
+                self._made(seat, again)
+                return True
             step, generation, position = self.step, self.generation, self.gs.clone()
         choice = self.bots[seat].choose(position)  # (outside the lock: a search takes its budget)
         with self.lock:
             if (self.step, self.generation) != (step, generation):  # the game moved on, or went back
                 return False
             self.gs.apply(choice)
-            self.save()
+            self._made(seat, choice)
         return True
 
     # ------------------------------------------------------------------ what a seat is sent
@@ -210,4 +248,4 @@ def _whole(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-__all__ = ["HUMAN", "MAX_MESSAGE", "SPECTATOR", "Refused", "Table", "new_table", "resume_tables"]
+__all__ = ["HUMAN", "MAX_MESSAGE", "SPECTATOR", "Memory", "Refused", "Table", "Undo", "new_table", "resume_tables"]
