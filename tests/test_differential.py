@@ -74,7 +74,8 @@ def test_random_games_identical_on_both_engines(path: Path):
     total = games = 0
     while total < MIN_STEPS and games < MAX_GAMES:
         players = ref.rules.min_players + games % (ref.rules.max_players - ref.rules.min_players + 1)
-        total += play_lockstep(fast, ref, players, seed=1000 + games, lean=(fast, ref))
+        # the lean path plays along on the compiled rules, and on the reference's in the first three games
+        total += play_lockstep(fast, ref, players, seed=1000 + games, lean=(fast, ref) if games < 3 else (fast,))
         games += 1
     assert total >= min(MIN_STEPS, games), (total, games)
 

@@ -41,9 +41,9 @@ def lockstep(game, seeds, api_game=None) -> None:
             assert lean.history() == [] and api.history()
 
 
-# The lean path of every bundled game, on either engine's rules, plays random games against the public API in
-# tests/test_differential.py (play_lockstep(lean=...)) at every player count, and of every variant on the
-# compiled rules.
+# The lean path of every bundled game plays random games against the public API in tests/test_differential.py
+# (play_lockstep(lean=...)): on the compiled rules in every game at every player count, on the reference's in
+# the first three; and of every variant, on the compiled rules, a whole game.
 
 
 # Every variant's lean path plays a whole game against the reference in tests/test_differential.py
