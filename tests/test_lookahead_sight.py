@@ -2,8 +2,10 @@
 
 On the made-up tests/specs/sightline.yaml: `rest` cannot be refused, so a step menu never replays it even
 though `drop` there can be; `slide`'s second parameter is guarded by the first's `where`, so its first menu
-needs no look-ahead; the turn's end keeps `keep` tokens with a `while` that guards its choice.  `drop`'s
-`require` can refuse, so its cells are still replayed and a full row's cells are not offered.  Proving
+needs no look-ahead; the turn's end keeps `keep` tokens with a `while` that guards its choice; `cast` can
+fail only through `use c.play`, so a Spark (whose play cannot fail) is not replayed, a Flare is.  `drop`'s
+`require` can refuse, so its cells are still replayed and a full row's cells are not offered; a Flare is
+refused while its player has fewer than 2 points.  Proving
 instead of replaying changes no menu: a game whose every menu is replayed plays the same.
 """
 
@@ -15,6 +17,9 @@ from conftest import SPECS, evaluate
 from test_differential import play_lockstep
 from test_fallibility import same_menus
 from orrery.interpreter.bots.factory import RandomBot
+from orrery.interpreter.core.values import PieceRef
+from orrery.interpreter.reference.evaluator import Interp
+from orrery.rulespec.parser import parse_expr
 from orrery.interpreter.engine import driver
 from orrery.interpreter.engine.fallible import Fallible, fallible_of
 from orrery.interpreter.engine.game import Game
@@ -34,6 +39,8 @@ def test_what_the_analysis_proves(games):
     fallible = fallible_of(rules)
     assert fallible.needs_lookahead(("slide", 0), "slide") is False  # to_cell is guarded by from_cell's where
     assert fallible.needs_lookahead(("slide", 1), "slide") is False
+    # cast: only `use c.play` can fail after its menu, so each card's own plays decide (a Flare's can fail)
+    assert fallible.needs_lookahead(("cast", 0), "cast") is True and fallible.plays_only == {("cast", 0): "c"}
 
 
 def _replays(monkeypatch, game: Game, seeds: range) -> list[tuple[str, object]]:
@@ -47,7 +54,7 @@ def _replays(monkeypatch, game: Game, seeds: range) -> list[tuple[str, object]]:
         return viable(self, d)
 
     def spy_dead_end(self, pos, value, scope):
-        seen.append((menu[0], value))
+        seen.append((menu[0], pos.s.attrs[value.id]["name"] if value.__class__ is PieceRef else value))
         return dead_end(self, pos, value, scope)
 
     monkeypatch.setattr(driver.GameState, "_viable", spy_viable)
@@ -67,6 +74,33 @@ def test_an_option_that_cannot_fail_is_not_replayed(games, mode, monkeypatch):
     assert "drop" in step  # it can be refused: replayed at every step menu offering it
     assert "rest" not in step and "done" not in step  # nothing can refuse them
     assert not [k for k, _ in seen if k.startswith("choose:slide")]  # slide's menus: proved, never replayed
+    cast = {v for k, v in seen if k.startswith("choose:cast")}
+    assert cast == {"Flare"}  # a Spark's play cannot fail: never replayed; a Flare's can
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_a_card_whose_play_can_fail_is_still_checked(games, mode, monkeypatch):
+    """cast's cards: every Spark is offered; a Flare is replayed, and refused by its own `require` while its
+    player has fewer than 2 points (a menu left with one card is answered at once, a step menu whose every
+    card is refused leaves `cast` out)."""
+    tried: list[tuple[str, bool]] = []  # (a replayed card's outcome: refused?, its player had 2 points?)
+    dead_end = driver.GameState._dead_end
+
+    def spy(self, pos, value, scope):
+        why = dead_end(self, pos, value, scope)
+        if value.__class__ is PieceRef and pos.s.attrs[value.id]["name"] == "Flare":
+            rich = Interp(pos.s, self.game.limits).ev(parse_expr("current.score >= 2"), {})
+            tried.append((why, rich))
+        return why
+
+    monkeypatch.setattr(driver.GameState, "_dead_end", spy)
+    for seed in range(12):
+        gs = games[mode].new_initial_state(seed=seed)
+        bot = RandomBot(seed)
+        while not gs.is_terminal():
+            gs.apply(bot.choose(gs))
+    assert all((why is None) == rich for why, rich in tried)
+    assert None in {why for why, _ in tried} and any(why and "a flare needs 2 points" in why for why, _ in tried)
 
 
 @pytest.mark.parametrize("mode", ["compiled", "interpreted"])
@@ -101,7 +135,7 @@ def test_proving_changes_no_menu(games, monkeypatch):
     fallible = fallible_of(rules)
     fallible.after = {k: (a, True) for k, (a, _) in fallible.after.items()}
     sure = Fallible.sure
-    monkeypatch.setattr(Fallible, "sure", lambda self, d: None if self is fallible else sure(self, d))
+    monkeypatch.setattr(Fallible, "sure", lambda self, d, st: None if self is fallible else sure(self, d, st))
     for seed in range(4):
         same_menus(proved, replayed, seed)
 

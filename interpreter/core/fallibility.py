@@ -38,6 +38,8 @@ class Fallibility:
         self.events: dict[str, bool] = {}
         self.cascade = False
         self.use = False  # can a `use` statement refuse the move (what a play runs)?
+        self.safe_use: str | None = None  # a name whose `use NAME.play` is taken as safe (engine/fallible.py)
+        self._plays: dict[int, bool] = {}
         self._draws: dict[str, bool] = {}
         solve_calls(self, rules, self.block)
         hooks = [getattr(ph, k) for ph in rules.phases for k in ("on_start", "on_end", "turn_start", "turn_end")]
@@ -97,7 +99,7 @@ class Fallibility:
         if isinstance(node, A.Settle):
             return self.cascade
         if isinstance(node, A.Use):
-            return self.use
+            return self.use and not (isinstance(node.piece, A.Name) and node.piece.id == self.safe_use)
         if isinstance(node, (A.Move, A.Create, A.Draw)):
             return self.capped
         return False
@@ -122,6 +124,16 @@ class Fallibility:
         if where is None:
             return has_items(cond, domain, self.rules)
         return any_of(cond, var, domain, where)
+
+    def plays_safe(self, abilities: tuple) -> bool:
+        """Does a piece carrying these abilities have a `play:` that `use` runs and none of whose parts
+        (its calls, its empowered part) can refuse the move?"""
+        found = self._plays.get(id(abilities))  # (the tuples are the Rules' own: core/abilities.py)
+        if found is None:
+            plays = [a for a in abilities if a.what == "play"]
+            found = self._plays[id(abilities)] = bool(plays) and not any(
+                self.block(a.do) or self.block(a.empowered_do) for a in plays)
+        return found
 
     def draws(self, expr: A.Expr) -> bool:
         """Does evaluating `expr` draw random numbers (directly, or in a spec function it calls)?"""

@@ -543,7 +543,7 @@ class GameState:
         self.lookahead_used = 0
         self._look_loops = 0  # every run made for this menu shares one loop budget (limit loop)
         actions = self.game.rules.actions
-        sure = fallible_of(self.game.rules).sure(decision)  # (options known to complete: no replay)
+        sure = fallible_of(self.game.rules).sure(decision, self.pos.s)  # (options known to complete: no replay)
         out = []
         for opt in decision.options:
             if sure is not None and sure(opt.value):
@@ -586,8 +586,12 @@ class GameState:
             return None
         if nxt is None or nxt.kind == "action" or scope is None or nxt.action != scope:
             return None
-        if nxt.kind == "choose" and not nxt.sealed and not self._needs_lookahead(nxt):
-            return None  # (nothing after this choice can fail: any of its options completes the action)
+        if nxt.kind == "choose" and not nxt.sealed:
+            if not self._needs_lookahead(nxt):
+                return None  # (nothing after this choice can fail: any of its options completes the action)
+            sure = fallible_of(self.game.rules).sure(nxt, q.s)
+            if sure is not None and any(sure(o.value) for o in nxt.options):
+                return None  # (one of its options is known to complete it)
         options = nxt.options
         if nxt.kind == "window":  # others' reactions are not explored: `pass` witnesses that the move completes
             options = [o for o in options if o.value is None]

@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 
+from ..core.values import PieceRef
 from .flow import DONE
 
 
@@ -30,20 +31,45 @@ class Fallible:
         self.base = base = rules.fallibility  # (core.fallibility: statements, calls, events, the cascade)
         self.stmt = base.stmt
         self.after: dict[Any, tuple[str, bool]] = {}
+        # sites after which only a `use NAME.play` of the name the site chose can fail: NAME, by site
+        self.plays_only: dict[Any, str] = {}
+        self._names: dict[Any, str] = {}  # each site's name (parameter or choose variable), bound once, in no loop
         tail = base.events.get("action", False) or base.cascade
         for name, action in rules.actions.items():
-            effect_fails = base.block(action.effect)
-            for k in range(len(action.params)):
-                later = any(base.param_may_be_empty(action, j) for j in range(k + 1, len(action.params)))
-                # (a cost reading a parameter is paid once they are all chosen, and may be refused)
-                self.after[(name, k)] = (name, later or effect_fails or tail or bool(action.late_cost))
-            self._walk(name, action.effect, tail)
+            self._sites(name, action, tail, self.after, ())
+            if base.use:
+                self._through_use(name, action, tail)
+
+    def _sites(self, name: str, action: Any, tail: bool, into: dict, loops: tuple) -> None:
+        """Record every choice site of the action (its parameters, its effect's chooses) in `into`."""
+        effect_fails = self.base.block(action.effect)
+        for k in range(len(action.params)):
+            later = any(self.base.param_may_be_empty(action, j) for j in range(k + 1, len(action.params)))
+            # (a cost reading a parameter is paid once they are all chosen, and may be refused)
+            into[(name, k)] = (name, later or effect_fails or tail or bool(action.late_cost))
+            self._names.setdefault((name, k), action.params[k].name)
+        self._walk(name, action.effect, tail, into, loops)
+
+    def _through_use(self, name: str, action: Any, tail: bool) -> None:
+        """Which sites could fail only through a `use` of the piece they chose: worked out again with each
+        such name's plays taken as safe (the menu then checks each piece's own plays: `sure`)."""
+        bound = _binders(action)
+        sites = {site: var for site, var in self._names.items()
+                 if self.after[site][0] == name and self.after[site][1] and bound.count(var) == 1}
+        for var in set(sites.values()):
+            self.base.safe_use = var
+            try:
+                safe: dict[Any, tuple[str, bool]] = {}
+                self._sites(name, action, tail, safe, ())
+            finally:
+                self.base.safe_use = None
+            self.plays_only.update({site: var for site, v in sites.items() if v == var and not safe[site][1]})
 
     def block(self, block: A.Block | None) -> bool:
         """Can running this block refuse the move?"""
         return self.base.block(block)
 
-    def _walk(self, action: str, block: A.Block | None, rest: bool) -> None:
+    def _walk(self, action: str, block: A.Block | None, rest: bool, into: dict, loops: tuple) -> None:
         """Record the sites in `block`; `rest`: can something after the block (in its context) fail?"""
         if block is None:
             return
@@ -51,26 +77,34 @@ class Fallible:
         for i, node in enumerate(body):
             after = rest or any(self.stmt(s) for s in body[i + 1:])
             if isinstance(node, A.Choose):
-                self.after[id(node)] = (action, after)
+                into[id(node)] = (action, after)
+                if not loops:  # (a choice in a loop binds its name again each round)
+                    self._names.setdefault(id(node), node.var)
             elif isinstance(node, A.If):
                 for _, b in node.branches:
-                    self._walk(action, b, after)
-                self._walk(action, node.else_, after)
+                    self._walk(action, b, after, into, loops)
+                self._walk(action, node.else_, after, into, loops)
             elif isinstance(node, (A.For, A.While, A.Repeat)):
                 again = after or self.stmt(node)  # the body runs again after any of its statements
                 if isinstance(node, A.For) and node.chooser is not None:
-                    self.after[id(node)] = (action, again)
-                self._walk(action, node.body, again)
+                    into[id(node)] = (action, again)
+                self._walk(action, node.body, again, into, loops + (node,))
 
-    def sure(self, decision: Any) -> Callable[[Any], bool] | None:
+    def sure(self, decision: Any, state: Any) -> Callable[[Any], bool] | None:
         """For a menu that needs look-ahead: which of its answers are known to complete without a replay
         (None: none known).  At a step menu, an action that cannot fail once chosen (`rules.may_fail`: its
         menu, if any, was checked when the step was offered) and, when nothing after an action can fail
-        (`tail`), the step's `done`/`skip`."""
-        if decision.kind != "action":
+        (`tail`), the step's `done`/`skip`.  At a choice after which only a `use` of the chosen piece can
+        fail, a piece none of whose `play:` abilities can (core/fallibility.plays_fail)."""
+        rules = self.rules
+        if decision.kind == "action":
+            done_sure = not self.base.tail
+            return lambda v: (not rules.may_fail(v)) if v in rules.actions else done_sure and v == DONE
+        if decision.kind != "choose" or decision.site not in self.plays_only or \
+                self.after[decision.site][0] != decision.action:
             return None
-        rules, done_sure = self.rules, not self.base.tail
-        return lambda v: (not rules.may_fail(v)) if v in rules.actions else done_sure and v == DONE
+        abilities, plays_safe = rules.abilities, self.base.plays_safe
+        return lambda v: v.__class__ is PieceRef and plays_safe(abilities.of(state.origin(v.id), state.kinds[v.id]))
 
     def needs_lookahead(self, site: Any, action: str | None) -> bool | None:
         """Whether a choice at `site` inside the top action `action` needs look-ahead (None: not known here)."""
@@ -80,6 +114,20 @@ class Fallible:
         if found[0] != action:  # an action answered inside another (a window's answer, a `perform`): its own rest
             return True if found[1] else None  # may fail even when the outer one cannot (else: the outer's answer)
         return found[1]
+
+
+def _binders(action: Any) -> list[str]:
+    """Every name the action binds (parameters, and in its effect lets, loops, chooses, commits), as often as
+    it is bound: a name bound once is the same value wherever the effect reads it."""
+    names = [p.name for p in action.params]
+    for node in action.effect.walk():
+        if isinstance(node, (A.Choose, A.Commit, A.For)):
+            names.append(node.var)
+        elif isinstance(node, A.Let):
+            names.append(node.name)
+        elif isinstance(node, A.Assign) and isinstance(node.target, A.Name):
+            names.append(node.target.id)
+    return names
 
 
 def fallible_of(rules: Any) -> Fallible:
