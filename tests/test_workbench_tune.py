@@ -1,6 +1,7 @@
 """`orrery tune`: optuna searches constants: the known balanced setting is found, a bundled game gets a variant that
 validates with its metrics, searches resume from storage, and bad parameters are plain errors (exit 2)."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ def test_the_known_balanced_setting_is_found_and_written_as_a_variant(tmp_path, 
     out = tmp_path / "fair.yaml"
     assert main(["tune", DUEL, "--param", "odds=1..9", "--trials", "9", "--games", "60", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "best of 9 trials: odds=5" in printed  # the die gives the first seat odds/10 a roll: fair at 5
+    # the die gives the first seat odds/10 a roll: fair at 5; the 9 trials are the grid of the 9 values
+    assert "best of 9 trials (all 9 parameter sets of the ranges played): odds=5" in printed
     text = out.read_text()
     assert text.startswith("# Written by: orrery tune")
     assert "win rate seat 1: 0." in text and "(n = 60)" in text  # its measured metrics, with intervals
@@ -33,8 +35,50 @@ def test_tpe_finds_the_balanced_setting_in_fewer_trials_than_the_values(tmp_path
     assert main(["tune", DUEL, "--param", "odds=0..10", "--trials", "8", "--games", "60", "--out",
                  str(tmp_path / "t.yaml")]) == 0
     printed = capsys.readouterr().out
-    tried = {ln.split("odds=")[1].split(":")[0] for ln in printed.splitlines() if ln.strip().startswith("trial ")}
-    assert "best of 8 trials: odds=5" in printed and len(tried) < 11
+    assert re.search(r"best of 8 trials( \(\d+ repeated proposals asked again\))?: odds=5", printed)
+    assert len(set(_tried(printed))) == len(_tried(printed)) == 8  # 8 different values: no trial spent on a repeat
+
+
+def _tried(printed: str) -> list[str]:
+    """The values of the trials played, in order, from tune's progress lines."""
+    return [ln.split("odds=")[1].split(":")[0] for ln in printed.splitlines() if ln.strip().startswith("trial ")]
+
+
+def test_a_value_the_sampler_proposes_again_costs_no_trial(tmp_path, capsys):
+    # TPE on 11 whole values proposes some again (before, 6 of 12 trials went to 5 repeats and a pruned value
+    # played again); each repeat now fails unplayed and the sampler is asked again, so 12 trials play every value
+    # once and the search stops when none is left
+    assert main(["tune", DUEL, "--param", "odds=0..10", "--sampler", "tpe", "--trials", "12", "--games", "40",
+                 "--out", str(tmp_path / "t.yaml")]) == 0
+    printed = capsys.readouterr().out
+    assert sorted(map(int, _tried(printed))) == list(range(11))
+    assert re.search(r"best of 11 trials \(\d+ repeated proposals asked again; all 11 parameter sets of the ranges "
+                     r"played\)", printed)
+    assert "not played again" not in printed
+
+
+def test_a_sampler_stuck_on_played_values_is_moved_to_the_nearest_untried_ones():
+    from orrery.interpreter.workbench.tune import FreshProposals, Param
+
+    params = [Param("a", 0, 4, True), Param("b", 10, 12, True)]
+    fresh = FreshProposals(params, 1, {(2, 11), (3, 11)})
+    assert fresh.take({"a": 1, "b": 11}) and not fresh.take({"a": 1, "b": 11})  # played once: a repeat after
+    for _ in range(FreshProposals.ASKS - 1):
+        assert not fresh.stuck()
+        fresh.take({"a": 2, "b": 11})
+    assert fresh.stuck() and fresh.repeats == FreshProposals.ASKS
+    # nearest to a=2, b=11, each step a share of its range (a: 1/4, b: 1/2): a=0 or 4 (2/4) or b=10 or 12 (1/2)
+    # are equally near; ties go to the first in listed order (a, then b, ascending)
+    assert fresh.nearest_untried({"a": 2, "b": 11}) == {"a": 0, "b": 11}
+    assert fresh.take({"a": 0, "b": 11}) and not fresh.stuck()
+    assert fresh.nearest_untried({"a": 2, "b": 11}) == {"a": 2, "b": 10}
+    assert fresh.nearest_untried({"a": 1, "b": 11}) == {"a": 1, "b": 10}  # b one step (1/2) beats a=4 (3/4)
+    for a in range(5):
+        for b in range(10, 13):
+            fresh.take({"a": a, "b": b})
+    assert fresh.exhausted()
+    wide = FreshProposals([Param("x", 0.0, 1.0, False)], 3, {(0.5,)})
+    assert not wide.exhausted() and wide.nearest_untried({"x": 0.5})["x"] != 0.5
 
 
 def test_values_proposed_again_reuse_their_games(tmp_path):
@@ -70,7 +114,9 @@ def test_a_search_resumes_from_its_storage(tmp_path, capsys):
             "--out", str(tmp_path / "r.yaml")]
     assert main(args + ["--trials", "3"]) == 0
     assert main(args + ["--trials", "2"]) == 0
-    assert "best of 5 trials" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert re.search(r"best of 5 trials\b", printed)
+    assert len(set(_tried(printed))) == 5  # the second run proposes none of the values the first one played
 
 
 def test_a_bundled_game_gets_a_variant_that_validates(tmp_path, capsys):

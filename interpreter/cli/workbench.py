@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from typing import Any
 
 from orrery.rulespec.errors import InputError, printable
@@ -226,9 +227,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     def show(c: T.Candidate) -> None:
         values = ", ".join(f"{k}={v}" for k, v in c.values.items())
         print(printable(f"  trial {c.number}: {values}: {args.objective} {c.value:.4f} after {c.games} games"
-                        + (" (pruned)" if c.pruned else "")
-                        + (f" (as trial {c.repeat_of}: the same games, not played again)" if c.repeat_of is not None
-                           else "")), flush=True)
+                        + (" (pruned)" if c.pruned else "")), flush=True)
 
     try:
         study = T.run_search(search, args.trials, args.sampler, args.storage, args.study, progress=show)
@@ -249,7 +248,12 @@ def cmd_tune(args: argparse.Namespace) -> int:
     out.write_text(T.variant_yaml(Path(base if not base.startswith(os.pardir + os.sep + os.pardir) else path.resolve()),
                                   values, comment), encoding="utf-8")
     load_side(args, [str(v) for v in variants] + [str(out)])  # the file written is a variant that loads and checks
-    print(printable(f"best of {len(study.trials)} trials: " + ", ".join(f"{k}={v}" for k, v in values.items())
+    played, asked_again = T.played_trials(study)
+    space = math.prod(p.space_size() for p in params)
+    note = "".join([f"; {asked_again} repeated proposals asked again" if asked_again else "",
+                    f"; all {int(space)} parameter sets of the ranges played" if played >= space else ""])
+    note = f" ({note[2:]})" if note else ""
+    print(printable(f"best of {played} trials{note}: " + ", ".join(f"{k}={v}" for k, v in values.items())
                     + f" ({args.objective} {best.value:.4f}); wrote {out} (a checked variant)"))
     return EXIT_OK
 

@@ -5,16 +5,19 @@ Each candidate is a real variant (`set: constants.NAME`), loaded and checked lik
 spec cannot take fails as it would for a user's variant.  Every candidate plays seeds SEED.. SEED+games-1 (common
 random numbers: candidates differ by their rules, not their luck), in rungs of games; after each rung optuna's
 pruner may stop a candidate that is in the worst quarter of those before it at that rung.  With optuna's
-storage (`storage=sqlite:///FILE`) a search resumes where it stopped.
+storage (`storage=sqlite:///FILE`) a search resumes where it stopped.  A parameter set already played is never
+played again nor counted as a trial: the sampler is asked again (`FreshProposals`).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import yaml
 
@@ -191,8 +194,8 @@ class Search:
     def play(self, number: int, values: dict[str, Any], report: Callable[[float, int], bool]) -> Candidate:
         """Play a candidate rung by rung; `report(value, games)` returns True when the candidate is to be pruned.
 
-        Values measured before in full (a sampler may propose them again) are not played again: the same rules on
-        the same seeds play the very same games."""
+        Values measured before in full are not played again: the same rules on the same seeds play the very same
+        games (`run_search` asks its sampler again instead; a caller of `play` may repeat itself)."""
         same = next((c for c in self.candidates if c.values == values and not c.pruned), None)
         if same is not None:
             cand = Candidate(number, values, same.value, same.games, trials=same.trials, repeat_of=same.number)
@@ -254,9 +257,15 @@ def run_search(search: Search, trials: int, sampler: str = "auto", storage: str 
             raise StorageError(str(err).splitlines()[0]) from None
         raise
 
+    fresh = FreshProposals(search.params, search.seed, _played(optuna, study, search.params))
+
     def objective(trial: Any) -> float:
         values = {p.name: trial.suggest_int(p.name, int(p.low), int(p.high)) if p.integer
                   else trial.suggest_float(p.name, p.low, p.high) for p in search.params}
+        if not fresh.take(values):
+            if fresh.stuck():
+                study.enqueue_trial(fresh.nearest_untried(values))
+            raise Repeated()
 
         def report(value: float, games: int) -> bool:
             trial.report(value, games)
@@ -270,8 +279,93 @@ def run_search(search: Search, trials: int, sampler: str = "auto", storage: str 
             raise optuna.TrialPruned()
         return cand.value
 
-    study.optimize(objective, n_trials=trials)
+    for _ in range(trials):
+        while not fresh.exhausted():
+            study.optimize(objective, n_trials=1, catch=(Repeated,))  # a repeat ends as a failed trial: ask again
+            if not fresh.asking:
+                break
+    study.set_user_attr("repeats_asked_again", study.user_attrs.get("repeats_asked_again", 0) + fresh.repeats)
     return study
+
+
+class Repeated(Exception):
+    """A sampler proposed a parameter set the search has played (the trial fails; the sampler is asked again)."""
+
+
+def played_trials(study: Any) -> tuple[int, int]:
+    """How many trials of a study played a parameter set (complete or pruned), and how many proposals were repeats
+    asked again (failed trials of the study, in every run of a resumed search)."""
+    optuna = optuna_module()
+    states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    return len(study.get_trials(deepcopy=False, states=states)), study.user_attrs.get("repeats_asked_again", 0)
+
+
+def _played(optuna: Any, study: Any, params: Sequence[Param]) -> set[tuple]:
+    """The parameter sets a (resumed) study has played, complete or pruned, in the order of `params`."""
+    states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    return {tuple(t.params.get(p.name) for p in params) for t in study.get_trials(deepcopy=False, states=states)}
+
+
+class FreshProposals:
+    """Only parameter sets not played before.  A sampler (TPE especially, on a small whole-number space) proposes
+    values it has already tried, and each repeat would spend a trial of the budget on nothing new (the same rules
+    on the same seeds are the same games).  A repeated proposal ends as a failed trial (samplers learn nothing
+    from failed trials) and the sampler is asked again; after `ASKS` repeats in a row, the untried set nearest to
+    its last proposal is enqueued for the next trial, so the search always moves on."""
+
+    ASKS = 8
+    LISTED = 100_000  # whole-number spaces up to this size are listed to find the nearest untried set
+
+    def __init__(self, params: Sequence[Param], seed: int, played: set[tuple]):
+        self.params, self.played = list(params), played
+        self.rng = random.Random(seed)
+        self.size = math.prod(p.space_size() for p in self.params)
+        self.repeats = 0  # proposals asked again, in all
+        self.in_a_row = 0  # repeats since the last fresh proposal
+        self.asking = False  # the last proposal was a repeat: ask again
+
+    def take(self, values: dict[str, Any]) -> bool:
+        """Whether `values` were not played before (they count as played from now on)."""
+        key = self._key(values)
+        self.asking = key in self.played
+        if self.asking:
+            self.repeats += 1
+            self.in_a_row += 1
+            return False
+        self.played.add(key)
+        self.in_a_row = 0
+        return True
+
+    def stuck(self) -> bool:
+        """The sampler has repeated itself `ASKS` times in a row."""
+        return self.in_a_row >= self.ASKS
+
+    def exhausted(self) -> bool:
+        """Every set of a whole-number space that can be listed has been played."""
+        return self.size <= self.LISTED and next(self._untried(), None) is None
+
+    def nearest_untried(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The untried set nearest to `values` (each parameter scaled by its range; ties: the first listed), or, in
+        a space too large to list, one drawn at random (seeded) until it is untried."""
+        names = [p.name for p in self.params]
+        if self.size <= self.LISTED:
+            def distance(point: tuple) -> float:
+                return sum(abs(v - values[p.name]) / max(1, p.high - p.low) for p, v in zip(self.params, point))
+
+            return dict(zip(names, min(self._untried(), key=distance)))
+        while True:
+            draw = {p.name: self.rng.randint(int(p.low), int(p.high)) if p.integer else self.rng.uniform(p.low, p.high)
+                    for p in self.params}
+            if self._key(draw) not in self.played:
+                return draw
+
+    def _key(self, values: dict[str, Any]) -> tuple:
+        return tuple(values[p.name] for p in self.params)
+
+    def _untried(self) -> Iterator[tuple]:
+        """The sets of a whole-number space not played yet, in order."""
+        ranges = (range(int(p.low), int(p.high) + 1) for p in self.params)
+        return (pt for pt in itertools.product(*ranges) if pt not in self.played)
 
 
 def metrics_comment(game: Game, trials: Sequence[Trial], objective: str, value: float, command: str) -> str:
