@@ -199,6 +199,7 @@ def data_findings(m: Spec, dt: DataTypes, span: Callable[..., Span], key: Callab
         for attr, ts in attrs.items():
             if ts.has_default:
                 check(ts, ts.default, ("components", "pieces", kname, "attributes", attr, "default"))
+        out += _unvalued(kname, kind, attrs, key)
     for zname, zone in m.components.zones.items():
         attrs = dt.cell_attrs.get(zname, {})
         for label, values in zone.cells.items():
@@ -222,6 +223,29 @@ def data_findings(m: Spec, dt: DataTypes, span: Callable[..., Span], key: Callab
                 if isinstance(v, dict):
                     _unique_id(v.get("id"), i, ids, ("tables", name, "values", i), f"table '{name}'", span, out)
     return out
+
+
+# types whose none is surely a slip: arithmetic, tests and comparisons on them fail or mislead
+_VALUED = frozenset({"int", "bool", "str", "words", "enum"})
+
+
+def _unvalued(kname: str, kind: Any, attrs: dict[str, TypeSpec], key: Callable[..., Span]) -> list[Finding]:
+    """A warning for each counted piece that starts with no value for an attribute typed int, bool, text or a set
+    of words: an instance row that gives none while the declaration has no `default:` (the piece holds none)."""
+    out = []
+    for attr, ts in attrs.items():
+        if ts.has_default or ts.kind not in _VALUED:
+            continue
+        for i, inst in enumerate(kind.instances or []):
+            if attr not in inst:
+                out.append(Finding(key("components", "pieces", kname, "instances", i),
+                                   f"this '{kname}' gives no '{attr}' and the attribute has no default: "
+                                   f"the piece holds none, not a {_NOUN.get(ts.kind, ts.kind)}", "warning",
+                                   f"give '{attr}' here, or a `default:` in the kind's attributes"))
+    return out
+
+
+_NOUN = {"int": "number", "bool": "true/false", "str": "text", "words": "word", "enum": "value"}
 
 
 def _unique_id(ident: Any, i: int, seen: dict[str, int], path: tuple, owner: str, span: Callable[..., Span],

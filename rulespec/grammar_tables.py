@@ -11,9 +11,8 @@ Each start symbol's tables carry a key: a hash of the grammar text, the start sy
 Lark version.  A key that does not match what this process would build (the grammar was edited, another
 Lark is installed) or a file that does not load means the parser is built from the grammar as before:
 slower, never different.  `tests/test_grammar_tables.py` fails when the shipped file is stale; rewrite it
-with `python -m orrery.rulespec.parser`.  (Lark numbers the LALR states in an order that changes from run
-to run, so two writes of the same grammar differ byte for byte; each is a valid table of the same language:
-rewrite the file only when the test says it is stale.)
+with `python -m orrery.rulespec.parser`.  Lark numbers the LALR states in an order that changes from run to
+run; `canonical` numbers them by content, so two writes of the same grammar are the same bytes.
 """
 
 from __future__ import annotations
@@ -65,10 +64,51 @@ def _decode(x: Any) -> Any:
 
 
 def tables_of(parser: Lark) -> Any:
-    """A built parser's tables as JSON-able data (its postlexer left out: the loader supplies its own)."""
+    """A built parser's tables as JSON-able data (its postlexer left out: the loader supplies its own), numbered
+    the same way at every write (`canonical`)."""
     data, memo = parser.memo_serialize([TerminalDef, Rule])
     data["options"] = {k: v for k, v in data["options"].items() if k != "postlex"}
-    return _encode({"data": data, "memo": memo})
+    return _encode(canonical(data, memo))
+
+
+def canonical(data: dict, memo: dict) -> dict:
+    """The same tables numbered in an order fixed by their content.  Lark numbers its memo entries, token ids
+    and LALR states in an order that changes from run to run (sets of objects hashed by identity), so two
+    writes of one grammar would differ byte for byte: memo entries are sorted by their text, token ids by
+    name, states breadth first from the start states along transitions in token-name order."""
+    order = sorted(memo, key=lambda k: json.dumps(memo[k], sort_keys=True, default=repr))
+    ids = {old: new for new, old in enumerate(order)}
+    data = _refs(data, ids)
+    table = data["parser"]["parser"]
+    tokens, states = table["tokens"], table["states"]
+    tok = {old: new for new, old in enumerate(sorted(tokens, key=lambda t: tokens[t]))}
+    num: dict[int, int] = {}
+    queue = [s for _, s in sorted(table["start_states"].items()) + sorted(table["end_states"].items())]
+    for s in queue:  # (the queue grows while it is walked: breadth first)
+        if s in num:
+            continue
+        num[s] = len(num)
+        queue += [arg for t, (action, arg) in sorted(states[s].items(), key=lambda e: tokens[e[0]]) if action == 0]
+    if len(num) != len(states):  # (every state is reachable from a start: otherwise keep Lark's numbers)
+        return {"data": data, "memo": {ids[k]: memo[k] for k in order}}
+    table["tokens"] = {tok[t]: tokens[t] for t in sorted(tokens, key=tok.__getitem__)}
+    table["states"] = {num[s]: {tok[t]: (action, num[arg] if action == 0 else arg)
+                                for t, (action, arg) in sorted(states[s].items(), key=lambda e: tok[e[0]])}
+                       for s in sorted(states, key=num.__getitem__)}
+    for k in ("start_states", "end_states"):
+        table[k] = {name: num[s] for name, s in sorted(table[k].items())}
+    return {"data": data, "memo": {ids[k]: memo[k] for k in order}}
+
+
+def _refs(x: Any, ids: dict[int, int]) -> Any:
+    """`x` with every memo reference (`{"@": id}`) renumbered."""
+    if isinstance(x, dict):
+        if set(x) == {"@"}:
+            return {"@": ids[x["@"]]}
+        return {k: _refs(v, ids) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(_refs(v, ids) for v in x)
+    return x
 
 
 @lru_cache(maxsize=1)

@@ -87,6 +87,21 @@ def module_engine(request) -> Iterator[str]:
         os.environ["ORRERY_MODE"] = old
 
 
+def game_on_each_engine(spec_file: Path) -> Any:
+    """A `game` fixture for a test module: the spec file's game on each engine (the test runs once per engine)."""
+
+    @pytest.fixture(params=ENGINES)
+    def game(request) -> Game:
+        return Game(load_spec(spec_file), mode=request.param)
+
+    return game
+
+
+def menu(gs: GameState) -> list[str]:
+    """The labels of a position's legal options (after look-ahead)."""
+    return [o.label for o in gs.legal_options()]
+
+
 def load_game(path: Path | str, limits: Limits | None = None) -> Game:
     """Load a spec file as a Game (no static check)."""
     return Game(load_spec(path, check=False), limits)

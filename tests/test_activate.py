@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SPECS
+from conftest import SPECS, game_on_each_engine, menu
 from test_differential import play_lockstep
 from orrery.interpreter.core.values import ZoneRef
 from orrery.interpreter.engine.game import Game
@@ -20,13 +20,8 @@ from orrery.rulespec.loader import load_spec
 LAMPLIGHT = (SPECS / "lamplight.yaml").read_text(encoding="utf-8")
 
 
-@pytest.fixture(params=["compiled", "interpreted"])
-def game(request) -> Game:
-    return Game(load_spec(SPECS / "lamplight.yaml"), mode=request.param)
-
-
-def _labels(gs) -> list[str]:
-    return [o.label for o in gs.legal_options()]
+game = game_on_each_engine(SPECS / "lamplight.yaml")
+_labels = menu
 
 
 def _play(gs, *labels: str) -> None:

@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from conftest import SPECS
+from conftest import SPECS, game_on_each_engine, menu
 from test_differential import play_lockstep
 from orrery.interpreter.core.values import ZoneRef
 from orrery.interpreter.engine.game import Game
@@ -24,13 +24,8 @@ from orrery.rulespec.loader import load_spec
 RELIC = (SPECS / "relic.yaml").read_text(encoding="utf-8")
 
 
-@pytest.fixture(params=["compiled", "interpreted"])
-def game(request) -> Game:
-    return Game(load_spec(SPECS / "relic.yaml"), mode=request.param)
-
-
-def _labels(gs) -> list[str]:
-    return [o.label for o in gs.legal_options()]
+game = game_on_each_engine(SPECS / "relic.yaml")
+_labels = menu
 
 
 def _menus_of_a_round(gs) -> list[tuple[int, str, str, list[str]]]:

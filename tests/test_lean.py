@@ -14,11 +14,8 @@ import pytest
 from orrery.interpreter.core.rng import Rng
 from orrery.interpreter.engine.driver import GameState
 from orrery.interpreter.engine.game import Game, IllegalMove, load_game
-from orrery.interpreter.engine.gamefiles import bundled_games, bundled_variants
+from orrery.interpreter.engine.gamefiles import bundled_games
 from orrery.interpreter.engine.lean import FlatLean, LeanState, lean_state
-
-# games and seeds played in lockstep (the bubble games' long games: fewer seeds)
-SEEDS = {"bubble-singularity": 1, "bubblee-pop": 2}
 
 
 def digest(lean) -> str:
@@ -44,15 +41,13 @@ def lockstep(game, seeds, api_game=None) -> None:
             assert lean.history() == [] and api.history()
 
 
-@pytest.mark.parametrize("name", bundled_games())
-@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
-def test_the_lean_path_plays_the_apis_games(name, mode):
-    lockstep(load_game(name, mode=mode), range(SEEDS.get(name, 3)))
+# The lean path of every bundled game plays random games against the public API in tests/test_differential.py
+# (play_lockstep(lean=...)): on the compiled rules in every game at every player count, on the reference's in
+# the first three; and of every variant, on the compiled rules, a whole game.
 
 
-@pytest.mark.parametrize("name, variant", [(g, v) for g in bundled_games() for v in bundled_variants(g)])
-def test_the_lean_path_of_every_variant_plays_the_reference_games(name, variant):
-    lockstep(load_game(name, [variant]), [7], load_game(name, [variant], mode="interpreted"))
+# Every variant's lean path plays a whole game against the reference in tests/test_differential.py
+# (test_variants_identical_on_both_engines_and_the_lean_path), beside the compiled engine.
 
 
 @pytest.mark.parametrize("name", bundled_games())

@@ -78,3 +78,22 @@ def test_a_misspelt_key_a_variant_would_add_is_a_located_warning(tmp_path, capsy
     out = told.out + told.err
     assert f"{variant}:5:10: warning: 'goall' is new in constants: set adds it (did you mean 'goal'?)" in out, out
     assert "'target' is new" not in out  # a new name like no other: added on purpose
+
+
+def test_an_instance_without_a_typed_value_is_a_located_warning(tmp_path, capsys):
+    """A kind's attribute typed int (or bool, text, words) with no `default:` holds none in an instance row that
+    gives no value: told at that row, with the way out; a row that gives it, or a typed default, is silent."""
+    spec = (SPECS / "tool-rack.yaml").read_text(encoding="utf-8")
+    slip = "        - {name: Saw, power: 1, count: 2}"
+    assert slip in spec
+    bad = tmp_path / "rack.yaml"
+    bad.write_text(spec.replace(slip, "        - {name: Saw, count: 2}"), encoding="utf-8")
+    assert main(["validate", str(bad)]) == 0
+    line = spec[:spec.index(slip)].count("\n") + 1
+    out = capsys.readouterr()
+    told = out.out + out.err
+    assert f"{bad}:{line}:11: warning: this 'tool' gives no 'power' and the attribute has no default: the piece " \
+           f"holds none, not a number" in told, told
+    assert "give 'power' here, or a `default:` in the kind's attributes" in told
+    assert main(["validate", str(SPECS / "tool-rack.yaml")]) == 0
+    assert "holds none" not in "".join(capsys.readouterr())

@@ -54,12 +54,21 @@ def served(tmp_path):
     thread.join(10)
 
 
-@pytest.fixture
-def browser():
+@pytest.fixture(scope="module")
+def chromium():
+    """One Chromium for the module (a launch costs a few CPU seconds)."""
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield b
         b.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The module's Chromium; the contexts a test opens (each page has its own) are closed after it."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
 def _open(browser, base, table, seat):

@@ -704,7 +704,11 @@ class MctsBot:
         parents = [root] + [n for n, _ in path[:-1]]
         later: dict[int, set[str]] = {}  # labels each player played after the current depth
         for p, label in played:
-            later.setdefault(p, set()).add(label)
+            mine = later.get(p)
+            if mine is None:
+                later[p] = {label}  # (no empty set made for every move, as setdefault(p, set()) would)
+            else:
+                mine.add(label)
         for depth in range(len(path) - 1, -1, -1):
             node, mover = path[depth]
             later.setdefault(mover, set()).add(node.label)

@@ -103,7 +103,7 @@ def singles(r: dict[str, Any]) -> list[str]:
 def search(r: dict[str, Any]) -> list[str]:
     """MCTS iterations per second, memory, and the thinking bot's decision times."""
     out = ["", "Search and memory (compiled engine):",
-           f"{'game':20} {'MCTS it/s':>10} {'B/position':>11} {'B/GameState':>12} {'MB/10k nodes':>13} "
+           f"{'game':20} {'MCTS it/s*':>10} {'B/position':>11} {'B/GameState':>12} {'MB/10k nodes':>13} "
            f"{'peak MB/10k':>12} {'nodes':>6} {'think max s':>12} {'/ budget':>9} {'over':>5}"]
     for g in r["games"]:
         mem, t = g["memory"], g["think"]
@@ -112,7 +112,8 @@ def search(r: dict[str, Any]) -> list[str]:
                    f"{_num(mem['mcts']['bytes_per_10k_nodes'] / 1e6, 1):>13} "
                    f"{_num(mem['mcts']['peak_bytes_per_10k_nodes'] / 1e6, 1):>12} {mem['mcts']['nodes']:>6} "
                    f"{t['max_s']:>12.3f} {t['max_over_budget']:>9.2f} {t['over_budget']:>2}/{t['decisions']:<2}")
-    out.append("B/position: bytes per clone of a mid-game position (state + frames); B/GameState: with its history; "
+    out.append("MCTS it/s*: iterations per CPU second (the process's own time). "
+               "B/position: bytes per clone of a mid-game position (state + frames); B/GameState: with its history; "
                "MB/10k nodes: memory an MCTS tree holds (peak: during the search), per 10,000 nodes; think: the "
                "thinking bot's slowest decision (first decisions of a bot-against-bot game), over its budget")
     return out

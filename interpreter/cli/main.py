@@ -105,6 +105,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         _, ylimits, _ = _limits(args)
         print(printable(assumptions_markdown(resolve_game(args.game), ylimits)), end="")
         return EXIT_OK
+    args.mode_override = "interpreted"  # the summary reads the spec only: no code to generate (a third of a second)
     game, _, _ = _load_game(args)
     text = explain_diff(game.spec) if args.diff else explain_text(game.spec)
     title = game.spec.model.game.title or game.name
