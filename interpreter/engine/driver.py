@@ -543,17 +543,19 @@ class GameState:
         self.lookahead_used = 0
         self._look_loops = 0  # every run made for this menu shares one loop budget (limit loop)
         actions = self.game.rules.actions
-        sure = fallible_of(self.game.rules).sure(decision, self.pos.s)  # (options known to complete: no replay)
+        sure = fallible_of(self.game.rules).sure(decision, self.pos)  # (options judged without a replay)
         out = []
         for opt in decision.options:
-            if sure is not None and sure(opt.value):
+            why = sure(opt.value) if sure is not None else None
+            if why is True:
                 out.append(opt)
                 continue
-            if _starts(decision, decision.action):
-                scope = opt.value if opt.value in actions else None
-            else:
-                scope = decision.action
-            why = self._dead_end(self.pos, opt.value, scope)
+            if why.__class__ is not str:
+                if _starts(decision, decision.action):
+                    scope = opt.value if opt.value in actions else None
+                else:
+                    scope = decision.action
+                why = self._dead_end(self.pos, opt.value, scope)
             if why is None:
                 out.append(opt)
             else:
@@ -586,12 +588,15 @@ class GameState:
             return None
         if nxt is None or nxt.kind == "action" or scope is None or nxt.action != scope:
             return None
+        sure = None
         if nxt.kind == "choose" and not nxt.sealed:
             if not self._needs_lookahead(nxt):
                 return None  # (nothing after this choice can fail: any of its options completes the action)
-            sure = fallible_of(self.game.rules).sure(nxt, q.s)
-            if sure is not None and any(sure(o.value) for o in nxt.options):
-                return None  # (one of its options is known to complete it)
+            sure = fallible_of(self.game.rules).sure(nxt, q)
+            if sure is not None:
+                verdicts = {id(o): sure(o.value) for o in nxt.options}
+                if True in verdicts.values():
+                    return None  # (one of its options is known to complete it)
         options = nxt.options
         if nxt.kind == "window":  # others' reactions are not explored: `pass` witnesses that the move completes
             options = [o for o in options if o.value is None]
@@ -603,7 +608,9 @@ class GameState:
             options = [options[-1], *options[:-1]]
         last_why = "no option can be completed"
         for k, opt in enumerate(options):
-            why = self._dead_end(q, opt.value, scope)
+            why = verdicts.get(id(opt)) if sure is not None else None
+            if why.__class__ is not str:  # (not known to be refused: replayed)
+                why = self._dead_end(q, opt.value, scope)
             if why is None:
                 return None
             if k == 0 or options is nxt.options:
