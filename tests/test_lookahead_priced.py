@@ -13,9 +13,10 @@ import pytest
 
 from conftest import SPECS, evaluate
 from test_differential import play_lockstep
+from test_fallibility import judging_nothing, same_menus
 from orrery.interpreter.bots.factory import RandomBot
 from orrery.interpreter.engine import driver
-from orrery.interpreter.engine.fallible import Fallible, fallible_of
+from orrery.interpreter.engine.fallible import fallible_of
 from orrery.interpreter.engine.game import Game
 
 SPEC = SPECS / "price-list.yaml"
@@ -92,29 +93,14 @@ def test_a_good_its_buyer_cannot_pay_for_is_refused_with_its_reason(games, mode)
     assert menus > 10 and raised > 0
 
 
-def _same_menus_and_reasons(one: Game, other: Game, seed: int) -> None:
-    """A random game played on both: the same options and the same refusals (with their reasons) at every step."""
-    a, b = one.new_initial_state(seed=seed), other.new_initial_state(seed=seed)
-    bot = RandomBot(seed)
-    while not b.is_terminal():
-        assert [o.label for o in a.legal_options()] == [o.label for o in b.legal_options()]
-        assert a.pos.decision.rejected == b.pos.decision.rejected
-        choice = bot.choose(b)
-        a.apply(choice)
-        b.apply(choice)
-    assert a.is_terminal() and a.returns() == b.returns()
-
-
 @pytest.mark.parametrize("spec", [SPEC, TOLL], ids=lambda p: p.stem)
 def test_judging_changes_no_menu(spec, monkeypatch):
     """The same random games with every priced menu replayed instead offer the same options and refuse the
     others with the same reasons."""
     judged, replayed = Game.load(spec, mode="compiled"), Game.load(spec, mode="compiled")
-    fallible = fallible_of(replayed.rules)
-    sure = Fallible.sure
-    monkeypatch.setattr(Fallible, "sure", lambda self, d, pos: None if self is fallible else sure(self, d, pos))
+    judging_nothing(monkeypatch, replayed)
     for seed in range(5):
-        _same_menus_and_reasons(judged, replayed, seed)
+        same_menus(judged, replayed, seed)
 
 
 @pytest.mark.parametrize("seed", range(4))
