@@ -580,7 +580,7 @@ class GameState:
         q.it.narrate = False  # (a look-ahead run's lines are never read)
         q.resume(value)
         try:
-            nxt = self._look_run(q)
+            nxt = self._look_run(q, scope)
         except RequireFailed as failed:
             return failed.explain()
         except _Spent:
@@ -617,14 +617,16 @@ class GameState:
                 last_why = why
         return last_why
 
-    def _look_run(self, q: Position) -> Decision | None:
-        """Run a look-ahead clone to its next decision, its loop ticks charged to the menu's shared budget."""
+    def _look_run(self, q: Position, scope: str | None) -> Decision | None:
+        """Run a look-ahead clone to its next decision, its loop ticks charged to the menu's shared budget.  When
+        nothing that runs after an action can refuse the move (`tail`), the run stops once the action `scope`
+        is complete: what follows (its cascade, the turn's end, the next step menu) cannot change the answer."""
         limits = self.game.limits
         it = q.it
         added = self._look_loops
         start = it.loops = it.loops + added
         try:
-            return q.run()
+            return q.run(scope if not self.game.rules.fallibility.tail else None)
         except (RunawayError, RuleError):
             if it.loops > limits.loop:
                 raise _Spent() from None
