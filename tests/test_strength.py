@@ -64,3 +64,6 @@ def test_the_best_tic_tac_toe_rate_against_random_is_below_100_percent():
     # O's chance with random X to play: X misses 2 and 5 (3/5: O wins at 5), or blocks at 5 (1/5), then O blocks
     # at 2 and wins unless X's random reply is 6 (2/3)
     assert ttt.win_chance("XX.OO....", "O") == Fraction(3, 5) + Fraction(1, 5) * Fraction(2, 3)
+    # the table shows that ceiling beside the row it bounds, and nowhere else
+    assert "96.7 % (X 99.5 %, O 93.9 %" in strength.ceiling("tic-tac-toe", "random")
+    assert strength.ceiling("tic-tac-toe", "greedy") == strength.ceiling("reversi", "random") == ""
