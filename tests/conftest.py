@@ -112,6 +112,15 @@ def shared_game(rules: Path | str, variants: Any = (), mode: str = "compiled") -
 
 
 @functools.lru_cache(maxsize=None)
+def spec_data(rules: Path) -> Any:
+    """A spec file's YAML data as written (no rule text parsed, nothing checked): for parameter lists built
+    while collecting, which loading every bundled spec made cost each test process seconds."""
+    from orrery.rulespec.source import load_yaml
+
+    return load_yaml(rules).data
+
+
+@functools.lru_cache(maxsize=None)
 def _shared_game(path: Path, variants: tuple[Path, ...], mode: str) -> Game:
     game = Game(load_spec(path, list(variants)), mode=mode)
     game.source = (str(path), tuple(str(v) for v in variants))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import budget
+from conftest import budget, shared_game, spec_data
 from test_lean import digest as lean_digest
 
 from orrery.interpreter.cli.bench import capture_positions, on_engine, reshuffled, resolve
@@ -21,7 +21,6 @@ from orrery.interpreter.bots.factory import RandomBot
 from orrery.interpreter.engine.game import Game
 from orrery.interpreter.engine.lean import lean_state
 from orrery.interpreter.core.rng import Rng
-from orrery.rulespec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = sorted((ROOT / "games").glob("*/rules.yaml"))
@@ -30,8 +29,7 @@ MAX_GAMES = 40
 
 
 def _pair(path: Path, variants: list[Path] = ()) -> tuple[Game, Game]:
-    spec = load_spec(path, list(variants))
-    return Game(spec, mode="compiled"), Game(spec, mode="interpreted")
+    return shared_game(path, variants, "compiled"), shared_game(path, variants, "interpreted")
 
 
 def play_lockstep(fast: Game, ref: Game, players: int, seed: int, max_steps: int = 20_000,
@@ -44,13 +42,14 @@ def play_lockstep(fast: Game, ref: Game, players: int, seed: int, max_steps: int
     bot = RandomBot(seed * 31 + 7)
     steps = 0
     while True:
-        assert a.state.digest() == b.state.digest(), f"seed {seed}, step {steps}: states differ"
+        want = b.state.digest()  # (taken once a step: a state's digest is most of this test's cost)
+        assert a.state.digest() == want, f"seed {seed}, step {steps}: states differ"
         assert [(o.index, o.label) for o in a.legal_options()] == [(o.index, o.label) for o in b.legal_options()], \
             f"seed {seed}, step {steps}: menus differ"
         assert a.narration == b.narration
         for c in leans:
             assert (c.legal(), c.current_player()) == (b.legal_actions(), b.current_player()), f"step {steps}: lean"
-            assert lean_digest(c) == b.pos.s.digest(), f"seed {seed}, step {steps}: the lean position differs"
+            assert lean_digest(c) == want, f"seed {seed}, step {steps}: the lean position differs"
         if steps >= max_steps:
             return steps
         if b.is_terminal():
@@ -92,8 +91,7 @@ def test_variants_identical_on_both_engines_and_the_lean_path(path: Path):
     assert play_lockstep(fast, ref, ref.rules.default_players, seed=7, lean=(fast,)) > 0
 
 
-CASCADE_GAMES = [p for p in SPECS if load_spec(p, check=False).model.triggers
-                 and any(not t.on for t in load_spec(p, check=False).model.triggers.values())]
+CASCADE_GAMES = [p for p in SPECS if any(not t.get("on") for t in (spec_data(p).get("triggers") or {}).values())]
 # Positions per cascade game (40 captured ones, then reshuffles of them), about 4-6 ms of CPU each on both
 # engines: under CI 2,000 (Bubble Singularity ~13 CPU s).  5,000 cost ~78 CPU s for the three cascade games; the
 # kinds of outcome (settled, asked, ended) had all shown by position 785 (Bubble Singularity; the other two

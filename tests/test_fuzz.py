@@ -39,7 +39,7 @@ from orrery.rulespec.errors import OrreryError
 from orrery.rulespec.loader import load_spec
 from orrery.rulespec.source import load_yaml
 
-from conftest import budget
+from conftest import budget, shared_game
 
 pytestmark = pytest.mark.slow  # a smaller hypothesis budget unless CI is set (fuzz_settings)
 
@@ -227,9 +227,8 @@ def test_damaged_yaml_text_gives_located_findings(game: str, edits: list[tuple],
 
 # ------------------------------------------------------------------------------ (b) random play
 
-@functools.lru_cache(maxsize=None)
 def _game(name: str) -> Game:
-    return Game(load_spec(GAMES / name / "rules.yaml"))
+    return shared_game(name)
 
 
 def _player_counts() -> list[tuple[str, int]]:

@@ -66,9 +66,10 @@ limits = st.one_of(
 
 def view(gs: GameState) -> dict[str, Any]:
     """Everything the two engines must agree on, for one position."""
+    position = gs.digest()  # "<the state's digest>:<the continuation's>" (a state digest is costly: taken once)
     return {
-        "state digest": gs.state.digest(),
-        "position digest": gs.digest(),
+        "state digest": position.split(":")[0],
+        "position digest": position,
         "menu": [(o.index, o.label) for o in gs.legal_options()],
         "current player": gs.current_player(),
         "narration": list(gs.narration),
@@ -96,8 +97,8 @@ def differences(a: Any, b: Any, path: str = "") -> list[str]:
     return [] if a == b else [f"{path or '.'}: compiled {a!r}, interpreted {b!r}"]
 
 
-def same(fast: GameState, ref: GameState, where: str) -> None:
-    """Both positions agree on everything in view(); the message says what differs and where."""
+def same(fast: GameState, ref: GameState, where: str) -> dict[str, Any]:
+    """Both positions agree on everything in view() (returned); the message says what differs and where."""
     a, b = view(fast), view(ref)
     for key in a:
         if a[key] != b[key]:
@@ -108,6 +109,7 @@ def same(fast: GameState, ref: GameState, where: str) -> None:
                           else "\n  (view() is the same: RNG state, change stamps or the continuation differ)")
             raise AssertionError(f"{where}: {key} differs\n  compiled:    {a[key]!r}\n"
                                  f"  interpreted: {b[key]!r}{detail}\n  spec: {fast.game.spec.path}")
+    return b
 
 
 def play(fast: GameState, ref: GameState, answers: list[int], first: int = 0, lean: Any = None) -> list[dict[str, Any]]:
@@ -127,12 +129,12 @@ def play(fast: GameState, ref: GameState, answers: list[int], first: int = 0, le
         _, err_ref = attempt(ref.apply, index)
         assert err_fast == err_ref, (f"step {step}: errors differ\n  compiled:    {err_fast}\n"
                                      f"  interpreted: {err_ref}")
+        seen = same(fast, ref, f"step {step}")
         if lean is not None:
             _, err_lean = attempt(lean.play, index)
             assert err_lean == err_ref, f"step {step}: errors differ\n  lean: {err_lean}\n  reference: {err_ref}"
-            assert err_ref is not None or lean_digest(lean) == ref.pos.s.digest(), f"step {step}: the lean position"
-        same(fast, ref, f"step {step}")
-        views.append(view(ref))
+            assert err_ref is not None or lean_digest(lean) == seen["state digest"], f"step {step}: the lean position"
+        views.append(seen)
         if err_ref is not None:
             views.append({"error": err_ref})
             break

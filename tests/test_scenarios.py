@@ -4,10 +4,11 @@ must agree at every position a scenario reaches: decider, offered options, diges
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
+
+from conftest import shared_game
 
 from orrery.interpreter.engine.game import Game
 from orrery.interpreter.files.scenarios import load_scenarios, run_scenario, scenario_files
@@ -21,10 +22,8 @@ CASES = [
 ]
 
 
-@lru_cache(maxsize=None)
 def _games(rules: Path) -> tuple[Game, Game]:
-    spec = load_spec(rules)
-    return Game(spec, mode="compiled"), Game(spec, mode="interpreted")
+    return shared_game(rules, (), "compiled"), shared_game(rules, (), "interpreted")
 
 
 @pytest.mark.parametrize("rules,scenario_file", CASES)
