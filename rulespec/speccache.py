@@ -105,11 +105,15 @@ def store(key: str | None, spec: Any) -> None:
 
 def cached_load(path: str | Path, variants: list[str | Path], limits: Any, check: bool,
                 build: Callable[[], Any]) -> Any:
-    """The spec from the cache, else `build()`'s, stored for next time."""
+    """The spec from the cache, else `build()`'s, stored for next time.  An unchecked load may be served by a
+    checked entry of the same files: the checker only adds findings (it changes nothing in the spec), so that
+    spec is the same, its warnings the checker's too."""
     if diskcache.folder() is None:
         return build()
     key = spec_key(path, list(variants), limits, check)
     spec = load_cached(key)
+    if spec is None and not check:
+        spec = load_cached(spec_key(path, list(variants), limits, True))
     if spec is None:
         spec = build()
         store(key, spec)

@@ -23,6 +23,7 @@ from conftest import REPO
 
 CONNECT_FOUR = REPO / "games" / "connect-four" / "rules.yaml"
 VARIANT = REPO / "games" / "tic-tac-toe" / "variants"
+TIC_TAC_TOE = REPO / "games" / "tic-tac-toe" / "rules.yaml"
 
 
 @pytest.fixture
@@ -67,8 +68,8 @@ def test_a_spec_seen_before_comes_back_from_the_cache_equal_to_a_fresh_load(cach
 def test_the_key_holds_the_files_the_variants_the_limits_and_the_checks(cache, builds, tmp_path):
     spec = tmp_path / "rules.yaml"
     spec.write_text(CONNECT_FOUR.read_text(encoding="utf-8"), encoding="utf-8")
-    loader.load_spec(spec)
     loader.load_spec(spec, check=False)
+    loader.load_spec(spec)  # (a checked load is never served by an unchecked entry)
     spec.write_text(spec.read_text(encoding="utf-8").replace("title: Connect Four", "title: Connect 4"),
                     encoding="utf-8")
     changed = loader.load_spec(spec)
@@ -80,6 +81,16 @@ def test_the_key_holds_the_files_the_variants_the_limits_and_the_checks(cache, b
     assert len(builds) == 5 and len(entries(cache, "spec")) == 5
     loader.load_spec(ttt, [variant])
     assert len(builds) == 5
+
+
+def test_an_unchecked_load_is_served_by_a_checked_entry_of_the_same_files(cache, builds):
+    """The checker only adds findings, so a checked spec is the unchecked one (with the checker's warnings)."""
+    variant = sorted(VARIANT.glob("*.yaml"))[0]
+    checked = loader.load_spec(TIC_TAC_TOE, [variant])
+    unchecked = loader.load_spec(TIC_TAC_TOE, [variant], check=False)
+    assert builds == [TIC_TAC_TOE] and len(entries(cache, "spec")) == 1
+    assert same_spec(checked, unchecked)
+    assert same_spec(unchecked, loader.load_spec_uncached(TIC_TAC_TOE, [variant], check=False))
 
 
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "empty", "garbage"])
