@@ -559,8 +559,7 @@ class GameState:
             if why is None:
                 out.append(opt)
             else:
-                decision.reasons[opt.index] = why
-                decision.rejected.append((opt.label, why))
+                decision.refuse(opt, why)  # (not written out: the menu's other refusals stay unread)
         return out
 
     def _dead_end(self, pos: Position, value: Any, scope: str | None) -> str | None:
