@@ -28,7 +28,7 @@ from typing import Any
 RUNTIME = ("RUN_BLOCK", "EMIT", "SETTLE", "CHECK_ACTION", "PARAMETER_MENUS", "NEXT_TURN",
            "TURN_ORDER", "OPTION", "DECISION", "RECORD", "PLAYER", "REQUIRE_FAILED", "DONE", "FLOW_RUNAWAY",
            "GENERIC", "LEN", "SET", "GAME_ENDED", "ENDS_FALSE", "TUPLE", "SORTED", "NOT_BOOL", "RESET_STATE",
-           "ONLY_ANYTIME", "STEP_NOTE")
+           "ONLY_ANYTIME", "STEP_NOTE", "ACTION_REFUSAL")
 
 
 @dataclass
@@ -254,15 +254,22 @@ class _Gen:
             if action.limit is None and action.condition is None and not action.cost:
                 self.line(1, f"options.append({opt})")  # nothing can refuse it here (check_action)
                 continue
+            if not action.cost:  # its limit or condition: a refusal recorded, not raised nor written out
+                self.line(1, f"why = ACTION_REFUSAL(it, {self.k(action)})", action.span)
+                self.line(1, "if why is None:")
+                self.line(2, f"options.append({opt})")
+                self.line(1, "else:")
+                self.line(2, f"reasons[{n}] = why")
+                self.line(2, f"rejected.append(({self.k(action.label)}, why))")
+                continue
             self.line(1, "try:")
             self.line(2, f"got = CHECK_ACTION(it, {self.k(action)})", action.span)
             self.line(1, "except REQUIRE_FAILED as why:")
-            self.line(2, f"reasons[{n}] = why.explain()")
-            self.line(2, f"rejected.append(({self.k(action.label)}, reasons[{n}]))")
+            self.line(2, f"reasons[{n}] = why")  # (written out when somebody reads it: Decision.reasons)
+            self.line(2, f"rejected.append(({self.k(action.label)}, why))")
             self.line(1, "else:")
             self.line(2, f"options.append({opt})")
-            if action.cost:  # its price, shown with it
-                self.line(2, f"notes[{n}] = STEP_NOTE(got)")
+            self.line(2, f"notes[{n}] = STEP_NOTE(got)")  # its price, shown with it
         if st.optional or st.repeat:
             more = "c.step_count > 0"
             cond = "True" if st.optional else more

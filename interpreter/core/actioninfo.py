@@ -7,6 +7,7 @@ abilities; both engines run every one the same way (engine/frames.py ActionFrame
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from orrery.rulespec import ast as A
 from orrery.rulespec.errors import Span
@@ -45,6 +46,9 @@ class ActionInfo:
     cost_site: int | None = None  # the last parameter a late cost reads: its menu shows the prices
     pay_to: dict[str, A.Block] = field(default_factory=dict)  # cost entry -> `TARGET += __paid__` (costs.pay)
     description: str | None = None  # free text (a player's `why`, explain)
+    # the refusals that do not depend on the state (its limit, its condition, no carrier of its ability), made
+    # the first time a menu needs one and shared by every menu after (reference/effects.action_refusal)
+    refusals: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 def split_costs(params: list[ParamInfo], cost: list[tuple[str, A.Expr]], to: dict[str, A.Expr | None]

@@ -293,11 +293,13 @@ class Rules:
         self.owned_events = owned_events(spec, self.event_triggers)
         # free actions offered at any time: (in the player's own turn, also in others' windows)
         self.anytime, self.anytime_always = anytime_actions(spec)
+        self.carried: set[str] = set()  # the actions that are pieces' `activate:` abilities (named by their ident)
         self.abilities = abilities_of(spec, initial_rows(self))  # pieces' abilities (None: no kind has any)
         if self.abilities is not None:
             self.listened |= self.abilities.events  # (a piece's `on:` ability hears them too)
             for name, (action, always) in activate_actions(spec, self.abilities).items():
                 self.actions[name] = action  # (offered as free actions are, at any time: core/activation.py)
+                self.carried.add(name)
                 self.anytime.append(name)
                 if always:
                     self.anytime_always.append(name)

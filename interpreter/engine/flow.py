@@ -11,9 +11,10 @@ from typing import Any
 from orrery.rulespec import ast as A
 from orrery.rulespec.wording import titled
 
-from ..core.decisions import GameEnded, Option, RequireFailed, RuleError
+from ..core.decisions import GameEnded, Option, Refusal, RequireFailed, RuleError
 from ..reference.costs import step_note
-from ..reference.effects import check_action, param_values
+from ..reference.abilityrun import holders
+from ..reference.effects import action_price, action_refusal, param_menu
 from ..reference.evaluator import Interp
 from ..core.state import Outcome
 from ..core.values import Player
@@ -72,18 +73,24 @@ def step_candidates(it: Interp, ph: Any, st: Any) -> list[str]:
     return names
 
 
-def action_options(it: Interp, names: list[str]) -> tuple[list[Option], dict[int, str], list, dict | None]:
+def action_options(it: Interp, names: list[str]) -> tuple[list[Option], dict[int, Any], list, dict | None]:
     """A menu of actions: those the acting player may start now (labelled, valued by name, indexed by their
-    place in `names`), with the reasons of the others (by index, and as (label, reason) pairs) and the prices
-    of those with a cost (Decision.notes: index -> note; None when none has one)."""
+    place in `names`), with the refusals of the others (by index, and as (label, refusal) pairs: written out
+    when read, Decision.reasons) and the prices of those with a cost (Decision.notes: index -> note; None
+    when none has one)."""
     options, reasons, rejected, notes = [], {}, [], None
     for i, name in enumerate(names):
         action = it.r.actions[name]
-        try:
-            got = check_action(it, action)
-        except RequireFailed as why:
-            reasons[i] = why.explain()
-            rejected.append((action.label, reasons[i]))
+        why: Any = action_refusal(it, action)
+        got = None
+        if why is None and action.cost:
+            try:
+                got = action_price(it, action)
+            except RequireFailed as failed:
+                why = failed
+        if why is not None:
+            reasons[i] = why
+            rejected.append((action.label, why))
             continue
         options.append(Option(action.label, name, i))
         if got:  # its price, shown with it
@@ -97,31 +104,49 @@ def only_anytime(rules: Any, options: list[Option]) -> bool:
     return bool(options) and all(o.value in rules.anytime for o in options)
 
 
-def parameter_menus(it: Interp, options: list[Option], reasons: dict[int, str],
-                     rejected: list) -> dict[str, tuple[list, list]]:
+def parameter_menus(it: Interp, options: list[Option], reasons: dict[int, Any],
+                    rejected: list) -> dict[str, tuple[list, list]]:
     """Drop from a real choice the actions whose one parameter has no legal value; their menus, by action.
 
     No look-ahead replays such an action (rules.param_gated), so its parameter's menu is computed here and
     kept for the action's own use.  A step with a single option does not need it: the option is taken
-    anyway, and _step skips the step if its menu turns out empty.
+    anyway, and _step skips the step if its menu turns out empty.  A piece's ability of which the acting
+    player holds no live carrier is refused before anything is evaluated (its menu would be empty), with
+    the parameter's reason, made once (`unheld`); every refusal is recorded, written out when read.
     """
     menus: dict[str, tuple[list, list]] = {}
     if len(options) < 2:
         return menus
+    r = it.r
+    gated, carried = r.param_gated, r.carried
+    held = holders(it) if carried else None
     kept = []
     for opt in options:
-        if opt.value in it.r.param_gated:
-            action = it.r.actions[opt.value]
-            try:
-                menus[opt.value] = param_values(it, action)
-            except RequireFailed as why:
-                reasons[opt.index] = why.explain()
-                rejected.append((action.label, reasons[opt.index]))
+        name = opt.value
+        if name in gated:
+            action = r.actions[name]
+            menu = unheld(action) if held is not None and name in carried and name not in held else \
+                param_menu(it, action)
+            if menu.__class__ is Refusal:
+                reasons[opt.index] = menu
+                rejected.append((action.label, menu))
                 continue
+            menus[name] = menu
         kept.append(opt)
     if len(kept) < len(options):
         options[:] = kept  # (in place, as the caller reads it; not one `remove` each: Option equality is not cheap)
     return menus
+
+
+def unheld(action: Any) -> Refusal:
+    """The refusal of a piece's ability nobody of the acting player's carries: what its parameter's empty menu
+    gives (param_menu), made once per action."""
+    refused = action.refusals.get("unheld")
+    if refused is None:
+        p = action.params[0]
+        refused = action.refusals["unheld"] = Refusal(p.why or f"there is no legal choice for '{p.name}'", p.span,
+                                                      action.rule)
+    return refused
 
 
 def next_step(c: Any) -> None:

@@ -19,7 +19,7 @@ from .flow import DONE, ENDS_FALSE, TIMINGS, ends_of, only_anytime, parameter_me
 from .flowframe import _STAGES, FlowFrame, _next_turn
 from .frames import emit, run_block, settle
 from ..reference.costs import step_note
-from ..reference.effects import check_action
+from ..reference.effects import action_refusal, check_action
 
 def _flow_runaway(pos: Any) -> None:
     """The reference frame's message (FlowFrame.step) when the flow never asks anybody anything."""
@@ -41,7 +41,7 @@ _HELPERS: dict[str, Any] = {
     "FLOW_RUNAWAY": _flow_runaway, "GENERIC": _STAGES, "LEN": len, "SET": set, "GAME_ENDED": GameEnded,
     "ENDS_FALSE": ENDS_FALSE, "TUPLE": tuple, "SORTED": sorted, "NOT_BOOL": _not_bool, "RESET_STATE": reset_state,
     "ONLY_ANYTIME": only_anytime,
-    "STEP_NOTE": step_note,
+    "STEP_NOTE": step_note, "ACTION_REFUSAL": action_refusal,
 }
 if set(_HELPERS) != set(RUNTIME):  # (a generator naming a helper the engine does not link: a bug, found at import)
     raise RuntimeError(f"the generated flow's runtime names and the linked helpers differ: "

@@ -62,6 +62,12 @@ def run_all(it: Any, record: Any, snapshot: list[tuple[int, int, AbilityInfo]]) 
 def carriers(it: Any, ident: str) -> list[PieceRef]:
     """The acting player's live pieces carrying the ability `ident`, in the order abilities resolve: the menu of
     an `activate:` ability's piece (core/activation.py names this built-in; no spec can call it)."""
+    return list(holders(it).get(ident, ()))
+
+
+def holders(it: Any) -> dict[str, list[PieceRef]]:
+    """The acting player's live pieces carrying each `activate:` ability, by the ability's ident (an ability
+    none carries is absent), in the order abilities resolve; shared, not to be changed."""
     me, s = it.current(), it.s
     key = ("carriers", me)  # every activate: ability's menu reads it: one scan per state for them all
     hit = s.derived.get(key)
@@ -71,7 +77,7 @@ def carriers(it: Any, ident: str) -> list[PieceRef]:
             if owner == me and a.what == "activate":
                 found.setdefault(a.ident, []).append(PieceRef(pid))
         hit = s.derived[key] = (s.version, found)
-    return list(hit[1].get(ident, ()))
+    return hit[1]
 
 
 def plays_of(it: Any, piece: Any, span: Any) -> tuple[int, int, list[AbilityInfo]]:
@@ -101,4 +107,4 @@ def use_now(it: Any, node: Any, env: dict) -> None:
             raise RuleError("an empowered play asks its player, which nobody can be asked here", node.span)
 
 
-__all__ = ["carriers", "chooses", "key_of", "offers_empowered", "pending", "plays_of", "ready", "run_all", "use_now"]
+__all__ = ["carriers", "holders", "chooses", "key_of", "offers_empowered", "pending", "plays_of", "ready", "run_all", "use_now"]

@@ -8,7 +8,7 @@ from orrery.rulespec import ast as A
 from orrery.rulespec.errors import OrreryError
 
 from ..core import causes
-from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError, untold
+from ..core.decisions import GameEnded, Refusal, RequireFailed, RuleError, RunawayError, untold
 from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
@@ -607,25 +607,54 @@ def check_action(it: "Interp", action: "ActionInfo", count_limit: bool = True, c
     """Raise RequireFailed if the acting player may not start this action now: its limit (count_limit), its
     condition, then (costs) the amounts of its costs that read no parameter, which are returned (a menu shows
     them; the action computes them again when it pays, costs/pay)."""
-    env: dict[str, Any] = {}
-    limit = action.limit  # (one counted per value of a parameter is checked on that parameter's menu: spent_values)
-    if count_limit and limit is not None and limit.each is None and used(it.s, limit, it.current()) >= limit.times:
-        shared = f" (counted as '{limit.key}')" if limit.key != action.name else ""
-        raise RequireFailed(f"'{action.label}' can be done at most {limit.describe()}{shared}", action.span,
-                            action.rule)
-    if not it.truth(action.condition, env):
-        raise RequireFailed(action.why or f"'{action.label}' is not allowed now", action.condition.span,
-                            action.rule)
-    if not costs or not action.cost:
+    refused = action_refusal(it, action, count_limit)
+    if refused is not None:
+        raise refused.failed()
+    return action_price(it, action) if costs else None
+
+
+def action_price(it: "Interp", action: "ActionInfo") -> list | None:
+    """The amounts of an action's costs that read no parameter (None: it has none); RequireFailed if the acting
+    player cannot pay them."""
+    if not action.cost:
         return None
-    got = amounts(it, action.cost, env)
+    got = amounts(it, action.cost, {})
     check_amounts(it, action, got, it.current())
     return got
+
+
+def action_refusal(it: "Interp", action: "ActionInfo", count_limit: bool = True) -> Refusal | None:
+    """Why the acting player may not start this action now by its limit (count_limit) or its condition, as a
+    refusal made once per action (menus record it without raising or writing it out); None if both allow it."""
+    limit = action.limit  # (one counted per value of a parameter is checked on that parameter's menu: spent_values)
+    if count_limit and limit is not None and limit.each is None and used(it.s, limit, it.current()) >= limit.times:
+        refused = action.refusals.get("limit")
+        if refused is None:
+            shared = f" (counted as '{limit.key}')" if limit.key != action.name else ""
+            refused = action.refusals["limit"] = Refusal(
+                f"'{action.label}' can be done at most {limit.describe()}{shared}", action.span, action.rule)
+        return refused
+    if action.condition is not None and not it.truth(action.condition, {}):
+        refused = action.refusals.get("condition")
+        if refused is None:
+            refused = action.refusals["condition"] = Refusal(action.why or f"'{action.label}' is not allowed now",
+                                                             action.condition.span, action.rule)
+        return refused
+    return None
 
 
 def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
     """The first parameter's legal values and rejected ones, as the action would offer them now;
     RequireFailed (the parameter's reason) when there is none."""
+    menu = param_menu(it, action)
+    if menu.__class__ is Refusal:
+        raise menu.failed()
+    return menu
+
+
+def param_menu(it: "Interp", action: "ActionInfo") -> tuple[list, list] | Refusal:
+    """The first parameter's legal values and rejected ones, as the action would offer them now, or the
+    refusal (the parameter's reason) when there is none (param_values raises it)."""
     p = action.params[0]
     env: dict[str, Any] = {"__rule__": action.rule}
     domain = it.iterate(it.ev(p.domain, env), p.domain.span)
@@ -634,8 +663,8 @@ def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
     if action.limit is not None and action.limit.each == p.name:
         values, rejected, why = spent_values(it, action, values, rejected, why)
     if not values:
-        raise RequireFailed(why or (rejected[0][1] if rejected else f"there is no legal choice for '{p.name}'"),
-                            p.span, action.rule)
+        return Refusal(why or (rejected[0][1] if rejected else f"there is no legal choice for '{p.name}'"),
+                       p.span, action.rule)
     return values, rejected
 
 
@@ -689,4 +718,4 @@ EXEC: dict[type, Callable[["Interp", Any, dict], None]] = {
 }
 
 __all__ = ["EXEC", "emit", "fires", "settle", "param_values", "check_action", "cascade_scan", "cannot_ask",
-           "spent_values"]
+           "spent_values", "action_refusal", "action_price", "param_menu"]
