@@ -54,6 +54,20 @@ def test_a_share_is_never_more_than_what_is_left_of_the_turn():
     assert bot.given == [FLOOR, 0.02] and bot.followed == 3
 
 
+def test_the_moves_played_count_against_the_turn():
+    now = [0.0]
+    budget = TurnBudget(2.0, clock=lambda: now[0])
+    bot = FakeBot(now)
+
+    def play(choice):  # a move whose look-ahead takes 0.3 s
+        now[0] += 0.3
+        return f"played {choice}"
+
+    assert budget.think(at(1, 1), 0, bot, play) == "played 0"
+    budget.think(at(1, 1), 0, bot, play)
+    assert bot.given == [1.0, 0.35]  # half of 2 - (1 + 0.3)
+
+
 def test_each_turn_and_each_player_starts_with_the_whole_budget():
     now = [0.0]
     budget = TurnBudget(2.0, clock=lambda: now[0])

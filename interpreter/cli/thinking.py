@@ -42,17 +42,20 @@ class TurnBudget:
             return left if self.spent == 0 else 0.0
         return min(left, max(FLOOR, left * SHARE))
 
-    def think(self, gs: Any, player: int, bot: Any) -> Any:
+    def think(self, gs: Any, player: int, bot: Any, play: Callable[[Any], Any] | None = None) -> Any:
         """`bot.choose(gs)` within its share of this turn (the bot's `seconds` set for it), or, with no share
         left, `bot.follow(gs)`: the search bot's move without a search (the plan its earlier searches of the
-        turn made); the time it took is counted against the turn."""
+        turn made); with `play`, the move is played too and `play`'s result returned.  The time it all took
+        (the move's included: a person waits for it as well) is counted against the turn."""
         seconds = self.share(gs, player)
         start = self.clock()
         try:
             if seconds <= 0:
-                return bot.follow(gs)
-            bot.seconds = seconds
-            return bot.choose(gs)
+                choice = bot.follow(gs)
+            else:
+                bot.seconds = seconds
+                choice = bot.choose(gs)
+            return play(choice) if play is not None else choice
         finally:
             self.spent += self.clock() - start
 
