@@ -12,6 +12,7 @@ garbage collector paused: compiled_parts.play); the figure is the ratio of the m
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -27,12 +28,17 @@ DEFAULT = ["connect-four:2:100", "breakthrough:2:10"]
 
 def without_tables(name: str) -> object:
     """The game compiled with every geometry call on the generic helper."""
-    real = geotables.call_source
+    real, cache = geotables.call_source, os.environ.get("ORRERY_CACHE_DIR")
     geotables.call_source = lambda gen, node, fn: None
+    os.environ["ORRERY_CACHE_DIR"] = "off"  # (generated here, not read from the disk cache, nor kept in it)
     try:
         return load_game(name, mode="compiled")
     finally:
         geotables.call_source = real
+        if cache is None:
+            del os.environ["ORRERY_CACHE_DIR"]
+        else:
+            os.environ["ORRERY_CACHE_DIR"] = cache
 
 
 def measure(name: str, players: int, games: int, rounds: int) -> tuple[float, float]:

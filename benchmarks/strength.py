@@ -215,16 +215,27 @@ def turn_cpu(records: list[dict[str, Any]]) -> dict[str, Any]:
     return {"turn_mean": spent / turns if turns else None, "turn_max": most if turns else None}
 
 
+def ceiling(game: str, against: str) -> str:
+    """What no bot can beat in a row, where it is known to be under 100 % (the table's last column)."""
+    if (game, against) != ("tic-tac-toe", "random"):
+        return ""
+    from benchmarks.tic_tac_toe_vs_random import best_rates  # (exact: a made-up perfect player's rates)
+
+    x, o = best_rates()
+    return (f"the best possible: {100 * float((x + o) / 2):.1f} % (X {100 * float(x):.1f} %, O {100 * float(o):.1f} %; "
+            "benchmarks/tic_tac_toe_vs_random.py)")
+
+
 def markdown(records: list[dict[str, Any]]) -> str:
     """The table of docs/bots.md."""
     lines = ["| game | players | default bot (CPU s a turn) against | games | won | drawn | lost | won % (95 %) "
-             "| decisions a game | CPU s a game | bot's CPU s a turn (mean, most) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| decisions a game | CPU s a game | bot's CPU s a turn (mean, most) | note |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows(records):
         who = r["against"] if r["against"].endswith("alone") else f"mcts {r['think']:g} vs {r['against']}"
         lines.append(f"| {r['game']} | {r['players']} | {who} | {r['games']} | {r['win']} | {r['draw']} | "
                      f"{r['loss']} | {100 * r['rate']:.0f} % ({100 * r['low']:.0f}-{100 * r['high']:.0f}) | "
-                     f"{r['decisions']:.0f} | {r['cpu']:.1f} | {_turns(r)} |")
+                     f"{r['decisions']:.0f} | {r['cpu']:.1f} | {_turns(r)} | {ceiling(r['game'], r['against'])} |")
     return "\n".join(lines)
 
 

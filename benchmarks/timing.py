@@ -9,13 +9,13 @@ from typing import Callable
 
 def playouts_per_second(random_playout: Callable[[random.Random], int], seconds: float = 3.0,
                         seed: int = 1) -> float:
-    """Random playouts per second over about `seconds`."""
+    """Random playouts per CPU second (time.process_time) over about `seconds` of CPU time."""
     rng = random.Random(seed)
     n = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         random_playout(rng)
         n += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return n / elapsed

@@ -10,6 +10,7 @@ path and tree-walking interpreter).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import shutil
@@ -100,6 +101,21 @@ def game_on_each_engine(spec_file: Path) -> Any:
 def menu(gs: GameState) -> list[str]:
     """The labels of a position's legal options (after look-ahead)."""
     return [o.label for o in gs.legal_options()]
+
+
+def shared_game(rules: Path | str, variants: Any = (), mode: str = "compiled") -> Game:
+    """A bundled game (a name, or the path of its rules.yaml) with variant files, built once per test process
+    and engine: loading and compiling a game again in every test that plays it cost the suite more than a
+    minute of CPU.  For tests that only start new states from it (nothing set on the Game itself)."""
+    path = Path(rules) if str(rules).endswith(".yaml") else REPO / "games" / str(rules) / "rules.yaml"
+    return _shared_game(path.resolve(), tuple(Path(v).resolve() for v in variants), mode)
+
+
+@functools.lru_cache(maxsize=None)
+def _shared_game(path: Path, variants: tuple[Path, ...], mode: str) -> Game:
+    game = Game(load_spec(path, list(variants)), mode=mode)
+    game.source = (str(path), tuple(str(v) for v in variants))
+    return game
 
 
 def load_game(path: Path | str, limits: Limits | None = None) -> Game:

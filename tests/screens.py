@@ -12,6 +12,7 @@ ahead once the first screen shows) and returns the pane.  The goldens in tests/g
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import shutil
@@ -152,9 +153,21 @@ def full_game_screens(case: Case, most: int | None = None) -> list[list[str]]:
     return screens
 
 
+@functools.lru_cache(maxsize=None)
+def at_moment(case: Case) -> Table:
+    """The case's game at its moment, played once per process and shared by the tests, which only read it
+    (a game of Aqua Sphere or Ultramassive to its moment takes about a CPU second)."""
+    return _play_to(case, case.answers)
+
+
+@functools.lru_cache(maxsize=None)
+def _screen_at_moment(case: Case) -> tuple[str, ...]:
+    return tuple(at_moment(case).screen())
+
+
 def screen_text(case: Case) -> list[str]:
     """The case's screen, rendered in-process."""
-    return _play_to(case, case.answers).screen()
+    return list(_screen_at_moment(case))
 
 
 # ------------------------------------------------------------------ tmux

@@ -1,5 +1,6 @@
-"""The disk cache of validated specs and compiled code (rulespec/diskcache.py, speccache.py, compiler/link.py):
-a spec seen before comes back without reading its YAML or parsing its rules, equal to a fresh load; an entry
+"""The disk cache of validated specs, generated modules and compiled code (rulespec/diskcache.py, speccache.py,
+compiler/modcache.py, compiler/link.py): a spec seen before comes back without reading its YAML or parsing its
+rules, equal to a fresh load, and its fast path without a type pass or a generator, the same module; an entry
 that is damaged, made for another key, or that names anything a spec is not made of is ignored and rebuilt;
 another engine's entries are never read; the cache can be turned off."""
 
@@ -11,7 +12,9 @@ import shutil
 
 import pytest
 
+from orrery.interpreter.compiler import codegen, modcache
 from orrery.interpreter.compiler import link as L
+from orrery.interpreter.compiler.recipe import SiteOf
 from orrery.interpreter.engine.game import Game
 from orrery.rulespec import diskcache, loader, speccache
 from orrery.rulespec.errors import SpecError
@@ -204,3 +207,76 @@ def test_a_warm_start_imports_no_yaml_reader_parser_checker_or_jsonschema(cache)
             for _ in range(2)]
     assert runs[0] != "[]"  # cold: the loader did the work
     assert runs[1] == "[]"
+
+
+@pytest.fixture
+def generations(monkeypatch):
+    """Counts the typed fast paths generated (not read from the cache)."""
+    made = []
+    real = codegen.generate
+
+    def counting(rules, generator=None):
+        made.append(rules.name)
+        return real(rules, generator)
+
+    monkeypatch.setattr(codegen, "generate", counting)
+    monkeypatch.setattr("orrery.interpreter.compiler.typedgen.generate", counting)
+    return made
+
+
+def _nodes(game: Game) -> set[int]:
+    return {id(n) for table in (game.spec.exprs, game.spec.effects) for root in table.values() for n in root.walk()}
+
+
+@pytest.mark.parametrize("spec", [CONNECT_FOUR, REPO / "tests" / "specs" / "matching-pennies.yaml"])
+def test_a_warm_start_reads_the_generated_module_and_plays_the_same(cache, generations, spec):
+    """The second load generates nothing: the same source, its tables keyed by the new spec's own nodes (the
+    node a choice's site names too), the same game."""
+    cold = Game(loader.load_spec(spec), mode="compiled")
+    assert len(generations) == 1 and entries(cache, "typedmod")
+    warm = Game(loader.load_spec(spec), mode="compiled")
+    assert len(generations) == 1
+    assert warm.spec is not cold.spec and warm.rules.compiled.source == cold.rules.compiled.source
+    live = _nodes(warm)
+    assert set(warm.rules.compiled.fns) <= live and len(warm.rules.compiled.fns) == len(cold.rules.compiled.fns)
+    assert set(warm.rules.compiled.block_steps) <= live
+    sites = [c.node for c in modcache.load(warm.rules).consts if isinstance(c, SiteOf)]
+    assert all(id(n) in live for n in sites)
+    assert played(warm) == played(cold)
+
+
+class _Evil:
+    def __reduce__(self):
+        return (shutil.rmtree, ("/nonexistent-orrery-witness",))
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "foreign", "evil"])
+def test_a_damaged_or_foreign_module_entry_is_ignored_and_rebuilt(cache, generations, damage):
+    first = Game(loader.load_spec(CONNECT_FOUR), mode="compiled")
+    (path,) = entries(cache, "typedmod")
+    blob, key = path.read_bytes(), path.read_bytes().split(b"\n")[2].decode()
+    if damage == "foreign":  # another spec's recipe under this spec's key: its digest is not this spec's
+        Game(loader.load_spec(REPO / "games" / "tic-tac-toe" / "rules.yaml"), mode="compiled")
+        other = next(p for p in entries(cache, "typedmod") if p != path)
+        diskcache.write(modcache.KIND, key, diskcache.read(modcache.KIND, other.read_bytes().split(b"\n")[2].decode()))
+    elif damage == "evil":  # a pickle that would call something else: refused before anything runs
+        diskcache.write(modcache.KIND, key, pickle.dumps(({}, _Evil())))
+    else:
+        path.write_bytes(blob[: len(blob) // 2] if damage == "truncated" else b"\x00" * 64)
+    made = len(generations)
+    again = Game(loader.load_spec(CONNECT_FOUR), mode="compiled")
+    assert len(generations) == made + 1
+    assert modcache.load(again.rules) is not None  # rewritten whole
+    Game(loader.load_spec(CONNECT_FOUR), mode="compiled")
+    assert len(generations) == made + 1 and played(again) == played(first)
+
+
+def test_the_same_rules_in_another_file_or_layout_get_their_own_module_entry(cache, generations, tmp_path):
+    """The spec's digest is its data's: the generated module's spans name files and lines, so a copy elsewhere
+    (here one line lower) is generated for itself and its errors name the copy."""
+    Game(loader.load_spec(CONNECT_FOUR), mode="compiled")
+    copy = tmp_path / "rules.yaml"
+    copy.write_text("# moved\n" + CONNECT_FOUR.read_text(encoding="utf-8"), encoding="utf-8")
+    moved = Game(loader.load_spec(copy), mode="compiled")
+    assert len(generations) == 2 and len(entries(cache, "typedmod")) == 2
+    assert all(str(tmp_path) in sp.file for sp in moved.rules.compiled.line_spans.values())

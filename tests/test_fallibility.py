@@ -122,14 +122,25 @@ def test_a_guarded_choice_plays_the_same_games_as_a_replayed_one(tmp_path):
         same_menus(guarded, replayed, seed)
 
 
+def judging_nothing(monkeypatch, game):
+    """The game's look-ahead analysis, made to judge no option without a replay (Fallible.sure: None)."""
+    from orrery.interpreter.engine.fallible import Fallible, fallible_of
+
+    fallible, sure = fallible_of(game.rules), Fallible.sure
+    monkeypatch.setattr(Fallible, "sure", lambda self, d, pos: None if self is fallible else sure(self, d, pos))
+    return fallible
+
+
 def same_menus(one, other, seed: int) -> None:
-    """A random game (seed) played on both: the same menu at every step, the same end."""
+    """A random game (seed) played on both: the same menu, and the same refusals with their reasons, at every
+    step; the same end."""
     from orrery.interpreter.bots.factory import RandomBot
 
     a, b = one.new_initial_state(seed=seed), other.new_initial_state(seed=seed)
     bot = RandomBot(seed)
     while not b.is_terminal():
         assert [o.label for o in a.legal_options()] == [o.label for o in b.legal_options()]
+        assert a.pos.decision.rejected == b.pos.decision.rejected
         choice = bot.choose(b)
         a.apply(choice)
         b.apply(choice)

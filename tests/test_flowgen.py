@@ -114,13 +114,14 @@ def test_the_fast_path_runs_the_generated_flow_and_the_reference_the_stage_machi
 def test_generated_source_holds_only_what_the_spec_has(tmp_path):
     plain = _game(tmp_path, PLAIN, "compiled").flow_source
     assert "RUN_BLOCK" not in plain and "EMIT(" not in plain  # no hooks, no triggers on flow events
-    assert "CHECK_ACTION" not in plain  # `tick` can never be refused
+    assert "CHECK_ACTION" not in plain and "ACTION_REFUSAL" not in plain  # `tick` can never be refused
     assert "def ends_end_of_round(" in plain and "def ends_immediate(" not in plain
     assert "ends_end_of_turn(it)" not in plain
     everything = _game(tmp_path, EVERYTHING, "compiled").flow_source
     assert "EMIT(pos, 'turn_start'" in everything and "EMIT(pos, 'phase_end'" in everything
     assert "EMIT(pos, 'turn_end'" not in everything  # nobody listens to turn_end
-    assert everything.count("CHECK_ACTION(") == 3  # improve (a condition) once; peek (a limit), free at both steps
+    # improve (a condition) once; peek (a limit), free at both steps: a refusal recorded, or a price checked
+    assert everything.count("ACTION_REFUSAL(") + everything.count("CHECK_ACTION(") == 3
     for timing in ("immediate", "end_of_turn", "end_of_phase", "end_of_round"):
         assert f"def ends_{timing}(" in everything
     assert "c.current, c.round" in everything  # `late` reads the flow: the cursor is in its memo key

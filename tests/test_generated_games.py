@@ -10,7 +10,10 @@ answer both positions must agree on: state digest, position digest (state + cont
 (index, label), current player, narration, history (player, index, label, prompt, auto) and, at the
 end, outcome and returns.  An error (RuleError, RunawayError, IllegalMove) must be raised by both, of
 the same type with the same message.  At a drawn step both positions are cloned, and the clones,
-given the same answers, must retrace the originals.
+given the same answers, must retrace the originals.  The lean playout path (engine/lean.py) of the compiled
+game plays along on the original line: the same menus and current player, the same position (digest) after
+every answer, the same errors and the same end.  (Until session 7 tests/test_lean_generated.py drew 150 other
+specs for the lean path alone, loading, compiling and playing each on the reference again.)
 
 The default run is small and derandomized (the same examples every run); with CI set it runs more
 examples, and ORRERY_FUZZ_SCALE multiplies both (as in tests/test_fuzz.py).
@@ -29,8 +32,10 @@ from hypothesis import strategies as st
 from orrery.interpreter.core.decisions import RuleError, RunawayError
 from orrery.interpreter.core.valueops import Limits
 from orrery.interpreter.engine.game import Game, GameState, IllegalMove
+from orrery.interpreter.engine.lean import lean_state
 from orrery.rulespec.loader import load_spec
 from specgen import specs
+from test_lean import digest as lean_digest
 
 SCALE = max(1, int(os.environ.get("ORRERY_FUZZ_SCALE", "1") or 1))
 EXAMPLES = 150 if os.environ.get("CI") else 25
@@ -105,20 +110,27 @@ def same(fast: GameState, ref: GameState, where: str) -> None:
                                  f"  interpreted: {b[key]!r}{detail}\n  spec: {fast.game.spec.path}")
 
 
-def play(fast: GameState, ref: GameState, answers: list[int], first: int = 0) -> list[dict[str, Any]]:
-    """Answer both positions in lockstep from step `first`; the views after each step (the error last)."""
+def play(fast: GameState, ref: GameState, answers: list[int], first: int = 0, lean: Any = None) -> list[dict[str, Any]]:
+    """Answer both positions in lockstep from step `first` (and the lean state, when given); the views after each
+    step (the error last)."""
     views = []
     for step in range(first, min(len(answers), MAX_STEPS)):
         if ref.is_terminal():
             assert fast.is_terminal(), f"step {step}: only the interpreted game is over"
             break
         legal = ref.legal_actions()
+        if lean is not None:
+            assert (lean.legal(), lean.current_player()) == (legal, ref.current_player()), f"step {step}: lean menu"
         index = legal[answers[step] % len(legal)]
         note(f"step {step}: {ref.decision.prompt!r} -> {next(o.label for o in ref.legal_options() if o.index == index)!r}")
         _, err_fast = attempt(fast.apply, index)
         _, err_ref = attempt(ref.apply, index)
         assert err_fast == err_ref, (f"step {step}: errors differ\n  compiled:    {err_fast}\n"
                                      f"  interpreted: {err_ref}")
+        if lean is not None:
+            _, err_lean = attempt(lean.play, index)
+            assert err_lean == err_ref, f"step {step}: errors differ\n  lean: {err_lean}\n  reference: {err_ref}"
+            assert err_ref is not None or lean_digest(lean) == ref.pos.s.digest(), f"step {step}: the lean position"
         same(fast, ref, f"step {step}")
         views.append(view(ref))
         if err_ref is not None:
@@ -142,18 +154,23 @@ def test_generated_games_play_identically_on_both_engines(text: str, players: in
     players = min(players, ref_game.rules.max_players)
     fast, err_fast = attempt(fast_game.new_initial_state, players, seed)
     ref, err_ref = attempt(ref_game.new_initial_state, players, seed)
+    lean, err_lean = attempt(lean_state, fast_game, seed, players)
     assert err_fast == err_ref, f"start: errors differ\n  compiled:    {err_fast}\n  interpreted: {err_ref}"
+    assert err_lean == err_ref, f"start: errors differ\n  lean: {err_lean}\n  reference: {err_ref}"
     if ref is None:
         return
     same(fast, ref, "start")
     clone_at = min(clone_at, len(answers))
-    before = play(fast, ref, answers[:clone_at])
+    before = play(fast, ref, answers[:clone_at], lean=lean)
     if before and "error" in before[-1]:
         return
     fast_copy, ref_copy = fast.clone(), ref.clone()
-    after = play(fast, ref, answers, clone_at)
+    after = play(fast, ref, answers, clone_at, lean=lean)
+    if after and "error" in after[-1]:
+        lean = None  # (the lean state is not used after an error)
     # the clones, answered the same, retrace the originals (and still agree with each other)
     again = play(fast_copy, ref_copy, answers, clone_at)
     assert again == after, f"clones taken at step {clone_at} went another way than the originals"
     if ref.is_terminal():
         assert fast.is_terminal()
+        assert lean is None or (lean.is_terminal() and lean.returns() == ref.returns()), "the lean path's end"

@@ -15,13 +15,13 @@ import pytest
 
 from conftest import SPECS, evaluate
 from test_differential import play_lockstep
-from test_fallibility import same_menus
+from test_fallibility import judging_nothing, same_menus
 from orrery.interpreter.bots.factory import RandomBot
 from orrery.interpreter.core.values import PieceRef
 from orrery.interpreter.reference.evaluator import Interp
 from orrery.rulespec.parser import parse_expr
 from orrery.interpreter.engine import driver
-from orrery.interpreter.engine.fallible import Fallible, fallible_of
+from orrery.interpreter.engine.fallible import fallible_of
 from orrery.interpreter.engine.game import Game
 
 SPEC = SPECS / "sightline.yaml"
@@ -132,10 +132,8 @@ def test_proving_changes_no_menu(games, monkeypatch):
     rules = replayed.rules
     rules._may_fail = {n: True for n in rules.actions}
     rules.some_may_fail = True
-    fallible = fallible_of(rules)
+    fallible = judging_nothing(monkeypatch, replayed)
     fallible.after = {k: (a, True) for k, (a, _) in fallible.after.items()}
-    sure = Fallible.sure
-    monkeypatch.setattr(Fallible, "sure", lambda self, d, st: None if self is fallible else sure(self, d, st))
     for seed in range(4):
         same_menus(proved, replayed, seed)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -53,3 +54,16 @@ def test_scores_and_interval():
     assert strength.score({**rec, "winners": [], "end": None}, "mcts") == "draw"  # unfinished
     lo, hi = strength.wilson(90, 100)
     assert 0.82 < lo < 0.83 and 0.94 < hi < 0.95
+
+
+def test_the_best_tic_tac_toe_rate_against_random_is_below_100_percent():
+    from benchmarks import tic_tac_toe_vs_random as ttt
+
+    assert ttt.best_rates() == (Fraction(191, 192), Fraction(887, 945))
+    assert ttt.win_chance("XX.OO....", "X") == 1  # X to play takes the open line
+    # O's chance with random X to play: X misses 2 and 5 (3/5: O wins at 5), or blocks at 5 (1/5), then O blocks
+    # at 2 and wins unless X's random reply is 6 (2/3)
+    assert ttt.win_chance("XX.OO....", "O") == Fraction(3, 5) + Fraction(1, 5) * Fraction(2, 3)
+    # the table shows that ceiling beside the row it bounds, and nowhere else
+    assert "96.7 % (X 99.5 %, O 93.9 %" in strength.ceiling("tic-tac-toe", "random")
+    assert strength.ceiling("tic-tac-toe", "greedy") == strength.ceiling("reversi", "random") == ""

@@ -8,7 +8,9 @@ reference measured in the same run, and the cost of a chain of decisions inside 
 (benchmarks/chain_cost.py).  Which games have references, and every target, are data in the checkout's
 benchmarks/targets.py: the engine names no game.  Ratios are taken within the run: the machine's speed moves more
 between runs than the ratios do.  The hand-written references and the chain game sit in the checkout,
-outside the installed package: without them their figures are left out (reported as missing).
+outside the installed package: without them their figures are left out (reported as missing).  Rates are
+per second of this process's CPU time (time.process_time, cli/bench.py and benchmarks/timing.py alike): on a
+shared machine a process that waits for a core is not charged for it.
 """
 
 from __future__ import annotations

@@ -39,10 +39,9 @@ from .exprgen import HELPERS as EXPR_HELPERS, ExprForms
 from .inline import InlineCalls
 from .inplace import attr_source, builtin_source, kwarg_source, top_attr_source
 from .link import link
+from .recipe import INLINE as _INLINE, Recipe, SiteOf, filters, roots
 from .shapes import Shapes, element, is_scalar
 
-# Statements compiled inline; the others call the interpreter's statement function (EXEC).
-_INLINE = (A.Let, A.If, A.For, A.While, A.Repeat, A.Require, A.Say)
 
 
 
@@ -679,55 +678,36 @@ def _pos(node: Any) -> str:
 # ---------------------------------------------------------------- building
 
 
-def _roots(rules: Any) -> tuple[list[A.Expr], list[A.Block], list[Any]]:
-    """The AST roots the engine evaluates, in a deterministic order."""
-    spec = rules.spec
-    exprs = [spec.exprs[k] for k in sorted(spec.exprs, key=repr)]
-    blocks = [spec.effects[k] for k in sorted(spec.effects, key=repr)]
-    # operands of delegated statements are evaluated through `it.ev`: compile them as roots too
-    seen = {id(e) for e in exprs}
-    for root in blocks + exprs:
-        for n in root.walk():
-            if isinstance(n, A.Stmt) and not isinstance(n, _INLINE) or isinstance(n, A.For) and n.chooser \
-                    or isinstance(n, A.Assign):
-                for child in n.children():
-                    if isinstance(child, A.Expr) and id(child) not in seen:
-                        seen.add(id(child))
-                        exprs.append(child)
-                    elif isinstance(child, A.Block) and id(child) not in seen:
-                        seen.add(id(child))
-                        blocks.append(child)
-            if isinstance(n, A.Assign) and isinstance(n.target, A.Attr) and id(n.target.obj) not in seen:
-                seen.add(id(n.target.obj))
-                exprs.append(n.target.obj)
-            if isinstance(n, A.Require) and n.message is not None and id(n.message) not in seen:
-                seen.add(id(n.message))
-                exprs.append(n.message)
-    return exprs, blocks, list(rules.state_triggers)
-
-
-def _filters(rules: Any, blocks: list[A.Block]) -> list[tuple[str, A.Expr]]:
-    """(variable, condition) of every menu with a `where`: action parameters and `choose` statements."""
-    out, seen = [], set()
-    for name in sorted(rules.actions):
-        for p in rules.actions[name].params:
-            if p.where is not None and id(p.where) not in seen:
-                seen.add(id(p.where))
-                out.append((p.name, p.where))
-    for b in blocks:
-        for n in b.walk():
-            if isinstance(n, A.Choose) and n.cond is not None and id(n.cond) not in seen:
-                seen.add(id(n.cond))
-                out.append((n.var, n.cond))
-    return out
-
-
 def compile_rules(rules: Any, generator: Callable[[Any, set[str]], "CodeGen"] | None = None) -> Module:
     """Generate, compile (cached by source hash) and link the fast path for a spec: by `generator(rules,
     env_names)` (typedgen.compile_typed: the typed generator), else the general code everywhere."""
+    return build(generate(rules, generator))
+
+
+def build(r: Recipe) -> Module:
+    """Compile (cached by source hash) and link a recipe: the Module the engine runs."""
+    ns = _link(r.source, r.consts)
+    module = Module(r.source, r.line_spans, digest=r.digest, env_names=r.env_names, namespace=ns, keep=list(r.keep))
+    module.block_steps = {id(node): ns[fname] for node, fname in r.by_block}
+    module.action_steps = {key: ns[fname] for key, fname in r.by_action.items()}
+    module.loop_steps = {id(node): (kind, ns[fname]) for node, (kind, fname) in r.by_loop}
+    module.event_steps = {key: ns[fname] for key, fname in r.by_event.items()}
+    for key, what, fname in r.names:
+        if what == "fn":
+            module.fns[id(key)] = ns[fname]
+        elif what == "scan":
+            module.scans[key] = ns[fname]
+        else:
+            module.filters[(id(key[0]), key[1])] = ns[fname]
+    module.functions = {n: ns[fid] for n, fid in r.fn_ids.items()}
+    return module
+
+
+def generate(rules: Any, generator: Callable[[Any, set[str]], "CodeGen"] | None = None) -> Recipe:
+    """The fast path's source, constants and tables of a spec (recipe.build links them into a Module)."""
     env_names = env_bound_names(rules)
     gen = (generator or CodeGen)(rules, env_names)
-    exprs, blocks, triggers = _roots(rules)
+    exprs, blocks, triggers = roots(rules)
     names: list[tuple[Any, str, str]] = []
     functions = [(n, p, b) for n, (p, b) in sorted(rules.functions.items()) if b is not None]
     gen.fn_ids.update((n, gen.fresh("f")) for n, _, _ in functions)
@@ -738,27 +718,19 @@ def compile_rules(rules: Any, generator: Callable[[Any, set[str]], "CodeGen"] | 
     for n, params, body in functions:
         gen.root_function(n, list(params), body)
     for e in exprs:
-        names.append((id(e), "fn", gen.root_expr(e)))
+        names.append((e, "fn", gen.root_expr(e)))
     for b in blocks:
-        names.append((id(b), "fn", gen.root_block(b)))
+        names.append((b, "fn", gen.root_block(b)))
     for i, t in enumerate(triggers):
         names.append((i, "scan", gen.root_scan(t)))
-    for var, cond in _filters(rules, blocks):
-        names.append(((id(cond), var), "filter", gen.root_filter(var, cond)))
+    for var, cond in filters(rules, blocks):
+        names.append(((cond, var), "filter", gen.root_filter(var, cond)))
     by_block, by_loop, by_action, by_event, asking = frame_steps(gen, rules, suspends_of(rules))
     gen.finish()
-    source = "\n".join(gen.lines) + "\n"
-    ns = _link(source, gen.consts)
-    module = Module(source, gen.line_spans, digest=rules.spec.digest, env_names=env_names, namespace=ns)
-    module.keep.extend(exprs + blocks + asking)
-    module.block_steps = {key: ns[fname] for key, fname in by_block.items()}
-    module.action_steps = {key: ns[fname] for key, fname in by_action.items()}
-    module.loop_steps = {key: (kind, ns[fname]) for key, (kind, fname) in by_loop.items()}
-    module.event_steps = {key: ns[fname] for key, fname in by_event.items()}
-    for key, what, fname in names:
-        {"fn": module.fns, "scan": module.scans, "filter": module.filters}[what][key] = ns[fname]
-    module.functions = {n: ns[fid] for n, fid in gen.fn_ids.items()}
-    return module
+    nodes = {id(n): n for n in blocks + asking}
+    return Recipe("\n".join(gen.lines) + "\n", gen.consts, gen.line_spans, rules.spec.digest, env_names, names,
+                  [(nodes[k], f) for k, f in by_block.items()], [(nodes[k], kf) for k, kf in by_loop.items()],
+                  by_action, by_event, dict(gen.fn_ids), exprs + blocks + asking)
 
 
 def compile_one(rules: Any, node: A.Node, env_names: set[str],
@@ -785,6 +757,8 @@ def _link(source: str, consts: list[Any], linked: dict[str, Callable[..., Any]] 
     ns.update(MOVETO=move_to, DESTROY=destroy, ASSIGNA=assign_attr, CREATE=create_with, CALLW=call_with)
     ns["UNKF"] = _unknown_function
     for i, value in enumerate(consts):
+        if value.__class__ is SiteOf:
+            value = id(value.node)
         ns[f"K{i}"] = value
         ns[f"N{i}"] = value
     return link(source, "compiled", ns)

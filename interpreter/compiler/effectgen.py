@@ -35,6 +35,8 @@ from typing import Any
 from orrery.rulespec import ast as A
 from orrery.rulespec.wording import choice_prompt, loop_prompt, param_prompt
 
+from .recipe import SiteOf
+
 # statements that may ask and start as the reference starts them (engine/frames.py START)
 STARTED = ("Emit", "Settle", "Perform", "Commit", "Open", "Use")
 
@@ -156,7 +158,7 @@ class StepGen:
             g.emit(indent, "why_ = None")
         g.emit(indent, "why_ = why_ or (rej_[0][1] if rej_ and not vals_ else None)")
         g.emit(indent, f"done_, got_ = FR_ASK(pos, {var}, vals_, FR_INT(who_), say_, {bool(node.optional)}, "
-                       f"{g.span(node)}, why_, rej_, {g.const(id(node))})")
+                       f"{g.span(node)}, why_, rej_, {g.const(SiteOf(node), hashable=False)})")
         g.emit(indent, "if not done_:")
         g.emit(indent + 1, f"pos.stack.append(FR_CHOSEN({var}, env))")
         g.emit(indent + 1, "return got_")
@@ -245,7 +247,7 @@ class StepGen:
         # (the question: frames.loop_question, evaluated at each item as the reference does)
         say = g.const(loop_prompt(node.var)) if node.prompt is None else f"FR_LOOP_Q(it, {g.node_const(node)}, self.env)"
         g.emit(1, f"done_, got_ = FR_ASK(pos, {g.const(node.var)}, self.remaining, FR_INT(self.chooser), "
-                  f"{say}, False, {g.span(node)}, None, None, {g.const(id(node))})")
+                  f"{say}, False, {g.span(node)}, None, None, {g.const(SiteOf(node), hashable=False)})")
         g.emit(1, "if not done_:")
         g.emit(2, "return got_")
         g.emit(1, "self.resume(pos, got_)")

@@ -15,6 +15,7 @@ from orrery.rulespec.errors import OrreryError
 from ..core.decisions import GameEnded, RequireFailed, RuleError, RunawayError, untold
 from ..core.valueops import _EQUAL_ONLY_TO_ITS_KIND, _SMALL, TableRef, _arith, check_nested, list_contains, spend, values_equal
 from ..core.values import _ZONE_REFS, PIECE_REFS, Cell, PieceRef, Player, Record, ZoneRef
+from .modcache import remade
 
 _PASS_THROUGH = (RequireFailed, GameEnded, RunawayError)
 _BUILTIN_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
@@ -377,6 +378,7 @@ _ONE_ARG = {"count": _count, "size": _size, "place_of": _place_of, "first": _fir
             "cells": _cells, "zone_of": _zone_of, "sum": _sum}
 
 
+@remade
 def fast_builtin(name: str, fn: Any) -> Any:
     """A specialised call `(it, span, *args)` for a hot built-in (its common case inline), or None."""
     quick = _ONE_ARG.get(name)

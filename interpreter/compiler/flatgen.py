@@ -197,6 +197,8 @@ class FlatGen:
                 return self.flat_const(self.tp.constants[node.id], self.tp.vars[node.id])
             return f"V[{self.lay.var_slot[node.id]}]"
         if kind == "special":
+            if node.id == "players" and self.rules.min_players == self.rules.max_players:
+                return self.const(list(range(self.rules.min_players)))  # (one table size: a constant, its length known)
             src = {"current": "st.current", "players": "PLAYERS[st.n]", "num_players": "st.n", "round": "st.round",
                    "turn": "st.turn", "first_player": "st.first"}.get(node.id)
             if src is None:

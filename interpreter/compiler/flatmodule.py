@@ -11,8 +11,11 @@ has already run).  Everything else is left to the general engine.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from orrery.rulespec import ast as A
 
 from . import typepass as T
 from .flatgen import FlatUnsupported
@@ -20,6 +23,7 @@ from .flatlayout import FlatLayout, NoLayout
 from .flatstmts import FlatStatements
 from .typepass import TypePass
 
+_CALLS = re.compile(r"\b[a-z]+_?\d*\(")  # a call in generated flat code (a function, a helper: maybe a charge)
 TIMING_NAMES = ("immediate", "end_of_turn", "end_of_phase", "end_of_round")
 # the end conditions each timing checks (engine/flow.TIMINGS; tests/test_flat.py keeps them equal)
 TIMING_CHECKS = {"immediate": ("immediate",), "end_of_turn": ("immediate", "end_of_turn"),
@@ -42,6 +46,7 @@ class FlatModule:
     ends: list[tuple[int, str, str]] = field(default_factory=list)  # (index, name, check timing), spec order
     winners: dict[str, int] = field(default_factory=dict)  # end -> i where winners_<i>(st) gives its `winners`
     heuristic: bool = False  # heuristic(st, p) gives bots.heuristic's value for seat p
+    end_charge: dict[int, int] = field(default_factory=dict)  # end -> its loop charge, where it is all static
 
 
 # The spec keys the flat flow plays (every key a spec sets, defaults left out, must be here; `*` a named entry,
@@ -202,7 +207,9 @@ def _ends(gen: FlatStatements, mod: FlatModule) -> None:
     for i, e in enumerate(gen.rules.ends.values()):
         if e.when is None:
             continue
-        _expr_function(gen, f"end_{i}", e.when, winners=False)
+        charge = _expr_function(gen, f"end_{i}", e.when, winners=False)
+        if charge is not None:
+            mod.end_charge[i] = charge
         mod.ends.append((i, e.name, e.check))
     for i, e in enumerate(gen.rules.ends.values()):
         if e.winners is not None and _seats(gen.typeof(e.winners)):
@@ -251,9 +258,10 @@ def _seats(t: str) -> bool:
     return s in (T.PLAYER, T.INT, T.NONE) or (T.is_list(s) and T.strip(T.elem(s)) in (T.PLAYER, T.INT, T.NONE, T.NEVER))
 
 
-def _expr_function(gen: FlatStatements, name: str, expr: Any, winners: bool) -> None:
+def _expr_function(gen: FlatStatements, name: str, expr: Any, winners: bool) -> int | None:
     """def NAME(st): an end's condition (its loop charge added to the turn's), or the value of its `winners`
-    for a finished game (engine/flat.FlatGame.returns: the charge counted from 0, as flow.finish's run)."""
+    for a finished game (engine/flat.FlatGame.returns: the charge counted from 0, as flow.finish's run).
+    Returns the charge when it is all static (no loop charged by its length, no function called), else None."""
     gen.scope = [{}]
     gen.take_charge()
     src = gen.expr(expr) if winners else gen.cond(expr)
@@ -267,25 +275,29 @@ def _expr_function(gen: FlatStatements, name: str, expr: Any, winners: bool) -> 
     gen.prologue(body, 1)
     gen.lines.extend(body)
     gen.emit(0, "")
+    return None if "TICK" in src or _CALLS.search(src) else charge
 
 
 def _check(gen: FlatStatements, mod: FlatModule, timing: str, reads: dict[int, bool], indent: int,
-           ret: str = "return", known: set[int] | None = None) -> None:
+           ret: str = "return", known: set[int] | None = None, changed: bool = False) -> None:
     """The end checks of a timing written out: each condition in spec order, skipped while it is known false
     (its memo slot holds the version it was found false at: `fversion` when it reads the cursor).
 
     `known`: the ends whose memo slot is known to hold the current `version` here (checked earlier in the same
     straight-line code, no `version` change since): their checks would be no-ops and are left out; the ends
-    keyed by `version` that this check leaves checked are added to it."""
+    keyed by `version` that this check leaves checked are added to it.  `changed`: both stamps have just moved
+    on, so no memo slot can hold them: each condition is checked without testing its slot."""
     todo = [(i, name) for i, name, check in mod.ends if check in TIMING_CHECKS[timing]
             and not (known is not None and i in known)]
     for i, name in todo:
         key = "st.fversion" if reads[i] else "st.version"
-        gen.emit(indent, f"if seen[{i}] != {key}:")
-        gen.emit(indent + 1, f"if end_{i}(st):")
-        gen.emit(indent + 2, f"st.over = {gen.const(name)}")
-        gen.emit(indent + 2, ret)
-        gen.emit(indent + 1, f"seen[{i}] = {key}")
+        inner = indent if changed else indent + 1
+        if not changed:
+            gen.emit(indent, f"if seen[{i}] != {key}:")
+        gen.emit(inner, f"if end_{i}(st):")
+        gen.emit(inner + 1, f"st.over = {gen.const(name)}")
+        gen.emit(inner + 1, ret)
+        gen.emit(inner, f"seen[{i}] = {key}")
         if known is not None and not reads[i]:
             known.add(i)
     if todo:
@@ -310,7 +322,7 @@ def _flow(gen: FlatStatements, mod: FlatModule, reads_flow: Any) -> None:
         gen.emit(1, "st.version += 1")
         gen.emit(1, "st.fversion += 1")
         gen.emit(1, "seen = st.checked")
-        _check(gen, mod, "immediate", reads, 1)
+        _check(gen, mod, "immediate", reads, 1, changed=True)
         gen.emit(1, "st.step += 1")
         gen.emit(0, "")
     gen.emit(0, f"PERFORM = ({''.join(f'perform_{a}, ' for a in actions)})")
@@ -384,10 +396,44 @@ def _turn_change(gen: FlatStatements, mod: FlatModule, reads: dict[int, bool]) -
         gen.emit(3, "hook_turn_start(st)")
         gen.emit(3, "st.version += 1")
         gen.emit(3, "st.fversion += 1")
+        untouched = _untouched(gen.rules, gen.rules.phases[0].turn_start, mod, known)
+        for i in untouched:  # (found false before the hook, which cannot change what it reads: its charge only)
+            if mod.end_charge[i]:
+                gen.emit(3, f"st.loops += {mod.end_charge[i]}")
+            gen.emit(3, f"seen[{i}] = st.version")
         gen.emit(3, "if st.loops > LOOP_LIMIT:")
         gen.emit(4, "raise BAIL")
-        known.clear()
+        known.intersection_update(untouched)
     _check(gen, mod, "immediate", reads, 3, known=known)
+
+
+def _untouched(rules: Any, hook: Any, mod: FlatModule, known: set[int]) -> list[int]:
+    """The ends of `known` (found false at this `version`) that a hook cannot make true: the hook only assigns
+    variables, none of which the end's condition reads (itself or through the functions it calls), and the
+    end's loop charge is static (the flat code adds it instead of checking: the reference's count)."""
+    written = set()
+    for stmt in hook.body:
+        if not (isinstance(stmt, A.Assign) and isinstance(stmt.target, A.Name)
+                and rules.names.get(stmt.target.id, (None,))[0] == "var"):
+            return []
+        written.add(stmt.target.id)
+    ends = {i: rules.ends[name].when for i, name, _ in mod.ends}
+    return [i for i in sorted(known) if i in mod.end_charge and not written & _names_read(rules, ends[i])]
+
+
+def _names_read(rules: Any, expr: Any) -> set[str]:
+    """Every name an expression reads, through the bodies of the spec functions it calls."""
+    out: set[str] = set()
+    todo, seen = [expr], set()
+    while todo:
+        for n in todo.pop().walk():
+            if isinstance(n, A.Name):
+                out.add(n.id)
+            elif isinstance(n, A.Call) and n.func in rules.functions and n.func not in seen:
+                seen.add(n.func)
+                if rules.functions[n.func][1] is not None:
+                    todo.append(rules.functions[n.func][1])
+    return out
 
 
 def _step(gen: FlatStatements, mod: FlatModule, names: list[str], actions: list[str]) -> None:

@@ -21,6 +21,7 @@ from orrery.rulespec import ast as A
 from ..core.values import Cell, ZoneRef
 from ..reference.builtins import _fixed_geometry
 from .fastlib import call_builtin
+from .modcache import remade
 
 _MISS = object()
 _LIMIT = 200_000  # entries per table: a bound like the built-ins' own cache (unbounded zones make new cells)
@@ -33,6 +34,7 @@ def tables(rules: Any) -> dict[tuple, dict]:
     return rules.__dict__.setdefault("_geometry_tables", {})
 
 
+@remade
 def by_cell(fn: Any, name: str, table: dict, rest: tuple) -> Callable[..., Any]:
     """`name(c, *rest)` answered from table (cell -> result): neighbor with a fixed direction, adjacent."""
 
@@ -50,6 +52,7 @@ def by_cell(fn: Any, name: str, table: dict, rest: tuple) -> Callable[..., Any]:
     return lookup
 
 
+@remade
 def by_cell_and(fn: Any, name: str, tables_: dict, rest: tuple, kind: type) -> Callable[..., Any]:
     """`name(c, k, *rest)` from tables_ (k -> cell -> result), k of class `kind`: neighbor along a variable
     direction, direction between two cells."""
@@ -73,6 +76,7 @@ def by_cell_and(fn: Any, name: str, tables_: dict, rest: tuple, kind: type) -> C
     return lookup
 
 
+@remade
 def by_label(fn: Any, table: dict, zone: ZoneRef) -> Callable[..., Any]:
     """`cell(zone, label)` of a zone known at compile time, from table (label -> cell or none)."""
 
@@ -90,6 +94,7 @@ def by_label(fn: Any, table: dict, zone: ZoneRef) -> Callable[..., Any]:
     return lookup
 
 
+@remade
 def by_zone_label(fn: Any, tables_: dict) -> Callable[..., Any]:
     """`cell(zone, label)` of any zone, from tables_ (zone -> label -> cell or none)."""
 
@@ -112,6 +117,7 @@ def by_zone_label(fn: Any, tables_: dict) -> Callable[..., Any]:
     return lookup
 
 
+@remade
 def by_zone_xy(fn: Any, tables_: dict) -> Callable[..., Any]:
     """`cell(zone, x, y)` of a grid from tables_ (zone -> (x, y) -> cell or none), for whole numbers x and y.
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 
-from .codegen import CodeGen, Module, compile_rules
+from . import modcache
+from .codegen import CodeGen, Module, build, generate
 from . import typepass as T
 from .typepass import ANY, BOOL, CELL, INT, NEVER, NONE, PIECE, PLAYER, STR, ZONE
 from .typedlib import constant_of, adjacent_table, board_cells, direction_table, direction_tables, label_table, lines_table, neighbor_table
@@ -547,5 +548,11 @@ def typed_generator(rules: Any, env_names: set[str]) -> TypedGen:
 
 
 def compile_typed(rules: Any) -> Module:
-    """The fast path of a spec, typed where the type pass knows the types (codegen.compile_rules)."""
-    return compile_rules(rules, typed_generator)
+    """The fast path of a spec, typed where the type pass knows the types (codegen.compile_rules): its recipe
+    from the disk cache when a start before made it (modcache.py), else generated (and stored)."""
+    recipe = modcache.load(rules)
+    if recipe is None:
+        before = set(vars(rules))
+        recipe = generate(rules, typed_generator)
+        modcache.store(rules, recipe, {k: v for k, v in vars(rules).items() if k not in before})
+    return build(recipe)

@@ -543,17 +543,19 @@ class GameState:
         self.lookahead_used = 0
         self._look_loops = 0  # every run made for this menu shares one loop budget (limit loop)
         actions = self.game.rules.actions
-        sure = fallible_of(self.game.rules).sure(decision, self.pos.s)  # (options known to complete: no replay)
+        sure = fallible_of(self.game.rules).sure(decision, self.pos)  # (options judged without a replay)
         out = []
         for opt in decision.options:
-            if sure is not None and sure(opt.value):
+            why = sure(opt.value) if sure is not None else None
+            if why is True:
                 out.append(opt)
                 continue
-            if _starts(decision, decision.action):
-                scope = opt.value if opt.value in actions else None
-            else:
-                scope = decision.action
-            why = self._dead_end(self.pos, opt.value, scope)
+            if why.__class__ is not str:
+                if _starts(decision, decision.action):
+                    scope = opt.value if opt.value in actions else None
+                else:
+                    scope = decision.action
+                why = self._dead_end(self.pos, opt.value, scope)
             if why is None:
                 out.append(opt)
             else:
@@ -577,7 +579,7 @@ class GameState:
         q.it.narrate = False  # (a look-ahead run's lines are never read)
         q.resume(value)
         try:
-            nxt = self._look_run(q)
+            nxt = self._look_run(q, scope)
         except RequireFailed as failed:
             return failed.explain()
         except _Spent:
@@ -585,12 +587,15 @@ class GameState:
             return None
         if nxt is None or nxt.kind == "action" or scope is None or nxt.action != scope:
             return None
+        sure = None
         if nxt.kind == "choose" and not nxt.sealed:
             if not self._needs_lookahead(nxt):
                 return None  # (nothing after this choice can fail: any of its options completes the action)
-            sure = fallible_of(self.game.rules).sure(nxt, q.s)
-            if sure is not None and any(sure(o.value) for o in nxt.options):
-                return None  # (one of its options is known to complete it)
+            sure = fallible_of(self.game.rules).sure(nxt, q)
+            if sure is not None:
+                verdicts = {id(o): sure(o.value) for o in nxt.options}
+                if True in verdicts.values():
+                    return None  # (one of its options is known to complete it)
         options = nxt.options
         if nxt.kind == "window":  # others' reactions are not explored: `pass` witnesses that the move completes
             options = [o for o in options if o.value is None]
@@ -602,21 +607,25 @@ class GameState:
             options = [options[-1], *options[:-1]]
         last_why = "no option can be completed"
         for k, opt in enumerate(options):
-            why = self._dead_end(q, opt.value, scope)
+            why = verdicts.get(id(opt)) if sure is not None else None
+            if why.__class__ is not str:  # (not known to be refused: replayed)
+                why = self._dead_end(q, opt.value, scope)
             if why is None:
                 return None
             if k == 0 or options is nxt.options:
                 last_why = why
         return last_why
 
-    def _look_run(self, q: Position) -> Decision | None:
-        """Run a look-ahead clone to its next decision, its loop ticks charged to the menu's shared budget."""
+    def _look_run(self, q: Position, scope: str | None) -> Decision | None:
+        """Run a look-ahead clone to its next decision, its loop ticks charged to the menu's shared budget.  When
+        nothing that runs after an action can refuse the move (`tail`), the run stops once the action `scope`
+        is complete: what follows (its cascade, the turn's end, the next step menu) cannot change the answer."""
         limits = self.game.limits
         it = q.it
         added = self._look_loops
         start = it.loops = it.loops + added
         try:
-            return q.run()
+            return q.run(scope if not self.game.rules.fallibility.tail else None)
         except (RunawayError, RuleError):
             if it.loops > limits.loop:
                 raise _Spent() from None

@@ -20,6 +20,7 @@ from typing import Any, Callable
 from orrery.rulespec import ast as A
 
 from ..core.values import PieceRef
+from ..reference.costs import price_check
 from .flow import DONE
 
 
@@ -34,11 +35,16 @@ class Fallible:
         # sites after which only a `use NAME.play` of the name the site chose can fail: NAME, by site
         self.plays_only: dict[Any, str] = {}
         self._names: dict[Any, str] = {}  # each site's name (parameter or choose variable), bound once, in no loop
+        # parameter menus after which only the action's late cost can fail: the action, by site (`sure`
+        # judges each option by its price instead of replaying it)
+        self.priced: dict[Any, Any] = {}
         tail = base.events.get("action", False) or base.cascade
         for name, action in rules.actions.items():
             self._sites(name, action, tail, self.after, ())
             if base.use:
                 self._through_use(name, action, tail)
+            if action.cost_site is not None and self._only_price(action, tail):
+                self.priced[(name, action.cost_site)] = action
 
     def _sites(self, name: str, action: Any, tail: bool, into: dict, loops: tuple) -> None:
         """Record every choice site of the action (its parameters, its effect's chooses) in `into`."""
@@ -49,6 +55,25 @@ class Fallible:
             into[(name, k)] = (name, later or effect_fails or tail or bool(action.late_cost))
             self._names.setdefault((name, k), action.params[k].name)
         self._walk(name, action.effect, tail, into, loops)
+
+    def _only_price(self, action: Any, tail: bool) -> bool:
+        """Is the late cost the only thing that can refuse the action once its cost site's parameter is chosen,
+        and is its price then what the payment will find?  Nothing else runs before the payment but the later
+        parameters' menus: they must not come up empty, nor draw a random number (nor read a quantity, whose
+        modifiers are not followed here), so the random state at the payment is the menu's."""
+        base, k = self.base, action.cost_site
+        later = action.params[k + 1:]
+        if tail or base.block(action.effect) or any(base.block(b) for b in action.pay_to.values()):
+            return False
+        if any(base.param_may_be_empty(action, j) for j in range(k + 1, len(action.params))):
+            return False
+        quantities = self.rules.quantities
+        for p in later:
+            for e in (p.domain, p.where):
+                if e is not None and (base.draws(e) or any(
+                        isinstance(n, A.Call) and n.func in quantities for n in e.walk())):
+                    return False
+        return True
 
     def _through_use(self, name: str, action: Any, tail: bool) -> None:
         """Which sites could fail only through a `use` of the piece they chose: worked out again with each
@@ -90,21 +115,32 @@ class Fallible:
                     into[id(node)] = (action, again)
                 self._walk(action, node.body, again, into, loops + (node,))
 
-    def sure(self, decision: Any, state: Any) -> Callable[[Any], bool] | None:
-        """For a menu that needs look-ahead: which of its answers are known to complete without a replay
-        (None: none known).  At a step menu, an action that cannot fail once chosen (`rules.may_fail`: its
-        menu, if any, was checked when the step was offered) and, when nothing after an action can fail
-        (`tail`), the step's `done`/`skip`.  At a choice after which only a `use` of the chosen piece can
-        fail, a piece none of whose `play:` abilities can (core/fallibility.plays_fail)."""
+    def sure(self, decision: Any, pos: Any) -> Callable[[Any], bool | str | None] | None:
+        """For a menu that needs look-ahead (at position `pos`): a judge of its answers without a replay, giving
+        True (known to complete), a reason (known to be refused: the reason a replay would give) or a false
+        value (not known: replayed); None: nothing known.  At a step menu, an action that cannot fail once
+        chosen (`rules.may_fail`: its menu, if any, was checked when the step was offered) and, when nothing
+        after an action can fail (`tail`), the step's `done`/`skip`.  At a choice after which only a `use` of
+        the chosen piece can fail, a piece none of whose `play:` abilities can (core/fallibility.plays_fail).
+        At the menu of a late cost's last parameter after which only that cost can fail (`priced`), every
+        option, by its price (reference/costs.price_check)."""
         rules = self.rules
         if decision.kind == "action":
             done_sure = not self.base.tail
             return lambda v: (not rules.may_fail(v)) if v in rules.actions else done_sure and v == DONE
-        if decision.kind != "choose" or decision.site not in self.plays_only or \
-                self.after[decision.site][0] != decision.action:
+        site = decision.site
+        if decision.kind != "choose" or site not in self.after or self.after[site][0] != decision.action:
             return None
-        abilities, plays_safe = rules.abilities, self.base.plays_safe
-        return lambda v: v.__class__ is PieceRef and plays_safe(abilities.of(state.origin(v.id), state.kinds[v.id]))
+        if site in self.plays_only:
+            state, abilities, plays_safe = pos.s, rules.abilities, self.base.plays_safe
+            return lambda v: v.__class__ is PieceRef and plays_safe(abilities.of(state.origin(v.id), state.kinds[v.id]))
+        action = self.priced.get(site)
+        if action is None or not pos.stack:
+            return None
+        frame = pos.stack[-1]
+        if getattr(frame, "action", None) is not action or frame.k != site[1] or frame.me is None:
+            return None  # (not the action's own frame asking: not judged)
+        return price_check(pos.it, action, frame.env, action.params[site[1]].name, frame.me)
 
     def needs_lookahead(self, site: Any, action: str | None) -> bool | None:
         """Whether a choice at `site` inside the top action `action` needs look-ahead (None: not known here)."""

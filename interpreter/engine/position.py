@@ -57,9 +57,12 @@ class Position:
             self.on_forced(chooser, prompt, value)
         return value
 
-    def run(self) -> Decision | None:
-        """Advance until a decision is pending (returned, and kept in `decision`) or the game is over (None)."""
-        stack, s = self.stack, self.s
+    def run(self, until: str | None = None) -> Decision | None:
+        """Advance until a decision is pending (returned, and kept in `decision`) or the game is over (None).
+        `until` names the top action being looked ahead: the run also stops (None) once that action is
+        complete (engine/driver.py `_look_run`, when nothing that runs after an action can refuse the move)."""
+        stack, s, it = self.stack, self.s, self.it
+        started = until is not None and it.top_action == until
         while s.outcome is None and stack:
             try:
                 d = stack[-1].step(self)
@@ -69,6 +72,11 @@ class Position:
             if d is not None:
                 self.decision = d
                 return d
+            if until is not None:
+                if it.top_action == until:
+                    started = True
+                elif started:  # (its frame is gone: the outer names are back)
+                    break
         self.decision = None
         return None
 

@@ -72,7 +72,7 @@ def geometry(fn: Callable[..., Any]) -> Callable[..., Any]:
             cache[key] = hit
         return hit
 
-    cached.__name__, cached.__doc__ = fn.__name__, fn.__doc__
+    cached.__name__, cached.__qualname__, cached.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__  # (pickled by name)
     cached.geometry_of = fn  # type: ignore[attr-defined]  # the cache key's function (fastlib reads the cache)
     return cached
 

@@ -110,12 +110,19 @@ def late_notes(it: "Interp", action: "ActionInfo", env: dict, var: str, decision
                       for opt in decision.options if not (opt.value is None and opt.label == "skip")}
 
 
+def _reader(it: "Interp", s: Any) -> "Interp":
+    """An interpreter of its own over the menu's state `s` (its own counters), for reading prices without
+    changing anything."""
+    it = it.fork(s)
+    it.loops, it.call_depth, it.memo, it.narrate = 0, 0, None, False
+    return it
+
+
 def _late_note(reader: "Interp", s: Any, version: int, action: "ActionInfo", env: dict, var: str,
                value: Any) -> str | None:
     if s.version != version:
         return None
-    it = reader.fork(s)  # (an interpreter of its own over the menu's state: its own counters)
-    it.loops, it.call_depth, it.memo, it.narrate = 0, 0, None, False
+    it = _reader(reader, s)
     rng = s.rng.state
     try:
         got = amounts(it, action.late_cost, {**env, var: value})
@@ -126,4 +133,30 @@ def _late_note(reader: "Interp", s: Any, version: int, action: "ActionInfo", env
     return f"costs {cost_text(got)}"
 
 
-__all__ = ["amounts", "check_amounts", "cost_text", "late_notes", "pay", "step_note"]
+def price_check(it: "Interp", action: "ActionInfo", env: dict, var: str, seat: int) -> Any:
+    """For the menu at which the last parameter a late cost reads is chosen, when nothing after it but that
+    cost can refuse the move (engine/fallible.py `priced`): a judge of each option by its price, on this
+    menu's state, as the payment will find it (nothing runs between the menu and the payment but the later
+    parameters' menus, and no late amount draws a random number).  It gives True (the price can be paid),
+    the refusal's reason (it cannot), or None (the amount cannot be worked out: the option is replayed, and
+    the replay reports the error)."""
+    s = it.s
+    reader = _reader(it, s)
+
+    def judge(value: Any) -> bool | str | None:
+        rng = s.rng.state
+        try:
+            got = amounts(reader, action.late_cost, {**env, var: value})
+            check_amounts(reader, action, got, seat)
+        except RequireFailed as refused:
+            return refused.explain()
+        except Exception:  # noqa: BLE001 - not judged here: the replay raises it where the rules run
+            return None
+        finally:
+            s.rng.state = rng
+        return True
+
+    return judge
+
+
+__all__ = ["amounts", "check_amounts", "cost_text", "late_notes", "pay", "price_check", "step_note"]
