@@ -22,6 +22,7 @@ from ..engine.game import Game
 KEEP = 16  # games kept: a validate run names a handful of games and variant stacks
 
 _GAMES: "OrderedDict[tuple, Game]" = OrderedDict()
+_SPECS: "OrderedDict[tuple, Any]" = OrderedDict()  # the same files' spec for either engine (`orrery test` runs both)
 
 
 def _key(path: Path, variants: list[Path], limits: Any, mode: str | None) -> tuple | None:
@@ -47,7 +48,15 @@ def game_for(path: Path, variants: list[Path] | None = None, ylimits: Any = None
     key = None if key is None else key + (repr(limits),)
     game = _GAMES.get(key) if key is not None else None
     if game is None:
-        game = Game(load_spec(path, variants, limits=ylimits), limits, mode=mode)
+        spec_key = None if key is None else key[:1] + key[2:-1]  # (the spec depends on neither engine nor limits)
+        spec = _SPECS.get(spec_key) if spec_key is not None else None
+        if spec is None:
+            spec = load_spec(path, variants, limits=ylimits)
+            if spec_key is not None:
+                _SPECS[spec_key] = spec
+                while len(_SPECS) > KEEP:
+                    _SPECS.popitem(last=False)
+        game = Game(spec, limits, mode=mode)
         if key is not None:
             _GAMES[key] = game
             while len(_GAMES) > KEEP:
