@@ -72,6 +72,7 @@ class FlatGen:
         # high: every branch); a comprehension charges them per item, a statement before it runs
         self.charge = 0
         self.unrolling = 1  # (terms an any/all being written out multiplies its items' by)
+        self.last_condition = ""  # the source of the last end condition written (flatmodule inlines it)
         self.inlining = 0  # how deep inside bodies of functions written into their callers
         from .analysis import cheap
 

@@ -24,6 +24,7 @@ from .flatstmts import FlatStatements
 from .typepass import TypePass
 
 _CALLS = re.compile(r"\b[a-z]+_?\d*\(")  # a call in generated flat code (a function, a helper: maybe a charge)
+_BINDING = re.compile(r"    (P|V|PV|KIND|LOC|A_\d+) = st\.(P|V|PV|KIND|LOC|A\[\d+\])")  # a prologue line (gen.prologue)
 TIMING_NAMES = ("immediate", "end_of_turn", "end_of_phase", "end_of_round")
 # the end conditions each timing checks (engine/flow.TIMINGS; tests/test_flat.py keeps them equal)
 TIMING_CHECKS = {"immediate": ("immediate",), "end_of_turn": ("immediate", "end_of_turn"),
@@ -47,6 +48,7 @@ class FlatModule:
     winners: dict[str, int] = field(default_factory=dict)  # end -> i where winners_<i>(st) gives its `winners`
     heuristic: bool = False  # heuristic(st, p) gives bots.heuristic's value for seat p
     end_charge: dict[int, int] = field(default_factory=dict)  # end -> its loop charge, where it is all static
+    end_inline: dict[int, tuple[int, str]] = field(default_factory=dict)  # end -> (static charge, condition source)
 
 
 # The spec keys the flat flow plays (every key a spec sets, defaults left out, must be here; `*` a named entry,
@@ -210,6 +212,7 @@ def _ends(gen: FlatStatements, mod: FlatModule) -> None:
         charge = _expr_function(gen, f"end_{i}", e.when, winners=False)
         if charge is not None:
             mod.end_charge[i] = charge
+            mod.end_inline[i] = (charge, gen.last_condition)
         mod.ends.append((i, e.name, e.check))
     for i, e in enumerate(gen.rules.ends.values()):
         if e.winners is not None and _seats(gen.typeof(e.winners)):
@@ -275,6 +278,7 @@ def _expr_function(gen: FlatStatements, name: str, expr: Any, winners: bool) -> 
     gen.prologue(body, 1)
     gen.lines.extend(body)
     gen.emit(0, "")
+    gen.last_condition = src
     return None if "TICK" in src or _CALLS.search(src) else charge
 
 
@@ -294,7 +298,13 @@ def _check(gen: FlatStatements, mod: FlatModule, timing: str, reads: dict[int, b
         inner = indent if changed else indent + 1
         if not changed:
             gen.emit(indent, f"if seen[{i}] != {key}:")
-        gen.emit(inner, f"if end_{i}(st):")
+        if changed and i in mod.end_inline:  # (written into the perform function: no call)
+            charge, cond = mod.end_inline[i]
+            if charge:
+                gen.emit(inner, f"st.loops += {charge}")
+            gen.emit(inner, f"if {cond}:")
+        else:
+            gen.emit(inner, f"if end_{i}(st):")
         gen.emit(inner + 1, f"st.over = {gen.const(name)}")
         gen.emit(inner + 1, ret)
         gen.emit(inner, f"seen[{i}] = {key}")
@@ -314,6 +324,7 @@ def _flow(gen: FlatStatements, mod: FlatModule, reads_flow: Any) -> None:
     for k, name in enumerate(actions):
         param = mod.params[name]
         gen.emit(0, f"def perform_{name}(st{', v' if param else ''}):")
+        start = len(gen.lines)
         _effect_inline(gen, name, param)
         gen.emit(1, "if st.loops > LOOP_LIMIT:")
         gen.emit(2, "raise BAIL")
@@ -324,6 +335,10 @@ def _flow(gen: FlatStatements, mod: FlatModule, reads_flow: Any) -> None:
         gen.emit(1, "seen = st.checked")
         _check(gen, mod, "immediate", reads, 1, changed=True)
         gen.emit(1, "st.step += 1")
+        body = gen.lines[start:]
+        del gen.lines[start:]
+        gen.prologue(body, 1)  # (the state's lists the effect and the inlined end checks read)
+        gen.lines.extend(body)
         gen.emit(0, "")
     gen.emit(0, f"PERFORM = ({''.join(f'perform_{a}, ' for a in actions)})")
     gen.emit(0, f"MENU = ({''.join((f'menu_{a}, ' if mod.params[a] else 'None, ') for a in actions)})")
@@ -358,7 +373,7 @@ def _effect_inline(gen: FlatStatements, name: str, param: bool) -> None:
     """The action's effect written into its perform function (the generated eff_<a>'s body, its parameter `v`)."""
     start = gen.lines.index(f"def eff_{name}(st{', l_' + gen.rules.actions[name].params[0].name if param else ''}):")
     end = gen.lines.index("", start)
-    body = gen.lines[start + 1:end]
+    body = [line for line in gen.lines[start + 1:end] if not _BINDING.fullmatch(line)]  # (its prologue: redone)
     if param:
         gen.emit(1, f"l_{gen.rules.actions[name].params[0].name} = v")
     gen.lines.extend(body)

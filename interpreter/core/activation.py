@@ -88,7 +88,8 @@ def _action(spec: Any, ab: AbilityInfo, decl: Any, label: str) -> ActionInfo:
         cond_why = f"'{label}' can be done only during {' or '.join(decl.during)}"
     limit = None if decl.limit is None else Limit(decl.limit.times, decl.limit.per, ab.ident, "self", kind)
     return ActionInfo(ab.ident, label, act.rule or ab.text, condition, cond_why, params, early,
-                      A.Block(span=span, body=body), limit, span, late, site, pay_to, decl.description)
+                      A.Block(span=span, body=body), limit, span, late, site, pay_to, decl.description,
+                      during=frozenset(decl.during) if decl.during else None)
 
 
 def _as_owner(e: A.Expr | None) -> A.Expr | None:
