@@ -78,8 +78,10 @@ def play(name: str, seats: list[str], seed: int, think: float) -> dict[str, Any]
             turns[p] += 1
             last, this_turn = p, 0.0
         start = time.process_time()
-        chosen = budgets[p].think(gs, p, bots[p]) if p in budgets else bots[p].choose(gs)
-        apply_choice(gs, chosen)
+        if p in budgets:  # (the move counted against the turn, as at the table)
+            budgets[p].think(gs, p, bots[p], lambda c: apply_choice(gs, c))
+        else:
+            apply_choice(gs, bots[p].choose(gs))
         spent = time.process_time() - start
         cpu[p] += spent
         this_turn += spent

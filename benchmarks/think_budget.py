@@ -10,10 +10,11 @@ wall clock as at the table).  A turn is what TurnBudget counts as one: the decis
 on the wall clock, everything from its first decision to the last move played (searches and moves: the
 engine's look-ahead runs when a move is played), which is what a person at the table waits for, and its
 CPU time.  Prints one line per game (all bundled games by default, each up to `--turns` bot turns):
-turns, decisions, the most decisions in a turn and how many of them were searched (more than one option),
-the longest turn (wall), its searches' share, the longest turn in CPU seconds, how many turns took longer
-than the budget and the largest overrun.  Not a timed test: the budget itself is tested on a fake clock
-(tests/test_thinking.py, tests/test_bot_budget.py).  Before session 7 this script timed single decisions of
+turns, decisions, the most decisions in a turn and how many of them had a choice (more than one option),
+the decisions with a choice taken without a search once the turn's budget was spent (MctsBot.follow; the
+most in one turn), the longest turn (wall) and its part before the moves, the longest turn in CPU
+seconds, how many turns took longer than the budget and the largest overrun.  Not a timed test: the
+budget itself is tested on a fake clock (tests/test_thinking.py, tests/test_bot_budget.py).  Before session 7 this script timed single decisions of
 `mcts:<think>s` bots (the per-decision figures in docs/performance.md's older sections).
 """
 
@@ -54,22 +55,32 @@ def measure(name: str, think: float, seed: int, max_turns: int = 40) -> dict[str
     budgets = [TurnBudget(think) for _ in range(n)]
     gs = game.new_initial_state(players=n, seed=seed)
     turns: list[dict[str, Any]] = []
+    followed = [0] * n  # each bot's decisions so far taken without a search (MctsBot.follow)
     key = None
     while not gs.is_terminal():
         if _turn_key(gs) != key:
             if len(turns) == max_turns:
                 break
             key = _turn_key(gs)
-            turns.append({"wall": 0.0, "search": 0.0, "cpu": 0.0, "decisions": 0, "searched": 0})
+            turns.append({"wall": 0.0, "search": 0.0, "cpu": 0.0, "decisions": 0, "searched": 0, "followed": 0})
         turn, p = turns[-1], gs.current_player()
         searched = len(gs.legal_actions()) > 1
         t0, c0 = time.perf_counter(), time.process_time()
-        chosen = budgets[p].think(gs, p, bots[p]) if searched else gs.legal_actions()[0]
-        t1 = time.perf_counter()
-        apply_choice(gs, chosen)
+        moved: list[float] = []
+
+        def play(choice: int) -> None:
+            moved.append(time.perf_counter())
+            apply_choice(gs, choice)
+
+        if searched:  # as at the table: the move is played within the turn's budget
+            budgets[p].think(gs, p, bots[p], play)
+        else:
+            play(gs.legal_actions()[0])
         t2, c2 = time.perf_counter(), time.process_time()
         turn["wall"] += t2 - t0
-        turn["search"] += t1 - t0
+        turn["search"] += moved[0] - t0
+        turn["followed"] += searched and bots[p].stats.get("followed", 0) > followed[p]
+        followed[p] = bots[p].stats.get("followed", 0)
         turn["cpu"] += c2 - c0
         turn["decisions"] += 1
         turn["searched"] += searched
@@ -78,8 +89,9 @@ def measure(name: str, think: float, seed: int, max_turns: int = 40) -> dict[str
     return {"game": name, "think": think, "seed": seed, "players": n, "turns": len(turns),
             "decisions": sum(t["decisions"] for t in turns), "finished": gs.is_terminal(),
             "most_decisions": longest["decisions"], "most_searched": longest["searched"],
-            "max_wall": round(worst["wall"], 3), "max_wall_search": round(worst["search"], 3),
+            "max_wall": round(worst["wall"], 3), "max_wall_search": round(worst["search"], 3),  # (before each decision's move)
             "max_wall_searched": worst["searched"], "max_cpu": round(max(t["cpu"] for t in turns), 3),
+            "followed": sum(t["followed"] for t in turns), "most_followed": max(t["followed"] for t in turns),
             "over_budget": sum(1 for t in turns if t["wall"] > think),
             "max_over": round(max(0.0, worst["wall"] - think), 3)}
 
@@ -95,15 +107,16 @@ def main() -> None:
     args = ap.parse_args()
     if not args.json:
         print(f"# benchmarks/think_budget.py --think {args.think:g} --seed {args.seed} --turns {args.turns}")
-        print(f"{'game':20} {'turns':>5} {'decisions':>9} {'most (searched)':>15} {'max turn wall':>13} "
-              f"{'search':>7} {'max turn cpu':>12} {'over':>5} {'max over':>8}")
+        print(f"{'game':20} {'turns':>5} {'decisions':>9} {'most (searched)':>15} {'unsearched (most)':>17} "
+              f"{'max turn wall':>13} {'search':>7} {'max turn cpu':>12} {'over':>5} {'max over':>8}")
     for name in args.games or bundled_games():
         r = measure(name, args.think, args.seed, args.turns)
         if args.json:
             print(json.dumps(r), flush=True)
         else:
             most = f"{r['most_decisions']} ({r['most_searched']})"
-            print(f"{name:20} {r['turns']:5} {r['decisions']:9} {most:>15} {r['max_wall']:13.3f} "
+            unsearched = f"{r['followed']} ({r['most_followed']})"
+            print(f"{name:20} {r['turns']:5} {r['decisions']:9} {most:>15} {unsearched:>17} {r['max_wall']:13.3f} "
                   f"{r['max_wall_search']:7.3f} {r['max_cpu']:12.3f} {r['over_budget']:5} {r['max_over']:8.3f}",
                   flush=True)
 

@@ -15,6 +15,7 @@ from . import ast as A
 from . import checknames
 from .callgraph import cycle_from
 from .commits import REVEALED
+from .payto_check import check_payments
 from .suggest import did_you_mean
 from .typing_rules import BUILTIN_EVENTS, NUMERIC, Scope, base, describe, known
 
@@ -192,6 +193,7 @@ def _activate(c: Any, path: tuple, a: Any, scope: Scope) -> None:
                     "rename the parameter")
     scope = c.params(at, a.activate.params, scope.child())
     c.costs(at, a.activate.cost, scope)
+    check_payments(c, at, a.activate, "this ability", scope)
     _calls(c, path + ("do",), scope)
     c._effect(path + ("then",), scope)
     phases = [ph.name for ph in c.m.flow.phases]

@@ -21,6 +21,7 @@ _IN_ABILITY: tuple[tuple[tuple, str], ...] = (
     (("do",), "calls"), (("play",), "calls"), (("empowered", "if"), "expr"), (("empowered", "do"), "calls"),
     (("activate", "condition"), "expr"), (("activate", "params", "*", "from"), "expr"),
     (("activate", "params", "*", "where"), "expr"), (("activate", "cost", "*"), "expr"),
+    (("activate", "pay_to", "*"), "expr"),
 )
 
 # (path pattern, kind) of every rule text added by the catalogue and abilities (rulespec/loader.py reads them)

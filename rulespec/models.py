@@ -552,6 +552,8 @@ class ActivateDecl(Model):
     why: str | None = None
     params: dict[str, ParamDecl] = {}
     cost: dict[str, ExprText] = {}
+    pay_to: dict[str, ExprText] = Field({}, description="Cost entry -> where its amount goes when it is paid, as "
+                                                         "an action's `pay_to` (`self` and `owner` bound).")
 
 
 class EmpoweredDecl(Model):

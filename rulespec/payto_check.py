@@ -17,14 +17,20 @@ PAID = "__paid__"  # the local the paid amount is bound to while the target stat
 
 
 def check_pay_to(c: Any, action: str, scope: Any) -> None:
-    """Report a `pay_to` entry naming no cost, a local target, or a target `+=` refuses (c: the Checker)."""
-    decl = c.m.actions[action]
+    """Report a `pay_to` entry of an action naming no cost, a local target, or a target `+=` refuses (c: the
+    Checker)."""
+    check_payments(c, ("actions", action), c.m.actions[action], f"action '{action}'", scope)
+
+
+def check_payments(c: Any, at: tuple, decl: Any, what: str, scope: Any) -> None:
+    """The `pay_to` entries of `decl` (an action's, or an `activate:` ability's), at path `at`, in the scope
+    of its parameters."""
     here = scope.child({PAID: "int"})
     for var in decl.pay_to:
-        path = ("actions", action, "pay_to", var)
+        path = at + ("pay_to", var)
         if var not in decl.cost:
-            c.error(c.key(*path), f"pay_to '{var}' names no cost of action '{action}'" + did_you_mean(var, decl.cost),
-                    "`pay_to` says where a cost's amount goes: its keys are keys of the action's `cost`")
+            c.error(c.key(*path), f"pay_to '{var}' names no cost of {what}" + did_you_mean(var, decl.cost),
+                    "`pay_to` says where a cost's amount goes: its keys are keys of the `cost`")
             continue
         target = c.spec.expr(*path)
         if target is None:
@@ -40,4 +46,4 @@ def check_pay_to(c: Any, action: str, scope: Any) -> None:
         c._s_Assign(A.Assign(target.span, target, "+=", A.Name(target.span, PAID)), here)
 
 
-__all__ = ["PAID", "check_pay_to"]
+__all__ = ["PAID", "check_pay_to", "check_payments"]

@@ -59,10 +59,20 @@ def _file_bytes(path: str | Path, limit: int) -> bytes | None:
         return None
 
 
+def _limits_key(limits: Any) -> str:
+    """No limits means the default ones (source.load_yaml): keyed alike, so that a load through the API (none
+    given) and one through the CLI (the defaults, given) share an entry."""
+    try:
+        default = limits is None or limits == type(limits)()
+    except TypeError:  # (limits of a kind that has no defaults)
+        default = False
+    return "default limits" if default else repr(limits)
+
+
 def spec_key(path: str | Path, variants: list[str | Path], limits: Any, check: bool) -> str | None:
     """The cache key of a load, or None when a file cannot take part in one."""
     limit = getattr(limits, "max_bytes", 5_000_000)
-    parts: list[bytes | str] = ["spec", repr(limits), "checked" if check else "unchecked"]
+    parts: list[bytes | str] = ["spec", _limits_key(limits), "checked" if check else "unchecked"]
     for p in [path, *variants]:
         data = _file_bytes(p, limit)
         if data is None:

@@ -5,9 +5,11 @@ bad spec refused, a file validated).  The server is one process that has importe
 run it forks a child, which is a process of its own as `python -m orrery` would be: its own working directory,
 environment and argv, stdin on /dev/null (as the server's), stdout and stderr into files, `orrery/__main__.py` run as the main
 module, and the interpreter's own exit (SystemExit codes, atexit, an uncaught exception's traceback on stderr).
-What a fresh interpreter would do differently is only what happens before the first line of `__main__`: the
+What a fresh interpreter would do differently is what happens before the first line of `__main__`: the
 imports, already done, and anything that reads the environment while importing (nothing in Orrery does: the
-environment is read when a command runs, and each child has the one it was given).
+environment is read when a command runs, and each child has the one it was given); and, at the end, the
+modules' teardown, which a child skips (`_leave`: the threads joined, atexit run, the output flushed, as the
+interpreter does before it).
 
 A child may use `cpu_limit` CPU seconds (RLIMIT_CPU: the kernel stops it with SIGXCPU): CPU, not the wall clock,
 so a loaded machine does not time out a run that is still working.  Used by tests/test_bad_inputs.py.
@@ -52,12 +54,12 @@ class CliServer:
         return self._proc
 
     def run(self, args: list[str], cwd: Path = REPO, env: dict[str, str] | None = None,
-            cpu_limit: int = 60) -> Outcome:
-        """Run `python -m orrery *args` in a forked child and wait for it."""
+            cpu_limit: int = 60, module: str = "orrery") -> Outcome:
+        """Run `python -m orrery *args` (or another `module`) in a forked child and wait for it."""
         with self._lock, tempfile.TemporaryDirectory(prefix="orrery-cli-") as tmp:
             proc = self._start()
             request = {"args": args, "cwd": str(cwd), "env": self.env if env is None else env,
-                       "out": f"{tmp}/out", "err": f"{tmp}/err", "cpu_limit": cpu_limit}
+                       "out": f"{tmp}/out", "err": f"{tmp}/err", "cpu_limit": cpu_limit, "module": module}
             proc.stdin.write(json.dumps(request) + "\n")
             proc.stdin.flush()
             status = int(proc.stdout.readline())
@@ -91,10 +93,46 @@ def _child(request: dict) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (request["cpu_limit"], request["cpu_limit"] + 1))
     for fd, name in ((1, "out"), (2, "err")):
         os.dup2(os.open(request[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), fd)
-    sys.argv = ["orrery", *request["args"]]
-    # run as the main module; SystemExit and an uncaught exception leave the way they would leave the interpreter
-    runpy.run_module("orrery", run_name="__main__", alter_sys=True)
-    sys.exit(0)
+    sys.argv = [request["module"], *request["args"]]
+    try:  # run as the main module
+        runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
+        code = 0
+    except SystemExit as exc:
+        code = _exit_status(exc.code)
+    except BaseException as exc:  # noqa: BLE001 - uncaught: the interpreter prints it and exits 1
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+        code = 1
+        if isinstance(exc, KeyboardInterrupt):  # (and dies of the signal)
+            _leave(lambda: (signal.signal(signal.SIGINT, signal.SIG_DFL), os.kill(os.getpid(), signal.SIGINT)))
+    _leave(lambda: os._exit(code))
+
+
+def _exit_status(code: object) -> int:
+    """The exit status the interpreter gives a SystemExit's code (a code not a number is printed)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _leave(end) -> None:
+    """Leave as the interpreter would, without tearing down the modules: the non-daemon threads joined, the
+    atexit functions run, the output flushed, then `end()`.  (The teardown would touch, and so copy, every object
+    the child shares with the server: about a third of a child's CPU, and it has nothing to show.)"""
+    import atexit
+    import threading
+
+    threading._shutdown()  # what the interpreter's exit does first
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - as at exit: a stream that cannot be flushed is let go
+            pass
+    end()
+    os._exit(1)
 
 
 # The modules the commands import when they run (cli/main.py imports each command's lazily, so that `orrery

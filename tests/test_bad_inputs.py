@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -116,3 +118,16 @@ def test_every_folder_is_covered_and_every_file_is_used() -> None:
         if path.name.startswith("_") or path.name == "README.md" or path.parent.name.startswith("_"):
             continue  # fixtures that cases use indirectly (bases, frozen games) and notes
         assert rel in used, f"{rel} is in the corpus but no case uses it"
+
+
+@pytest.mark.parametrize("how", ["return", "exit-3", "exit-text", "raise", "interrupt"])
+def test_a_forked_child_leaves_as_a_fresh_interpreter_does(how: str, cli: CliServer) -> None:
+    """The fork server's children skip the modules' teardown (tests/cliserver.py): exit status, output, atexit and
+    an uncaught exception's traceback are still a fresh `python -m`'s."""
+    fresh = subprocess.run([sys.executable, "-m", "exit_probe", how], cwd=CORPUS.parent, capture_output=True,
+                           text=True, env={**os.environ, "PYTHONPATH": str(CORPUS.parent)})
+    forked = cli.run([how], module="exit_probe")
+    assert forked.code == fresh.returncode  # (a negative one: killed by that signal)
+    assert forked.stdout == fresh.stdout == "started\natexit ran\n"
+    assert forked.stderr.strip().split("\n")[-1:] == fresh.stderr.strip().split("\n")[-1:]
+    assert ("Traceback" in forked.stderr) == ("Traceback" in fresh.stderr) == (how in ("raise", "interrupt"))

@@ -82,6 +82,18 @@ def test_the_key_holds_the_files_the_variants_the_limits_and_the_checks(cache, b
     assert len(builds) == 5
 
 
+def test_no_limits_and_the_default_limits_share_an_entry(cache, builds):
+    """A load through the API (no limits) and one through the CLI (the default limits, given) are the same load;
+    other limits are another."""
+    from orrery.rulespec.source import YamlLimits
+
+    loader.load_spec(CONNECT_FOUR)
+    loader.load_spec(CONNECT_FOUR, limits=YamlLimits())
+    assert builds == [CONNECT_FOUR]
+    loader.load_spec(CONNECT_FOUR, limits=YamlLimits(max_depth=50))
+    assert builds == [CONNECT_FOUR, CONNECT_FOUR] and len(entries(cache, "spec")) == 2
+
+
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "empty", "garbage"])
 def test_a_damaged_entry_is_ignored_and_rebuilt(cache, builds, damage):
     fresh = loader.load_spec(CONNECT_FOUR)

@@ -5,7 +5,9 @@ Ann and Bo start with 3 coins each, the bank with 6, two jars (Red, Blue) with n
 which the spec's invariant checks after every decision.  `ride` costs 2 coins paid into the bank when the
 action starts (before the lane is chosen), `tip` pays 1 coin to the player picked (its target reads the
 parameter, so it is paid once that is chosen), `donate` pays 1 coin into the jar picked (a piece's
-attribute), `work` takes 2 coins from the bank.
+attribute), `work` takes 2 coins from the bank.  Each player's charm carries two `activate:` abilities whose
+costs say where they go too: `rub a charm` pays 1 coin into the bank, `pass a coin on` 1 coin to the other
+player (a target reading `owner`, the acting player).
 """
 
 from __future__ import annotations
@@ -73,6 +75,18 @@ def test_a_player_who_cannot_pay_is_refused_and_nothing_moves(games, mode):
     assert coins(gs) == (10, 1, 1, 0, 0)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_an_activate_abilitys_cost_goes_where_its_pay_to_says(games, mode):
+    gs = games[mode].new_initial_state(seed=1)
+    play(gs, "rub a charm")  # Ann: 1 coin into the bank
+    assert coins(gs) == (7, 2, 3, 0, 0) and gs.state.pvars[0]["score"] == 1
+    play(gs, "pass a coin on")  # Ann again (a free action): 1 coin to the other player, read through `owner`
+    assert coins(gs) == (7, 1, 4, 0, 0) and gs.state.pvars[0]["score"] == 2
+    play(gs, "work", "pass a coin on")  # Ann works (2 coins from the bank), then Bo passes a coin to Ann
+    assert coins(gs) == (5, 4, 3, 0, 0) and gs.state.pvars[1]["score"] == 1
+    assert "Bo pays 1 coins for 'pass a coin on'" in gs.narration
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_both_engines_play_the_same_games_and_the_coins_are_conserved(games, seed):
     assert play_lockstep(games["compiled"], games["interpreted"], 2, seed) > 0
@@ -117,6 +131,32 @@ CASES = [
 @pytest.mark.parametrize("body, expected", CASES)
 def test_misuse_is_a_located_finding(tmp_path: Path, body, expected):
     found = spec_findings(tmp_path, HEAD + body)
+    assert any(f[:2] == expected[:2] and expected[2] in f[2] for f in found), found
+
+
+ABILITY = """\
+  pieces:
+    charm:
+      active_in: [pocket]
+      abilities:
+        - activate: {cost: {coins: 1}, pay_to: PAY}
+          do: ["luck(owner)"]
+      start: shelf
+"""
+LUCK = "effects:\n  luck: {params: {who: player}, effect: who.score += 1}\n"
+
+
+@pytest.mark.parametrize("pay, expected", [
+    ("{coin: bank}", ("error", "9:49", "pay_to 'coin' names no cost of this ability (did you mean 'coins'?)")),
+    ("{coins: self}", ("error", "9:56", "pay_to 'coins' goes to 'self', a parameter or local name")),
+    ("{coins: fee}", ("error", "9:56", "constant")),
+])
+def test_an_abilitys_misused_pay_to_is_a_located_finding(tmp_path: Path, pay, expected):
+    text = HEAD.replace("  pieces: {jar: {attributes: {name: str}, instances: [{name: Red}], start: shelf}}\n",
+                        ABILITY.replace("PAY", pay))
+    text = text.replace("  tracks: {coins: {start: 3}}", "  tracks: {coins: {start: 3}, score: {start: 0}}")
+    text = text.replace("  zones: {shelf: {}}\n", "  zones: {shelf: {}, pocket: {per_player: true}}\n" + LUCK)
+    found = spec_findings(tmp_path, text + "  pay: {}\n")
     assert any(f[:2] == expected[:2] and expected[2] in f[2] for f in found), found
 
 

@@ -110,7 +110,7 @@ def test_clearly_worse_candidates_are_pruned_after_a_few_games(tmp_path, capsys)
 
 def test_a_search_resumes_from_its_storage(tmp_path, capsys):
     db = f"sqlite:///{tmp_path / 'tune.db'}"
-    args = ["tune", DUEL, "--param", "odds=2..8", "--sampler", "tpe", "--games", "20", "--storage", db,
+    args = ["tune", DUEL, "--param", "odds=2..8", "--sampler", "tpe", "--games", "6", "--storage", db,
             "--out", str(tmp_path / "r.yaml")]
     assert main(args + ["--trials", "3"]) == 0
     assert main(args + ["--trials", "2"]) == 0
@@ -120,8 +120,8 @@ def test_a_search_resumes_from_its_storage(tmp_path, capsys):
 
 
 def test_a_bundled_game_gets_a_variant_that_validates(tmp_path, capsys):
-    out = tmp_path / "ultra.yaml"
-    assert main(["tune", "ultramassive", "--param", "last_round=3..5", "--trials", "3", "--games", "3",
+    out = tmp_path / "tuned.yaml"  # (Bubblee Pop: a trial's games cost a third of Ultramassive's, same path)
+    assert main(["tune", "bubblee-pop", "--param", "in_a_row=3..4", "--trials", "3", "--games", "3",
                  "--out", str(out)]) == 0
     assert main(["validate", str(out)]) == 0
     assert "ok:" in capsys.readouterr().out

@@ -71,6 +71,7 @@ import time
 from typing import Any
 
 from ..core.decisions import RequireFailed, RuleError, RunawayError
+from ..engine.commit import sealed_from
 from ..engine.flatapi import FlatGameState, as_flat
 from ..engine.game import GameState, IllegalMove
 from ..core.rng import Rng
@@ -233,6 +234,22 @@ class MctsBot:
         finally:
             if paused:
                 gc.enable()
+
+    def follow(self, gs: GameState) -> int:
+        """A move without searching (the table's turn budget is spent, cli/thinking.py): the best move of the
+        tree this bot's earlier searches grew below this position (the plan the turn's first searches made),
+        else one at random.  Costs no iteration; not where another player's sealed answer is pending (the
+        tree was grown in worlds that knew it), nor where the tree never reached: then at random."""
+        legal = gs.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        self._bump({"followed": 1})
+        if self._root is not None and not sealed_from(gs.pos, gs.current_player()):
+            root = self._reused_root(gs, self._exact)
+            if root.children:
+                return self._best(root, legal, gs.current_player())
+        self._bump({"followed_at_random": 1})
+        return legal[self.rng.below(len(legal))]
 
     def snapshot(self) -> "MctsBot":
         """An independent copy as the bot is now (its RNG, statistics and search tree), to go back to: the

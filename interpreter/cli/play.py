@@ -436,8 +436,10 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
                 elif seats[p].partition(":")[0] in PARAMETRIC:  # a search: say so while it runs (on a terminal)
                     limit = f" (up to {budget:.2g} s)" if budget else ""
                     with console.status(f"{escape(seat(p))} is thinking…{limit}"):
-                        chosen = per_turn[p].think(gs, p, bots[p]) if p in per_turn else bots[p].choose(gs)
-                        index = apply_choice(gs, chosen)
+                        if p in per_turn:  # (the move's time counts against the turn too)
+                            index = per_turn[p].think(gs, p, bots[p], lambda c: apply_choice(gs, c))
+                        else:
+                            index = apply_choice(gs, bots[p].choose(gs))
                 else:
                     index = apply_choice(gs, bots[p].choose(gs))
                 opt = next(o for o in d.options if o.index == index)

@@ -254,6 +254,15 @@ class _Gen:
             if action.limit is None and action.condition is None and not action.cost:
                 self.line(1, f"options.append({opt})")  # nothing can refuse it here (check_action)
                 continue
+            if action.during is not None and not action.cost and (action.limit is None or action.limit.each):
+                # a piece's ability limited to phases (`during:`): this step's phase decides it here
+                if ph.name in action.during:
+                    self.line(1, f"options.append({opt})")
+                else:
+                    why = self.k(action.refusal("condition"))
+                    self.line(1, f"reasons[{n}] = {why}")
+                    self.line(1, f"rejected.append(({self.k(action.label)}, {why}))")
+                continue
             if not action.cost:  # its limit or condition: a refusal recorded, not raised nor written out
                 self.line(1, f"why = ACTION_REFUSAL(it, {self.k(action)})", action.span)
                 self.line(1, "if why is None:")

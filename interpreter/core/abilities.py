@@ -189,20 +189,20 @@ def _shared_owner(it: Any, k: KindAbilities, pid: int) -> int | None:
     return int(who)
 
 
-def live(it: Any) -> Iterator[tuple[int, int, AbilityInfo]]:
-    """(owner, piece, ability) of every live ability: zone by zone (active_in order), seat by seat for
-    per-player zones, pieces bottom first, abilities in the piece's order."""
+def live(it: Any, only: int | None = None) -> Iterator[tuple[int, int, AbilityInfo]]:
+    """(owner, piece, ability) of every live ability (`only`: of that seat's pieces): zone by zone (active_in
+    order), seat by seat for per-player zones, pieces bottom first, abilities in the piece's order."""
     ab, s = it.r.abilities, it.s
     for zname in ab.zones:
         per_player = it.r.zones[zname].decl.per_player
-        for seat in range(s.n) if per_player else (None,):
+        for seat in (range(s.n) if only is None else (only,)) if per_player else (None,):
             for piece in it.pieces_in(ZoneRef(zname, seat)):
                 pid = piece.id
                 k = ab.kinds.get(s.kinds[pid])
                 if k is None or zname not in k.zones:
                     continue
                 owner = seat if seat is not None else _shared_owner(it, k, pid)
-                if owner is None:
+                if owner is None or (only is not None and owner != only):
                     continue
                 for a in ab.of(s.origin(pid), k.kind):  # (a determinised world's faces carry their own)
                     yield owner, pid, a

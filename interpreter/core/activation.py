@@ -6,9 +6,10 @@ windows that ask its owner.  Each such ability becomes one action, named by the 
 `kind[row]#i`), whose first parameter `self` is the piece: its menu holds the acting player's live pieces
 carrying the ability, and the ability's `condition` is that parameter's `where`.  The ability's own
 parameters follow, its costs are the action's (those reading `self` or a parameter are paid once all are
-chosen), its `limit` counts per piece (`each: self`), and its effect is `do:` then `then:`.  `owner` is the
-acting player: an expression that reads it is run under `let owner = current`.  Everything else (menus,
-look-ahead, refusals with their reasons, limits, costs, windows, both engines) is the actions' own.
+chosen; `pay_to:` says where the payments go), its `limit` counts per piece (`each: self`), and its effect
+is `do:` then `then:`.  `owner` is the acting player: an expression that reads it is run under
+`let owner = current`.  Everything else (menus, look-ahead, refusals with their reasons, limits, costs,
+windows, both engines) is the actions' own.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from orrery.rulespec import ast as A
 
 from .abilities import Abilities, AbilityInfo
 from .actioninfo import ActionInfo, ParamInfo, split_costs
+from .payto import paid_to
 from .uses import Limit
 
 CARRIERS = "@carriers"  # the built-in listing an ability's live carriers (reference/abilityrun.py); no spec can name it
@@ -72,7 +74,9 @@ def _action(spec: Any, ab: AbilityInfo, decl: Any, label: str) -> ActionInfo:
                                                                                                    "where")),
                          pd.why, pd.prompt, pd.optional, spec.span(*at, "params", p)) for p, pd in act.params.items()]
     cost = [(var, _as_owner(spec.expr(*at, "cost", var))) for var in act.cost]
-    early, late, site = split_costs(params, cost, {})
+    early, late, site = split_costs(params, cost, {var: spec.expr(*at, "pay_to", var) for var in act.pay_to})
+    # (a target reading `owner`, the acting player, is run after `let owner = current`)
+    pay_to = paid_to(spec, at, act.pay_to, (A.Let(span=span, name="owner", value=A.Name(span=span, id="current")),))
     body = tuple(s for part in ("do", "then") for s in (spec.effect(*path, part) or A.Block(span=span, body=())).body)
     if any(isinstance(n, A.Name) and n.id == "owner" for s in body for n in s.walk()):
         body = (A.Let(span=span, name="owner", value=A.Name(span=span, id="current")),) + body
@@ -84,7 +88,8 @@ def _action(spec: Any, ab: AbilityInfo, decl: Any, label: str) -> ActionInfo:
         cond_why = f"'{label}' can be done only during {' or '.join(decl.during)}"
     limit = None if decl.limit is None else Limit(decl.limit.times, decl.limit.per, ab.ident, "self", kind)
     return ActionInfo(ab.ident, label, act.rule or ab.text, condition, cond_why, params, early,
-                      A.Block(span=span, body=body), limit, span, late, site, {}, decl.description)
+                      A.Block(span=span, body=body), limit, span, late, site, pay_to, decl.description,
+                      during=frozenset(decl.during) if decl.during else None)
 
 
 def _as_owner(e: A.Expr | None) -> A.Expr | None:

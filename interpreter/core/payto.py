@@ -17,15 +17,19 @@ from orrery.rulespec import ast as A
 from orrery.rulespec.payto_check import PAID
 
 
-def paid_to(spec: Any, action: str, targets: dict[str, Any]) -> dict[str, A.Block]:
-    """Each `pay_to` entry of an action as a one-statement block `TARGET += __paid__`."""
+def paid_to(spec: Any, at: tuple, targets: dict[str, Any], prelude: tuple = ()) -> dict[str, A.Block]:
+    """Each `pay_to` entry at path `at` (an action's, an `activate:` ability's) as the block `TARGET +=
+    __paid__`, after the statements of `prelude` when the target reads a name they bind (`owner`)."""
     out = {}
     for var in targets:
-        target = spec.expr("actions", action, "pay_to", var)
+        target = spec.expr(*at, "pay_to", var)
         if target is None:
             continue
         span = target.span
-        out[var] = A.Block(span, (A.Assign(span, target, "+=", A.Name(span, PAID)),))
+        pay = A.Assign(span, target, "+=", A.Name(span, PAID))
+        names = {n.id for n in target.walk() if isinstance(n, A.Name)}
+        lets = tuple(s for s in prelude if isinstance(s, A.Let) and s.name in names)
+        out[var] = A.Block(span, lets + (pay,))
     return out
 
 

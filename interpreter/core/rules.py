@@ -412,7 +412,7 @@ class Rules:
         effect = s.effect("actions", name, "effect") or A.Block(span=s.span("actions", name), body=())
         return ActionInfo(name, decl.label or name.replace("_", " "), decl.rule, s.expr("actions", name, "condition"),
                           decl.why, params, early, effect, limit_of(decl.limit, name), s.span("actions", name), late,
-                          site, paid_to(s, name, decl.pay_to), decl.description)
+                          site, paid_to(s, ("actions", name), decl.pay_to), decl.description)
 
     def _trigger(self, name: str) -> TriggerInfo:
         s, decl = self.spec, self.spec.model.triggers[name]

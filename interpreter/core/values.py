@@ -197,8 +197,13 @@ HEX_DIRS: dict[str, tuple[int, int]] = {"E": (1, 0), "W": (-1, 0), "NE": (1, 1),
 BOX = ZoneRef("__box__")  # where destroyed pieces and the unused ones rest
 
 
+_PLAIN = frozenset({int, str, bool, float, type(None)})  # exactly these types (a Player is an int) are data already
+
+
 def serialize(v: Any) -> Any:
     """Serialise runtime values to JSON-able data."""
+    if type(v) in _PLAIN:  # most values a view holds: no test below applies
+        return v
     if isinstance(v, Player):
         return {"player": int(v)}
     if isinstance(v, PieceRef):

@@ -112,7 +112,7 @@ def parameter_menus(it: Interp, options: list[Option], reasons: dict[int, Any],
     kept for the action's own use.  A step with a single option does not need it: the option is taken
     anyway, and _step skips the step if its menu turns out empty.  A piece's ability of which the acting
     player holds no live carrier is refused before anything is evaluated (its menu would be empty), with
-    the parameter's reason, made once (`unheld`); every refusal is recorded, written out when read.
+    the parameter's reason, made once (ActionInfo.refusal); every refusal is recorded, written out when read.
     """
     menus: dict[str, tuple[list, list]] = {}
     if len(options) < 2:
@@ -125,7 +125,7 @@ def parameter_menus(it: Interp, options: list[Option], reasons: dict[int, Any],
         name = opt.value
         if name in gated:
             action = r.actions[name]
-            menu = unheld(action) if held is not None and name in carried and name not in held else \
+            menu = action.refusal("unheld") if held is not None and name in carried and name not in held else \
                 param_menu(it, action)
             if menu.__class__ is Refusal:
                 reasons[opt.index] = menu
@@ -136,17 +136,6 @@ def parameter_menus(it: Interp, options: list[Option], reasons: dict[int, Any],
     if len(kept) < len(options):
         options[:] = kept  # (in place, as the caller reads it; not one `remove` each: Option equality is not cheap)
     return menus
-
-
-def unheld(action: Any) -> Refusal:
-    """The refusal of a piece's ability nobody of the acting player's carries: what its parameter's empty menu
-    gives (param_menu), made once per action."""
-    refused = action.refusals.get("unheld")
-    if refused is None:
-        p = action.params[0]
-        refused = action.refusals["unheld"] = Refusal(p.why or f"there is no legal choice for '{p.name}'", p.span,
-                                                      action.rule)
-    return refused
 
 
 def next_step(c: Any) -> None:

@@ -73,8 +73,8 @@ def holders(it: Any) -> dict[str, list[PieceRef]]:
     hit = s.derived.get(key)
     if hit is None or hit[0] != s.version:
         found: dict[str, list[PieceRef]] = {}
-        for owner, pid, a in live(it):
-            if owner == me and a.what == "activate":
+        for _, pid, a in live(it, me):
+            if a.what == "activate":
                 found.setdefault(a.ident, []).append(PieceRef(pid))
         hit = s.derived[key] = (s.version, found)
     return hit[1]

@@ -628,19 +628,14 @@ def action_refusal(it: "Interp", action: "ActionInfo", count_limit: bool = True)
     refusal made once per action (menus record it without raising or writing it out); None if both allow it."""
     limit = action.limit  # (one counted per value of a parameter is checked on that parameter's menu: spent_values)
     if count_limit and limit is not None and limit.each is None and used(it.s, limit, it.current()) >= limit.times:
-        refused = action.refusals.get("limit")
-        if refused is None:
-            shared = f" (counted as '{limit.key}')" if limit.key != action.name else ""
-            refused = action.refusals["limit"] = Refusal(
-                f"'{action.label}' can be done at most {limit.describe()}{shared}", action.span, action.rule)
-        return refused
-    if action.condition is not None and not it.truth(action.condition, {}):
-        refused = action.refusals.get("condition")
-        if refused is None:
-            refused = action.refusals["condition"] = Refusal(action.why or f"'{action.label}' is not allowed now",
-                                                             action.condition.span, action.rule)
-        return refused
-    return None
+        return action.refusal("limit")
+    during = action.during  # (a piece's ability limited to phases: its condition `phase in [...]` as a set)
+    if during is not None:
+        c, phases = it.s.cursor, it.r.phases
+        allowed = c.phase < len(phases) and phases[c.phase].name in during
+    else:
+        allowed = action.condition is None or it.truth(action.condition, {})
+    return None if allowed else action.refusal("condition")
 
 
 def param_values(it: "Interp", action: "ActionInfo") -> tuple[list, list]:
