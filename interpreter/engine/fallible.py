@@ -22,7 +22,6 @@ from orrery.rulespec import ast as A
 from ..core.decisions import Refusal
 from ..core.values import PieceRef
 from ..reference.costs import price_check, price_judge, reader
-from ..reference.effects import param_menu
 from .flow import DONE
 
 
@@ -176,36 +175,44 @@ class Fallible:
 
 
 def step_verdict(pos: Any, action: Any) -> bool | Refusal | None:
-    """A step menu's priced action (Fallible.price_gated) judged as its replay would find it, without one: its
-    parameter's menu worked out on the menu's state by an interpreter of its own, then each of its options'
-    price in menu order (identical pieces merged, as the replay's menu is).  True: one can be paid; the refusal
-    the replay reports: the empty menu's (frames.ask_value's) or the last option's price; None: not known here
-    (the option is replayed, and the replay raises any error).  The menu is not handed to the action: worked
-    out in the action's own frame, its `where` leaves the parameter's name bound there as before (the frame's
-    locals are in the position's digest, which a log checks at every step)."""
+    """A step menu's priced action (Fallible.price_gated) judged as its replay would find it, without one, on the
+    menu's state by an interpreter of its own.  True as soon as a value of its parameter's menu can be paid
+    for (values are tried in the domain's order: any one that can be paid makes the replay complete); else,
+    its whole menu known, the refusal the replay reports: the empty menu's (frames.ask_value's) or the last
+    option's price (identical pieces merged, as the replay's menu is).  None: not known here (the option is
+    replayed, and the replay raises any error; an error the `where` would raise past the first value that
+    can be paid is met when the action is chosen, where its own menu is worked out).  The menu is not handed to the action: worked out in the
+    action's own frame, its `where` leaves the parameter's name bound there as before (the frame's locals are
+    in the position's digest, which a log checks at every step)."""
     s = pos.s
     look = reader(pos.it, s)
+    p = action.params[0]
+    env: dict[str, Any] = {"__rule__": action.rule}
+    judge = price_judge(look, action, env, p.name, pos.it.current())
     rng = s.rng.state
+    look.memo = {}  # (only expressions run here: pure functions may remember results, as a menu's filter does)
+    values = []
     try:
-        menu = param_menu(look, action)
+        domain = look.iterate(look.ev(p.domain, env), p.domain.span)
+        test = look.tester(p.where) if p.where is not None else None
+        for value in domain:
+            env[p.name] = value
+            if test is None or test(env):
+                got = judge(value)
+                if got is True or got is None:
+                    return got
+                values.append(value)
     except Exception:  # noqa: BLE001 - not judged here: the replay raises it where the rules run
         return None
     finally:
         s.rng.state = rng
-    p = action.params[0]
-    if menu.__class__ is Refusal:
+    if not values:
         return Refusal(p.why or f"there is no legal choice for '{p.name}'", p.span)
-    values = menu[0]
+    last = values[-1]
     if len(values) > 1:
-        values = [o.value for o in look.options_for(values, False, False)]
-    judge = price_judge(look, action, {"__rule__": action.rule}, p.name, pos.it.current())
-    last = None
-    for value in values:
-        got = judge(value)
-        if got is True or got is None:
-            return got
-        last = got
-    return Refusal(last.message, last.span, last.rule)
+        last = look.options_for(values, False, False)[-1].value
+    got = judge(last)
+    return Refusal(got.message, got.span, got.rule)
 
 
 def _binders(action: Any) -> list[str]:
