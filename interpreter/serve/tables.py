@@ -27,7 +27,7 @@ from ..bots.thinking import TurnBudget, thinking, turn_budgets
 from ..engine.game import Game, GameState, IllegalMove
 from ..files.atomic import write_atomic
 from ..files.save import SUFFIX, SavedDecision, decisions_of, make_save, read_save, replay_save, write_save
-from .frames import SPECTATOR, frame_of, seat_name
+from .frames import SPECTATOR, Position, frame_of, seat_name
 
 HUMAN = "human"
 MAX_MESSAGE = 4096  # bytes: an answer is a few dozen; anything longer is refused unread
@@ -76,6 +76,7 @@ class Table:
     bots: dict[int, Bot] = field(default_factory=dict, repr=False)
     memory: Memory | None = field(default=None, repr=False)  # the bots as they were, for an undo
     budgets: dict[int, TurnBudget] = field(default_factory=dict, repr=False)  # plain 'mcts' seats' turns
+    _at: tuple[tuple, Position] | None = field(default=None, repr=False)  # the position the last frame showed
 
     def __post_init__(self) -> None:
         self.bots = {i: self._new_bot(i) for i, kind in enumerate(self.seats) if kind != HUMAN}
@@ -205,7 +206,10 @@ class Table:
     def frame(self, seat: int) -> dict[str, Any]:
         """Everything `seat` is sent about the game now (SPECTATOR: what every seat may see): serve/frames.py."""
         with self.lock:
-            return {**frame_of(self.game, self.gs, seat, self.seats), "table": self.tid}
+            key = (id(self.gs), self.generation, self.step)  # (each decision applied is a step: a new position)
+            if self._at is None or self._at[0] != key:  # the seats' frames of one position share its views
+                self._at = (key, Position(self.gs))
+            return {**frame_of(self.game, self.gs, seat, self.seats, position=self._at[1]), "table": self.tid}
 
     # ------------------------------------------------------------------ nothing lost
     def save_path(self) -> Path | None:
