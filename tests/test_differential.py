@@ -24,7 +24,7 @@ from orrery.interpreter.core.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = sorted((ROOT / "games").glob("*/rules.yaml"))
-MIN_STEPS = budget(400, 1000)  # per game, across seeded random games (full budget under CI)
+MIN_STEPS = budget(400, 1000)  # per game, across seeded random games (full budget with ORRERY_FULL_BUDGET=1)
 MAX_GAMES = 40
 
 

@@ -13,8 +13,8 @@
     may fail and nothing may raise: a game either goes on or ends.
 
 Every test is derandomized (the same examples on every run) with a modest number of examples,
-so CI stays fast and a failure reproduces; without CI set, a third of them (the tests are marked
-slow).  To fuzz harder locally, multiply every count:
+so CI stays fast and a failure reproduces; by default a third of them, all of them with
+ORRERY_FULL_BUDGET=1 (conftest.budget; the tests are marked slow).  To fuzz harder locally, multiply every count:
 `ORRERY_FUZZ_SCALE=20 python -m pytest tests/test_fuzz.py`.
 """
 
@@ -41,7 +41,7 @@ from orrery.rulespec.source import load_yaml
 
 from conftest import budget, shared_game
 
-pytestmark = pytest.mark.slow  # a smaller hypothesis budget unless CI is set (fuzz_settings)
+pytestmark = pytest.mark.slow  # a smaller hypothesis budget unless ORRERY_FULL_BUDGET=1 (fuzz_settings)
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 SPECS = sorted(p.parent.name for p in GAMES.glob("*/rules.yaml"))
@@ -176,7 +176,7 @@ def _fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.getbasetemp() / f"fuzz_{next(_COUNTER)}.yaml"
 
 
-# Mutations per spec under CI (a third by default): the five short classic specs get 12-30 (until session 7
+# Mutations per spec with ORRERY_FULL_BUDGET=1 (a third by default): the five short classic specs get 12-30 (until session 7
 # 25-60: their few constructs took the same mutations again), the long ones keep 25 (Bubble Singularity 12).
 MUTATION_EXAMPLES = {"tic-tac-toe": 30, "connect-four": 12, "reversi": 12, "breakthrough": 12, "lantern-fair": 12,
                      "bubblee-pop": 25, "bubble-singularity": 12}

@@ -15,8 +15,8 @@ game plays along on the original line: the same menus and current player, the sa
 every answer, the same errors and the same end.  (Until session 7 tests/test_lean_generated.py drew 150 other
 specs for the lean path alone, loading, compiling and playing each on the reference again.)
 
-The default run is small and derandomized (the same examples every run); with CI set it runs more
-examples, and ORRERY_FUZZ_SCALE multiplies both (as in tests/test_fuzz.py).
+The default run is small and derandomized (the same examples every run); with ORRERY_FULL_BUDGET=1 (conftest.budget) it runs
+more examples, and ORRERY_FUZZ_SCALE multiplies both (as in tests/test_fuzz.py).
 """
 
 from __future__ import annotations
@@ -34,11 +34,12 @@ from orrery.interpreter.core.valueops import Limits
 from orrery.interpreter.engine.game import Game, GameState, IllegalMove
 from orrery.interpreter.engine.lean import lean_state
 from orrery.rulespec.loader import load_spec
+from conftest import budget
 from specgen import specs
 from test_lean import digest as lean_digest
 
 SCALE = max(1, int(os.environ.get("ORRERY_FUZZ_SCALE", "1") or 1))
-EXAMPLES = 150 if os.environ.get("CI") else 25
+EXAMPLES = budget(25, 150)  # derandomized: the same specs every run (conftest.budget)
 # Shrinking a failing game takes minutes (every attempt loads, checks, compiles and plays a spec), so by
 # default a failure is reported as found, with its whole spec; ORRERY_SHRINK=1 shrinks it to a small one.
 SHRINK = bool(os.environ.get("ORRERY_SHRINK"))
