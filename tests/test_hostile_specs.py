@@ -23,6 +23,7 @@ in tests/hostile/ (README there); `@SENTINEL@` in a file is replaced by a path u
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -777,18 +778,17 @@ def test_yaml_limits_apply_to_scenario_files(capsys, tmp_path):
         assert run.code == 2 and "(limit yaml_depth)" not in run.err and "description" in run.err, run.err
 
 
+@functools.lru_cache(maxsize=None)
 def _ttt_digest() -> str:
+    """Tic-tac-toe's spec digest, loaded when a test first asks (not while collecting: every worker at once)."""
     from orrery.rulespec.loader import load_spec
 
     return load_spec(Path(TTT)).digest
 
 
-TTT_DIGEST = _ttt_digest()
-
-
 def test_deeply_nested_log_line_is_a_located_error(capsys, tmp_path):
     log = tmp_path / "deep.jsonl"
-    header = {"format": "orrery-log", "version": 1, "game": "tic-tac-toe", "spec_digest": TTT_DIGEST,
+    header = {"format": "orrery-log", "version": 1, "game": "tic-tac-toe", "spec_digest": _ttt_digest(),
               "variants": [], "players": 2, "seed": 0}  # the right digest: replay reads the lines as it replays
     log.write_text(json.dumps(header) + "\n" + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
     run = cli(capsys, "replay", log)
@@ -798,7 +798,7 @@ def test_deeply_nested_log_line_is_a_located_error(capsys, tmp_path):
 
 def test_log_with_a_huge_number_is_a_located_error(capsys, tmp_path):
     log = tmp_path / "bigint.jsonl"
-    header = {"format": "orrery-log", "version": 1, "game": "tic-tac-toe", "spec_digest": TTT_DIGEST,
+    header = {"format": "orrery-log", "version": 1, "game": "tic-tac-toe", "spec_digest": _ttt_digest(),
               "variants": [], "players": 2, "seed": 0}  # the right digest: replay reads the lines as it replays
     step = '{"step": 1, "player": 0, "choice": ' + "9" * 5000 + ', "label": "a1", "digest": "x"}'
     log.write_text(json.dumps(header) + "\n" + step + "\n", encoding="utf-8")
