@@ -35,6 +35,8 @@ def playouts(r: dict[str, Any]) -> list[str]:
                    f"{_num(g['compiled_vs_interpreted']):>9} {_num(m.get('lean')):>9} {_num(m.get('reference')):>13} "
                    f"{_num(g.get('compiled_vs_reference'), 4):>10} {_num(g.get('lean_vs_reference'), 4):>11} "
                    f"{_num(g.get('compiled_vs_ludii_quoted'), 4):>9}")
+    out.append(f"(figures: the median of {r['settings']['rounds']} rounds, the rounds interleaved; each ratio the "
+               "median of the ratios within a round, its spread over the rounds with the targets)")
     return out
 
 
@@ -125,6 +127,8 @@ def targets(r: dict[str, Any]) -> list[str]:
     for t in r["targets"]:
         state = {True: "met   ", False: "MISSED", None: "n/a   "}[t["met"]]
         fig = "-" if t["figure"] is None else f"{t['figure']:,.4g}"
+        if t.get("spread") and r["settings"]["rounds"] > 1:
+            fig += f" (rounds {t['spread'][0]:,.4g}-{t['spread'][1]:,.4g})"
         out.append(f"  {state} {t['target']}: {fig} (target {t['goal']})")
     met = sum(1 for t in r["targets"] if t["met"])
     out.append(f"  {met} of {len(r['targets'])} met")
