@@ -58,10 +58,16 @@ def start(r: dict[str, Any]) -> list[str]:
     s = r.get("start")
     if not s:
         return []
-    return ["", f"Starting {s['game']} ({s['players']} players) in a new process, median of {s['rounds']}: first "
-                f"decision {s['first_decision_warm_s']:.3f} s warm, {s['first_decision_cold_s']:.3f} s cold; orrery "
-                f"play's first screen {s['first_screen_warm_s']:.3f} s warm, {s['first_screen_cold_s']:.3f} s cold "
-                f"(warm/cold: the disk cache of specs and compiled code)"]
+    return ["", f"Starting {s['game']} ({s['players']} players) in a new process, median of {s['rounds']}, CPU seconds "
+                f"(wall clock): first decision {_secs(s, 'first_decision_warm')} warm, "
+                f"{_secs(s, 'first_decision_cold')} cold; orrery play's first screen {_secs(s, 'first_screen_warm')} "
+                f"warm, {_secs(s, 'first_screen_cold')} cold (warm/cold: the disk cache of specs and compiled code)"]
+
+
+def _secs(s: dict[str, Any], key: str) -> str:
+    """A start-up figure: CPU seconds, and the wall clock's in brackets where measured."""
+    wall = s.get(f"{key}_wall_s")
+    return f"{s[f'{key}_s']:.3f} s" + ("" if wall is None else f" ({wall:.3f})")
 
 
 def cascades(r: dict[str, Any]) -> list[str]:

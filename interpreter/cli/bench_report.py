@@ -345,10 +345,10 @@ def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                    at_most=True) for n, g in rows.items()]
     start = report.get("start") or {}
     where = f"{t.START['game']} {t.START['players']} players"
-    out.append(target(f"{where}: seconds from a new process to the first decision, disk cache warm",
+    out.append(target(f"{where}: CPU seconds from a new process to the first decision, disk cache warm",
                       start.get("first_decision_warm_s"), t.START["warm_seconds"], at_most=True))
-    out.append(target(f"{where}: seconds to orrery play's first screen, disk cache warm",
+    out.append(target(f"{where}: CPU seconds to orrery play's first screen, disk cache warm",
                       start.get("first_screen_warm_s"), t.START["warm_seconds"], at_most=True))
-    out.append(target(f"{where}: seconds to orrery play's first screen, disk cache cold",
+    out.append(target(f"{where}: CPU seconds to orrery play's first screen, disk cache cold",
                       start.get("first_screen_cold_s"), t.START["cold_seconds"], at_most=True))
     return out

@@ -152,25 +152,11 @@ class FlatGameState(GameState):
             super().apply(index, keep)
             return
         st = self._st
-        menu = st.menu
-        if menu is None or index.__class__ is not int or not 0 <= index < len(menu):
+        if st.menu is None or index.__class__ is not int or not 0 <= index < len(st.menu):
             self._general()  # (the general state says why not, in its words)
             super().apply(index, keep)
             return
-        # FlatGame.play written in (the public API's hot path: a simulation's every move)
-        action = st.action
-        st.menu = st.action = None
-        try:
-            fg._perform[action](st, menu[index])
-            if st.over is None:
-                fg._advance(st)
-        except EndGame as ended:
-            st.over = ended.name
-        except Exception:  # noqa: BLE001 - as _play: the general state answers (or refuses) it
-            self._play_general(index, keep)
-            return
-        self._answers.append(index)
-        self.__dict__["_ended"] = None
+        self._play(index, keep)
 
     def apply_sampled(self, index: int) -> None:
         """GameState.apply_sampled on the flat flow: its menus need no look-ahead, so the answer is played as
@@ -244,8 +230,17 @@ class FlatGameState(GameState):
         return steps
 
     def _play(self, index: int, keep: bool) -> None:
+        """One move on the flat state (FlatGame.play written in: a simulation's every move goes here; the
+        time-budget tests count the moves here: tests/movecount.py)."""
+        fg, st = self._fg, self._st
+        menu, action = st.menu, st.action
+        st.menu = st.action = None
         try:
-            self._fg.play(self._st, index)
+            fg._perform[action](st, menu[index])
+            if st.over is None:
+                fg._advance(st)
+        except EndGame as ended:
+            st.over = ended.name
         except Exception:  # noqa: BLE001 - the flat game stops: the general state answers (or refuses) it
             self._play_general(index, keep)
             return
