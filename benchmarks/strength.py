@@ -6,7 +6,7 @@
     benchmarks/strength.py --table results.jsonl
 
 The default bot is the one `orrery play` seats: the search bot (`mcts`) thinking `--think` seconds a TURN,
-shared among the turn's decisions as at the table (cli/thinking.py's TurnBudget).  Here the budget is
+shared among the turn's decisions as at the table (bots/thinking.py's TurnBudget).  Here the budget is
 CPU seconds of this process (time.process_time), not wall seconds, so that a machine shared with other work
 (or a process paused for a while) plays the same strength: a stated budget, smaller than the table's
 2 s when CPU is scarce.
@@ -41,7 +41,7 @@ if str(ROOT) not in sys.path:
 from orrery.interpreter.bots.factory import apply_choice, make_bot  # noqa: E402
 from orrery.interpreter.bots.mcts import MctsBot  # noqa: E402
 from orrery.interpreter.bots.simulate import bot_seed  # noqa: E402
-from orrery.interpreter.cli.thinking import TurnBudget  # noqa: E402
+from orrery.interpreter.bots.thinking import TurnBudget  # noqa: E402
 from orrery.interpreter.core.values import serialize  # noqa: E402
 from orrery.interpreter.engine.game import load_game  # noqa: E402
 from orrery.interpreter.engine.gamefiles import bundled_games  # noqa: E402

@@ -4,7 +4,7 @@
     benchmarks/think_budget.py [--think 2] [--seed 11] [--turns 40] [--json] [GAME ...]
 
 Every seat is the default bot of `orrery play`: a plain `mcts` seat given `--think` seconds a TURN (default
-the table's, 2), shared among the turn's decisions by the table's own TurnBudget (cli/thinking.py, on the
+the table's, 2), shared among the turn's decisions by the table's own TurnBudget (bots/thinking.py, on the
 wall clock as at the table).  A turn is what TurnBudget counts as one: the decisions a seat makes in one
 (round, turn) of the flow, forced ones (one option: the bot is not asked) included.  For each turn it times,
 on the wall clock, everything from its first decision to the last move played (searches and moves: the
@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
 from orrery.interpreter.bots.factory import apply_choice, make_bot  # noqa: E402
 from orrery.interpreter.bots.simulate import bot_seed  # noqa: E402
 from orrery.interpreter.cli.play import DEFAULT_BOT, thinking  # noqa: E402
-from orrery.interpreter.cli.thinking import TurnBudget  # noqa: E402
+from orrery.interpreter.bots.thinking import TurnBudget  # noqa: E402
 from orrery.interpreter.engine.game import load_game  # noqa: E402
 from orrery.interpreter.engine.gamefiles import bundled_games  # noqa: E402
 

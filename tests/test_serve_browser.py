@@ -6,6 +6,7 @@ seat an MCTS bot) to the end by clicking the board and the buttons.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -133,11 +134,27 @@ def _play_a_decision(page, rng):
     assert page.evaluate("document.getElementById('error').textContent") == ""
 
 
+OPENING = 55  # steps of this game (221 in all) answered on the server before the browsers join
+
+
+def _opening(table, rng) -> None:
+    """The game's first OPENING steps answered at random through the table itself (the bot's seat too: the
+    same position every run), up to a human's turn: the browsers then join a game under way, as a returning
+    seat does."""
+    while not table.gs.is_terminal() and (table.step < OPENING or table.gs.current_player() in table.bots):
+        table.answer(table.gs.current_player(), json.dumps({"type": "act", "step": table.step,
+                                                            "option": rng.choice(table.gs.legal_actions())}))
+
+
 def test_bubble_singularity_two_browser_seats_and_an_mcts_bot_play_to_the_end(served, browser, tmp_path):
     """A hidden-information game (the bag and the decks are hidden): Red and Green click in their own
-    browsers, Blue is an MCTS bot (a small budget keeps the test quick); each page shows only its view."""
+    browsers, Blue is an MCTS bot (a small budget of iterations keeps the test quick and the game the same
+    every run); each page shows only its view.  The browsers join after the opening (played on the server:
+    `_opening`) and play the rest of the game to its end (47 of the humans' decisions)."""
     server, base = served
-    table = server.open_table("bubble-singularity", [], ["human", "human", "mcts:0.02s"], 11)
+    table = server.open_table("bubble-singularity", [], ["human", "human", "mcts:8"], 11)
+    _opening(table, random.Random(5))
+    assert not table.gs.is_terminal() and table.step >= OPENING
     pages = {0: _open(browser, base, table, 0), 1: _open(browser, base, table, 1)}
     watcher = _open(browser, base, table, SPECTATOR)
     rng, shots, answered = random.Random(3), False, 0

@@ -1,10 +1,10 @@
-"""A search bot's think time budgeted per turn at the table (interpreter/cli/thinking.py)."""
+"""A search bot's think time budgeted per turn at the table (interpreter/bots/thinking.py)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from orrery.interpreter.cli.thinking import FLOOR, SHARE, TurnBudget
+from orrery.interpreter.bots.thinking import FLOOR, SHARE, TurnBudget
 
 
 class FakeBot:
@@ -110,8 +110,9 @@ bots: {heuristic: "p.pos", heuristic_max: 25, playout: 0}
 
 
 def test_a_search_bots_whole_turn_stays_within_the_budget(tmp_path):
-    """A made-up game whose turns are ten decisions, the real search bot on a fake clock (every read of it is
-    ten microseconds): each whole turn within the budget, the searches' overrun included (tolerance 0)."""
+    """A made-up game whose turns are ten decisions, the real search bot on a fake clock (every read of it is a
+    tenth of a millisecond: a turn's searches read it ~2,000 times): each whole turn within the budget, the
+    searches' overrun included (tolerance 0)."""
     from conftest import make_game
     from orrery.interpreter.bots.mcts import MctsBot
 
@@ -119,7 +120,7 @@ def test_a_search_bots_whole_turn_stays_within_the_budget(tmp_path):
     now = [0.0]
 
     def clock() -> float:
-        now[0] += 0.00001
+        now[0] += 0.0001
         return now[0]
 
     gs = game.new_initial_state(players=2, seed=3)
@@ -145,3 +146,34 @@ def test_a_search_bots_whole_turn_stays_within_the_budget(tmp_path):
     (winner,) = gs.outcome().winners
     mine = [label for p, label in followed if p == winner]
     assert len(mine) >= 10 and set(mine) == {"step"}, followed
+
+
+def test_a_served_bots_whole_turn_stays_within_the_budget(tmp_path, monkeypatch):
+    """`orrery serve --think` budgets a plain 'mcts' seat per TURN as `orrery play` does (it gave each decision
+    the whole budget: a turn of ten decisions took ten times it).  The made-up game above, served with two
+    search seats, the real search bots and the table's own TurnBudgets on a fake clock (a millisecond a read)."""
+    from orrery.interpreter.bots.mcts import MctsBot
+    from orrery.interpreter.bots.thinking import TurnBudget as Budget
+    from orrery.interpreter.engine.game import load_game
+    from orrery.interpreter.serve.app import Server
+
+    path = tmp_path / "many.yaml"
+    path.write_text(MANY_STEPS, encoding="utf-8")
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.001
+        return now[0]
+
+    monkeypatch.setattr(MctsBot, "clock", staticmethod(clock))
+    monkeypatch.setattr(Budget, "clock", staticmethod(clock))
+    table = Server(lambda ref, v: load_game(ref, v), None, games=[], think=0.2).open_table(
+        str(path), [], ["mcts", "mcts"], 3)
+    assert set(table.budgets) == {0, 1} and all(b.per_turn == 0.2 for b in table.budgets.values())
+    turns: dict[tuple, float] = {}
+    while (seat := table.bot_to_move()) is not None and len(turns) < 5:
+        c, start = table.gs.state.cursor, now[0]
+        assert table.bot_answer(seat)
+        key = (seat, c.round, c.turn)
+        turns[key] = turns.get(key, 0.0) + now[0] - start
+    assert len(turns) == 5 and max(turns.values()) <= 0.2, turns  # four whole turns of ten decisions each

@@ -236,7 +236,7 @@ class MctsBot:
                 gc.enable()
 
     def follow(self, gs: GameState) -> int:
-        """A move without searching (the table's turn budget is spent, cli/thinking.py): the best move of the
+        """A move without searching (the table's turn budget is spent, bots/thinking.py): the best move of the
         tree this bot's earlier searches grew below this position (the plan the turn's first searches made),
         else one at random.  Costs no iteration; not where another player's sealed answer is pending (the
         tree was grown in worlds that knew it), nor where the tree never reached: then at random."""

@@ -117,13 +117,16 @@ class Arrange:
     that fits them (else the lowest): the panel beside the boards' last rows only, or below them, with the
     boards' rows as wide as the widest board or as the terminal allows.  Heights are worked out from each
     board's and the panel's own (a board is drawn once to count its lines, the panel once per width tried),
-    and kept for another `lines` asked of the same object."""
+    and kept for another `lines` asked of the same object (the boards and the panels drawn for the usual layout
+    too: asking for every layout after the usual one draws nothing twice)."""
 
     def __init__(self, boards: list[RenderableType], panel: RenderableType, gap: int = 3, board_gap: int = 1,
                  lines: int | None = None):
         self.boards, self.panel, self.gap, self.board_gap, self.lines = boards, panel, gap, board_gap, lines
         # by width, and whether only the usual layout was asked for: `lines` may change between drawings
         self._layouts: dict[tuple[int, bool], list[tuple[int, RenderableType]]] = {}
+        # by width: the boards' widths and drawings, and the panel drawn by its own width
+        self._parts: dict[int, tuple[list[int], list[Drawn], dict[int, Drawn]]] = {}
 
     def choose(self, console: Console, options: ConsoleOptions) -> RenderableType:
         """The layout to draw in this width."""
@@ -142,11 +145,13 @@ class Arrange:
                 usual_only: bool = False) -> list[tuple[int, RenderableType]]:
         """Every layout tried (or the usual one only), in the order of preference, with its height."""
         width = options.max_width
-        widths = [Measurement.get(console, options, x).maximum for x in self.boards]
-        boards = [Drawn(console.render_lines(x, options.update_width(max(w, 1)), pad=False), w)
-                  for x, w in zip(self.boards, widths)]  # each board drawn once
+        if width not in self._parts:
+            widths = [Measurement.get(console, options, x).maximum for x in self.boards]
+            self._parts[width] = (widths, [
+                Drawn(console.render_lines(x, options.update_width(max(w, 1)), pad=False), w)
+                for x, w in zip(self.boards, widths)], {})  # each board drawn once
+        widths, boards, drawn = self._parts[width]
         heights = [len(b.lines) for b in boards]
-        drawn: dict[int, Drawn] = {}
 
         def panel_in(w: int) -> Drawn:
             if w not in drawn:

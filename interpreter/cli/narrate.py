@@ -140,10 +140,16 @@ class Watch:
         self.steps = len(gs.steps) if steps is None else steps  # (0: every step so far, as at the start)
         self.visible, self.secret = visible, secret
         self.seen = {h: visible(gs, h) for h in readers} if secret else {}
+        self._sights: dict[tuple, Sight] = {}  # by position and viewers: the move and its autos share one
 
     def sight(self, gs: GameState, viewers: list[int]) -> Sight:
         """What must not be printed to `viewers` (nothing in a game without hidden information)."""
-        return Sight.around(gs, viewers, self.seen, self.visible) if self.secret else Sight()
+        if not self.secret:
+            return Sight()
+        key = (id(gs), len(gs.steps), tuple(viewers))  # (every decision applied is a step: a new position)
+        if key not in self._sights:
+            self._sights[key] = Sight.around(gs, viewers, self.seen, self.visible)
+        return self._sights[key]
 
     def move(self, gs: GameState, player: int, kind: str | None, prompt: str, label: str, sealed: bool,
              value: Any, viewers: list[int]) -> list[str]:

@@ -9,7 +9,7 @@ of a decision fits the terminal's height (screen.py): a menu too long for it
 shows a page of its options, and `more` the next one.  Bots answer through the same
 interface; by default every seat but the first is a search bot (mcts) that
 thinks `--think` seconds (default 2) a TURN, shared among the turn's decisions
-(thinking.py), shown as "… is thinking".
+(bots/thinking.py), shown as "… is thinking".
 Each bot move, and each decision the engine answers by itself (one option),
 is told in the game's words (narrate.py).  `--log FILE` writes every decision
 as it is made.
@@ -68,7 +68,7 @@ from ..files.save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, m
                    replay_save, save_status, write_save)
 from ..bots.simulate import bot_seed
 from .table import PRIVATE_RECORD, Handover, Recap, hidden_information, new_seed, seed_text
-from .thinking import TurnBudget
+from ..bots.thinking import thinking, turn_budgets
 from .undo import BotMemory, UndoRefused, narrated, revealed, taken_back, undo_last, visible_pieces
 
 HUMAN = "human"
@@ -95,13 +95,6 @@ def parse_seats(game: Game, seats: str | None, players: int | None) -> list[str]
         if why:
             raise InputError(f"--seats: {why}")
     return kinds
-
-
-def thinking(kind: str, seconds: float | None) -> str:
-    """A seat's bot with the table's think time: a search bot given no budget searches `seconds` a decision."""
-    if seconds is None or kind != "mcts":
-        return kind
-    return f"mcts:{seconds:g}s"
 
 
 # ------------------------------------------------------------------ entry point
@@ -315,7 +308,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     bots: dict[int, Bot] = {i: new_bot(i) for i, k in enumerate(seats) if k != HUMAN}
     memory = BotMemory(bots, new_bot)  # what an undo needs to put the bots back as they were
     # plain 'mcts' seats think --think seconds a turn (a seat with its own budget keeps it)
-    per_turn = {i: TurnBudget(think) for i, k in enumerate(seats) if think is not None and k == "mcts"}
+    per_turn = turn_budgets(seats, think)
     ref = _save_ref(path)
     saved_variants = [_variant_ref(path, v) for v in variants]
     log_path = getattr(args, "log", None)

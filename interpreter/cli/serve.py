@@ -27,7 +27,7 @@ def add_command(add: Callable[..., argparse.ArgumentParser]) -> None:
     sp = add("serve", cmd_serve, "Serve a table in the browser: each human seat joins from its own device with "
                                  "its own link and sees only what its seat may see (docs/serve.md).")
     add_table_args(sp, "leave it out with --resume", "default: one human, then mcts bots",
-                   "the save keeps it", "a decision")
+                   "the save keeps it", "in one whole turn, however many decisions it holds")
     sp.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine "
                     "only; 0.0.0.0 for the local network)")
     sp.add_argument("--port", type=PORT, default=8000, help="the port (default 8000)")
@@ -47,10 +47,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          "pip install 'orrery[serve]'") from None
     from ..engine.game import load_game
     from .loading import load_game_from_args
-    from .play import parse_seats, thinking
+    from .play import parse_seats
 
     save_dir = Path(args.save_dir)
-    think: Callable[[str], str] = lambda kind: thinking(kind, args.think)  # noqa: E731
+    think = args.think  # seconds a turn of each plain 'mcts' seat (bots/thinking.py), as at `orrery play`
     tables = []
     if args.resume:
         if not save_dir.is_dir():

@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.decisions import Decision, Option, RequireFailed, RuleError, RunawayError
+from ..core.decisions import Decision, Option, Refusal, RequireFailed, RuleError, RunawayError
 from ..reference.evaluator import Interp
 from .flow import NOTHING_VIABLE
 from ..core.rng import Rng
@@ -543,14 +543,20 @@ class GameState:
         self.lookahead_used = 0
         self._look_loops = 0  # every run made for this menu shares one loop budget (limit loop)
         actions = self.game.rules.actions
-        sure = fallible_of(self.game.rules).sure(decision, self.pos)  # (options judged without a replay)
+        fallible = fallible_of(self.game.rules)
+        sure = fallible.sure(decision, self.pos)  # (options judged without a replay)
+        judged = fallible.price_gated if decision.kind == "action" else ()
         out = []
         for opt in decision.options:
             why = sure(opt.value) if sure is not None else None
+            if why is not None and opt.value in judged:  # (judged by its menu: counted as the run it saves)
+                self.lookahead_used += 1
+                if self.lookahead_used > self.game.limits.lookahead:
+                    why = True  # (past the budget an option is offered, as _dead_end does)
             if why is True:
                 out.append(opt)
                 continue
-            if why.__class__ is not str:
+            if why.__class__ is not str and why.__class__ is not Refusal:
                 if _starts(decision, decision.action):
                     scope = opt.value if opt.value in actions else None
                 else:

@@ -19,8 +19,9 @@ from typing import Any, Callable
 
 from orrery.rulespec import ast as A
 
+from ..core.decisions import Refusal
 from ..core.values import PieceRef
-from ..reference.costs import price_check
+from ..reference.costs import price_check, price_judge, reader
 from .flow import DONE
 
 
@@ -45,6 +46,8 @@ class Fallible:
                 self._through_use(name, action, tail)
             if action.cost_site is not None and self._only_price(action, tail):
                 self.priced[(name, action.cost_site)] = action
+        # step-menu actions judged by their one parameter's menu and its prices, not replayed (`step_verdict`)
+        self.price_gated = {name for (name, k), action in self.priced.items() if self._menu_judged(action)}
 
     def _sites(self, name: str, action: Any, tail: bool, into: dict, loops: tuple) -> None:
         """Record every choice site of the action (its parameters, its effect's chooses) in `into`."""
@@ -74,6 +77,20 @@ class Fallible:
                         isinstance(n, A.Call) and n.func in quantities for n in e.walk())):
                     return False
         return True
+
+    def _menu_judged(self, action: Any) -> bool:
+        """Can a step menu judge this priced action by its parameter's menu and prices?  Its one parameter is
+        the cost's (mandatory), no cost is paid before it and no limit is counted per value (nothing runs
+        between the step menu's answer and the parameter's menu but the checks the step menu made), and the
+        menu draws no random number nor reads a quantity (it is worked out once, on the step menu's state)."""
+        params = action.params
+        if len(params) != 1 or params[0].optional or action.cost or action.cost_site != 0:
+            return False
+        if action.limit is not None and action.limit.each is not None:
+            return False
+        p, quantities = params[0], self.rules.quantities
+        return not any(e is not None and (self.base.draws(e) or any(
+            isinstance(n, A.Call) and n.func in quantities for n in e.walk())) for e in (p.domain, p.where))
 
     def _through_use(self, name: str, action: Any, tail: bool) -> None:
         """Which sites could fail only through a `use` of the piece they chose: worked out again with each
@@ -119,7 +136,8 @@ class Fallible:
         """For a menu that needs look-ahead (at position `pos`): a judge of its answers without a replay, giving
         True (known to complete), a reason (known to be refused: the reason a replay would give) or a false
         value (not known: replayed); None: nothing known.  At a step menu, an action that cannot fail once
-        chosen (`rules.may_fail`: its menu, if any, was checked when the step was offered) and, when nothing
+        chosen (`rules.may_fail`: its menu, if any, was checked when the step was offered), a priced action
+        judged by its menu (`price_gated`: `step_verdict`, whose refusal is a Refusal) and, when nothing
         after an action can fail (`tail`), the step's `done`/`skip`.  At a choice after which only a `use` of
         the chosen piece can fail, a piece none of whose `play:` abilities can (core/fallibility.plays_fail).
         At the menu of a late cost's last parameter after which only that cost can fail (`priced`), every
@@ -127,7 +145,11 @@ class Fallible:
         rules = self.rules
         if decision.kind == "action":
             done_sure = not self.base.tail
-            return lambda v: (not rules.may_fail(v)) if v in rules.actions else done_sure and v == DONE
+            plain = lambda v: (not rules.may_fail(v)) if v in rules.actions else done_sure and v == DONE  # noqa: E731
+            gated = self.price_gated
+            if not gated:
+                return plain
+            return lambda v: step_verdict(pos, rules.actions[v]) if v in gated else plain(v)
         site = decision.site
         if decision.kind != "choose" or site not in self.after or self.after[site][0] != decision.action:
             return None
@@ -150,6 +172,47 @@ class Fallible:
         if found[0] != action:  # an action answered inside another (a window's answer, a `perform`): its own rest
             return True if found[1] else None  # may fail even when the outer one cannot (else: the outer's answer)
         return found[1]
+
+
+def step_verdict(pos: Any, action: Any) -> bool | Refusal | None:
+    """A step menu's priced action (Fallible.price_gated) judged as its replay would find it, without one, on the
+    menu's state by an interpreter of its own.  True as soon as a value of its parameter's menu can be paid
+    for (values are tried in the domain's order: any one that can be paid makes the replay complete); else,
+    its whole menu known, the refusal the replay reports: the empty menu's (frames.ask_value's) or the last
+    option's price (identical pieces merged, as the replay's menu is).  None: not known here (the option is
+    replayed, and the replay raises any error; an error the `where` would raise past the first value that
+    can be paid is met when the action is chosen, where its own menu is worked out).  The menu is not handed to the action: worked out in the
+    action's own frame, its `where` leaves the parameter's name bound there as before (the frame's locals are
+    in the position's digest, which a log checks at every step)."""
+    s = pos.s
+    look = reader(pos.it, s)
+    p = action.params[0]
+    env: dict[str, Any] = {"__rule__": action.rule}
+    judge = price_judge(look, action, env, p.name, pos.it.current())
+    rng = s.rng.state
+    look.memo = {}  # (only expressions run here: pure functions may remember results, as a menu's filter does)
+    values = []
+    try:
+        domain = look.iterate(look.ev(p.domain, env), p.domain.span)
+        test = look.tester(p.where) if p.where is not None else None
+        for value in domain:
+            env[p.name] = value
+            if test is None or test(env):
+                got = judge(value)
+                if got is True or got is None:
+                    return got
+                values.append(value)
+    except Exception:  # noqa: BLE001 - not judged here: the replay raises it where the rules run
+        return None
+    finally:
+        s.rng.state = rng
+    if not values:
+        return Refusal(p.why or f"there is no legal choice for '{p.name}'", p.span)
+    last = values[-1]
+    if len(values) > 1:
+        last = look.options_for(values, False, False)[-1].value
+    got = judge(last)
+    return Refusal(got.message, got.span, got.rule)
 
 
 def _binders(action: Any) -> list[str]:

@@ -110,19 +110,19 @@ def late_notes(it: "Interp", action: "ActionInfo", env: dict, var: str, decision
                       for opt in decision.options if not (opt.value is None and opt.label == "skip")}
 
 
-def _reader(it: "Interp", s: Any) -> "Interp":
-    """An interpreter of its own over the menu's state `s` (its own counters), for reading prices without
-    changing anything."""
+def reader(it: "Interp", s: Any) -> "Interp":
+    """An interpreter of its own over the menu's state `s` (its own counters), for reading prices and menus
+    without changing anything (engine/fallible.py judges a step menu's priced action with one)."""
     it = it.fork(s)
     it.loops, it.call_depth, it.memo, it.narrate = 0, 0, None, False
     return it
 
 
-def _late_note(reader: "Interp", s: Any, version: int, action: "ActionInfo", env: dict, var: str,
+def _late_note(menu_it: "Interp", s: Any, version: int, action: "ActionInfo", env: dict, var: str,
                value: Any) -> str | None:
     if s.version != version:
         return None
-    it = _reader(reader, s)
+    it = reader(menu_it, s)
     rng = s.rng.state
     try:
         got = amounts(it, action.late_cost, {**env, var: value})
@@ -140,16 +140,27 @@ def price_check(it: "Interp", action: "ActionInfo", env: dict, var: str, seat: i
     parameters' menus, and no late amount draws a random number).  It gives True (the price can be paid),
     the refusal's reason (it cannot), or None (the amount cannot be worked out: the option is replayed, and
     the replay reports the error)."""
-    s = it.s
-    reader = _reader(it, s)
+    judge = price_judge(reader(it, it.s), action, env, var, seat)
 
-    def judge(value: Any) -> bool | str | None:
+    def explained(value: Any) -> bool | str | None:
+        got = judge(value)
+        return got.explain() if got.__class__ is RequireFailed else got
+
+    return explained
+
+
+def price_judge(it: "Interp", action: "ActionInfo", env: dict, var: str, seat: int) -> Any:
+    """price_check's judge on an interpreter of its own (`reader`), the refusal kept as the RequireFailed the
+    payment would raise (not written out)."""
+    s = it.s
+
+    def judge(value: Any) -> bool | RequireFailed | None:
         rng = s.rng.state
         try:
-            got = amounts(reader, action.late_cost, {**env, var: value})
-            check_amounts(reader, action, got, seat)
+            got = amounts(it, action.late_cost, {**env, var: value})
+            check_amounts(it, action, got, seat)
         except RequireFailed as refused:
-            return refused.explain()
+            return refused
         except Exception:  # noqa: BLE001 - not judged here: the replay raises it where the rules run
             return None
         finally:
@@ -159,4 +170,5 @@ def price_check(it: "Interp", action: "ActionInfo", env: dict, var: str, seat: i
     return judge
 
 
-__all__ = ["amounts", "check_amounts", "cost_text", "late_notes", "pay", "price_check", "step_note"]
+__all__ = ["amounts", "check_amounts", "cost_text", "late_notes", "pay", "price_check", "price_judge", "reader",
+           "step_note"]

@@ -33,7 +33,7 @@ class Server:
     """The tables of one server and the WebSockets watching them."""
 
     def __init__(self, load: Loader, save_dir: Path | None = None, tables: list[Table] | None = None,
-                 games: list[str] | None = None, think: Callable[[str], str] = str, undo: Undo | None = None) -> None:
+                 games: list[str] | None = None, think: float | None = None, undo: Undo | None = None) -> None:
         self.load, self.save_dir, self.think, self.undo = load, save_dir, think, undo
         self.tables: dict[str, Table] = {t.tid: t for t in tables or []}
         for t in self.tables.values():

@@ -91,24 +91,47 @@ def css_colour(style: str | None) -> str | None:
         return None
 
 
-def drawing(gs: GameState, view: dict[str, Any], lay: dict[str, Any]) -> dict[str, Any]:
-    """The symbols, colours and labels of the pieces `view` names (by id), and the legend of what is drawn."""
-    sy = Symbols(gs)
+class Looks:
+    """How one position's pieces are drawn (symbol, style, label), each piece worked out once: the same for
+    every viewer of the position (a viewer's frame only picks the pieces its view names)."""
+
+    def __init__(self, gs: GameState):
+        self.gs = gs
+        self._sy: Symbols | None = None
+        self._pieces: dict[int, tuple[str, str | None, str, bool]] = {}
+
+    @property
+    def symbols(self) -> Symbols:
+        """The position's Symbols (made at first use: it evaluates on a clone of the state)."""
+        if self._sy is None:
+            self._sy = Symbols(self.gs)
+        return self._sy
+
+    def piece(self, pid: int) -> tuple[str, str | None, str, bool]:
+        """(symbol, style, label, whether its kind declares a symbol) of a piece."""
+        if pid not in self._pieces:
+            sy = self.symbols
+            self._pieces[pid] = (sy.symbol(pid), sy.style(pid), sy.label(PieceRef(pid)), sy.has_symbol(pid))
+        return self._pieces[pid]
+
+
+def drawing(gs: GameState, view: dict[str, Any], lay: dict[str, Any], looks: Looks | None = None) -> dict[str, Any]:
+    """The symbols, colours and labels of the pieces `view` names (by id), and the legend of what is drawn
+    (`looks`: the position's pieces as other viewers' frames drew them)."""
+    looks = Looks(gs) if looks is None else looks
     on_boards, others, marks = _pieces_of(view)
     drawn: Drawn = {}
     pieces: dict[str, dict[str, Any]] = {}
     for pid in on_boards + others:
-        style = sy.style(pid)
-        sym = sy.symbol(pid)
-        pieces[str(pid)] = {"sym": sym, "color": css_colour(style), "label": sy.label(PieceRef(pid)),
-                            "symbolic": sy.has_symbol(pid)}
-        if pid in on_boards or sy.has_symbol(pid):  # the terminal's legend: what boards and panels drew
+        sym, style, label, symbolic = looks.piece(pid)
+        pieces[str(pid)] = {"sym": sym, "color": css_colour(style), "label": label, "symbolic": symbolic}
+        if pid in on_boards or symbolic:  # the terminal's legend: what boards and panels drew
             drawn.setdefault((sym, style), []).append(pid)
     for key, zone in view["zones"].items():
         entry = lay.get(key.split("[")[0])
         if entry is not None and any(label not in zone.get("cells", {}) for label, _, _ in entry["cells"]):
             marks.add(EMPTY)
-    legend = [[sym, css_colour(style), meaning] for sym, style, meaning in sy.legend(drawn, marks)]
+    legend = [[sym, css_colour(style), meaning] for sym, style, meaning in looks.symbols.legend(drawn, marks)]
     return {"pieces": pieces, "legend": legend}
 
 
@@ -163,4 +186,4 @@ def _asset(name: str) -> str:
     return (files("orrery.interpreter.serve") / name).read_text(encoding="utf-8")
 
 
-__all__ = ["layout", "drawing", "css_colour", "panels", "page"]
+__all__ = ["Looks", "layout", "drawing", "css_colour", "panels", "page"]

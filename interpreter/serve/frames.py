@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.game import Game, GameState
-from .board import drawing, layout, panels
+from .board import Looks, drawing, layout, panels
 
 SPECTATOR = -1  # the seat number of a spectator (sees only what every seat sees)
 TOLD = 30  # narration lines a frame carries (the newest)
@@ -23,10 +23,27 @@ def seat_name(game: Game, seat: int) -> str:
     return "spectator" if seat == SPECTATOR else game.rules.seat_name(seat)
 
 
-def frame_of(game: Game, gs: GameState, seat: int, seats: list[str], told: list[str] | None = None) -> dict[str, Any]:
+class Position:
+    """One position's seat views and piece drawings, made once for the frames of all its viewers (a frame only
+    reads them: the same views and pieces as each frame made its own)."""
+
+    def __init__(self, gs: GameState):
+        self.gs, self.looks = gs, Looks(gs)
+        self._views: dict[int, dict[str, Any]] = {}
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """`gs.view(seat)`, made once."""
+        if seat not in self._views:
+            self._views[seat] = self.gs.view(seat)
+        return self._views[seat]
+
+
+def frame_of(game: Game, gs: GameState, seat: int, seats: list[str], told: list[str] | None = None,
+             position: Position | None = None) -> dict[str, Any]:
     """Everything `seat` is shown of `gs` (seats: 'human' or a bot's name, per seat; told: the narration lines
-    to show, default the newest of the game's)."""
-    view = gs.view(seat) if seat != SPECTATOR else public_view(gs)
+    to show, default the newest of the game's; position: `gs` now, as other viewers' frames of it read it)."""
+    at = Position(gs) if position is None else position
+    view = at.view(seat) if seat != SPECTATOR else public_view(gs, at)
     frame: dict[str, Any] = {
         "type": "frame", "game": game.name, "title": game.spec.model.game.title or game.name, "seat": seat,
         "seat_name": seat_name(game, seat), "step": len(gs.steps), "view": view,
@@ -34,7 +51,7 @@ def frame_of(game: Game, gs: GameState, seat: int, seats: list[str], told: list[
         "log": log_lines(game, gs, seat), "told": list(gs.narration[-TOLD:] if told is None else told),
     }
     frame["layout"] = layout(game, view)
-    frame.update(drawing(gs, view, frame["layout"]), panels=panels(game, view))
+    frame.update(drawing(gs, view, frame["layout"], at.looks), panels=panels(game, view))
     if gs.is_terminal():
         o = gs.outcome()
         frame["over"] = {"end": o.end, "winners": [seat_name(game, w) for w in o.winners], "returns": gs.returns()}
@@ -62,11 +79,12 @@ def log_lines(game: Game, gs: GameState, seat: int) -> list[str]:
     return lines
 
 
-def public_view(gs: GameState) -> dict[str, Any]:
+def public_view(gs: GameState, position: Position | None = None) -> dict[str, Any]:
     """What a spectator sees: only what every seat's view shows alike (their meet), so no seat's private zones,
     values, menu or sealed pick; a hidden place shown to one seat and counted for another is counted.  (In a
     one-player game that is the player's own view: there is no other seat to hide from.)"""
-    view = _meet([gs.view(s) for s in range(gs.num_players)])
+    at = Position(gs) if position is None else position
+    view = _meet([at.view(s) for s in range(gs.num_players)])
     view["viewer"] = None
     return view
 
@@ -97,4 +115,4 @@ def _meet(values: list[Any]) -> Any:
     return _NOTHING
 
 
-__all__ = ["SPECTATOR", "frame_of", "log_lines", "public_view", "seat_name"]
+__all__ = ["SPECTATOR", "Position", "frame_of", "log_lines", "public_view", "seat_name"]

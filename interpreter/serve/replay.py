@@ -18,7 +18,7 @@ from typing import Any
 from ..engine.game import Game
 from ..files.atomic import write_atomic
 from .board import page
-from .frames import SPECTATOR, frame_of, seat_name
+from .frames import SPECTATOR, Position, frame_of, seat_name
 
 
 class Parts:
@@ -53,9 +53,9 @@ def replay_data(game: Game, players: int, seed: int, choices: list[int], seats: 
     for k in range(len(choices) + 1):
         told = gs.narration[said:]
         said = len(gs.narration)
-        moment = {}
+        moment, at = {}, Position(gs)  # (the viewers' frames share the position's views and pieces)
         for v in viewers:
-            frame = frame_of(game, gs, v, seats, told)
+            frame = frame_of(game, gs, v, seats, told, at)
             logs[str(v)] = frame["log"]  # (a log only grows: a moment keeps its length, the page the lines)
             moment[str(v)] = parts.frame({**frame, "log": len(frame["log"])})
         moments.append(moment)

@@ -23,10 +23,11 @@ from typing import Any, Callable, Protocol
 
 from ..bots.factory import Bot, make_bot
 from ..bots.simulate import bot_seed
+from ..bots.thinking import TurnBudget, thinking, turn_budgets
 from ..engine.game import Game, GameState, IllegalMove
 from ..files.atomic import write_atomic
 from ..files.save import SUFFIX, SavedDecision, decisions_of, make_save, read_save, replay_save, write_save
-from .frames import SPECTATOR, frame_of, seat_name
+from .frames import SPECTATOR, Position, frame_of, seat_name
 
 HUMAN = "human"
 MAX_MESSAGE = 4096  # bytes: an answer is a few dozen; anything longer is refused unread
@@ -68,18 +69,21 @@ class Table:
     gs: GameState
     tokens: dict[str, int]  # token -> seat (SPECTATOR for the spectators' token)
     save_dir: Path | None = None
-    think: Callable[[str], str] = str  # a seat's bot name -> the bot made (the CLI gives plain 'mcts' a budget)
+    think: float | None = None  # seconds a TURN of a plain 'mcts' seat (`--think`), shared among its decisions
     undo: Undo | None = None  # the rules of undo (None: this table takes nothing back): set by allow_undo
     generation: int = 0  # how many undos: a bot's answer to a position taken back is dropped
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     bots: dict[int, Bot] = field(default_factory=dict, repr=False)
     memory: Memory | None = field(default=None, repr=False)  # the bots as they were, for an undo
+    budgets: dict[int, TurnBudget] = field(default_factory=dict, repr=False)  # plain 'mcts' seats' turns
+    _at: tuple[tuple, Position] | None = field(default=None, repr=False)  # the position the last frame showed
 
     def __post_init__(self) -> None:
         self.bots = {i: self._new_bot(i) for i, kind in enumerate(self.seats) if kind != HUMAN}
+        self.budgets = turn_budgets(self.seats, self.think)  # as `orrery play` budgets them (bots/thinking.py)
 
     def _new_bot(self, seat: int) -> Bot:
-        return make_bot(self.think(self.seats[seat]), bot_seed(self.gs.seed, seat))
+        return make_bot(thinking(self.seats[seat], self.think), bot_seed(self.gs.seed, seat))
 
     def allow_undo(self, undo: Undo | None) -> None:
         """Take decisions back by the rules `undo` (None: never), the bots put back as they were by its memory."""
@@ -160,6 +164,8 @@ class Table:
             if self.memory is not None:
                 self.memory.undone(before, decisions_of(self.gs)[len(decisions_of(before)):])
             self.gs, self.generation = before, self.generation + 1
+            for budget in self.budgets.values():
+                budget.turn = None  # the bots' turns start again with their whole budget
             self.save()
 
     def _made(self, seat: int, choice: int) -> None:
@@ -187,7 +193,8 @@ class Table:
                 self._made(seat, again)
                 return True
             step, generation, position = self.step, self.generation, self.gs.clone()
-        choice = self.bots[seat].choose(position)  # (outside the lock: a search takes its budget)
+        bot, budget = self.bots[seat], self.budgets.get(seat)  # (outside the lock: a search takes its budget)
+        choice = bot.choose(position) if budget is None else budget.think(position, seat, bot)
         with self.lock:
             if (self.step, self.generation) != (step, generation):  # the game moved on, or went back
                 return False
@@ -199,7 +206,10 @@ class Table:
     def frame(self, seat: int) -> dict[str, Any]:
         """Everything `seat` is sent about the game now (SPECTATOR: what every seat may see): serve/frames.py."""
         with self.lock:
-            return {**frame_of(self.game, self.gs, seat, self.seats), "table": self.tid}
+            key = (id(self.gs), self.generation, self.step)  # (each decision applied is a step: a new position)
+            if self._at is None or self._at[0] != key:  # the seats' frames of one position share its views
+                self._at = (key, Position(self.gs))
+            return {**frame_of(self.game, self.gs, seat, self.seats, position=self._at[1]), "table": self.tid}
 
     # ------------------------------------------------------------------ nothing lost
     def save_path(self) -> Path | None:
@@ -219,7 +229,7 @@ class Table:
 
 
 def new_table(game: Game, game_ref: str, variants: list[str], seats: list[str], seed: int | None = None,
-              save_dir: Path | None = None, think: Callable[[str], str] = str) -> Table:
+              save_dir: Path | None = None, think: float | None = None) -> Table:
     """A new table: a fresh game, a token per human seat and one for spectators; saved at once."""
     seed = secrets.randbelow(2 ** 31) if seed is None else seed
     gs = game.new_initial_state(len(seats), seed)
@@ -230,7 +240,7 @@ def new_table(game: Game, game_ref: str, variants: list[str], seats: list[str], 
     return table
 
 
-def resume_tables(save_dir: Path, load: Any, think: Callable[[str], str] = str) -> list[Table]:
+def resume_tables(save_dir: Path, load: Any, think: float | None = None) -> list[Table]:
     """Every table saved in `save_dir`, played again from its save; `load(game_ref, variants)` -> Game."""
     tables = []
     for path in sorted(save_dir.glob(f"*{SUFFIX}")):

@@ -9,7 +9,7 @@ earlier searches of the turn made (MctsBot.follow), so a turn's searches never t
 however many decisions it holds.  Decisions the engine answers itself (one option) take no time at all:
 the bot is never asked.  A turn is the bot's own turn (round, turn) or, for a bot answering in another player's turn (a reaction
 window, a `choose ... by`), its answers within that turn.  A seat given its own budget (`mcts:2s`,
-`mcts:200`) keeps it.
+`mcts:200`) keeps it.  `orrery play` and `orrery serve` both budget their bot seats so.
 """
 
 from __future__ import annotations
@@ -21,11 +21,28 @@ SHARE = 0.5  # of what is left of the turn's budget, what one decision may use
 FLOOR = 0.05  # seconds: the least a decision is given (a search that is given no time makes no choice)
 
 
+def thinking(kind: str, seconds: float | None) -> str:
+    """A seat's bot with the table's think time: a plain search bot searches up to `seconds` (a turn's budget:
+    its decisions' shares are set by TurnBudget.think)."""
+    if seconds is None or kind != "mcts":
+        return kind
+    return f"mcts:{seconds:g}s"
+
+
+def turn_budgets(seats: list[str], seconds: float | None) -> dict[int, "TurnBudget"]:
+    """A TurnBudget of `seconds` for each plain `mcts` seat (a seat with its own budget keeps it)."""
+    return {} if seconds is None else {i: TurnBudget(seconds) for i, kind in enumerate(seats) if kind == "mcts"}
+
+
 class TurnBudget:
     """Splits `per_turn` seconds of thought among the decisions of each bot turn; a turn never searches longer."""
 
-    def __init__(self, per_turn: float, clock: Callable[[], float] = time.monotonic):
-        self.per_turn, self.clock = per_turn, clock
+    clock = staticmethod(time.monotonic)  # the turn's clock (a test may give a fake one)
+
+    def __init__(self, per_turn: float, clock: Callable[[], float] | None = None):
+        self.per_turn = per_turn
+        if clock is not None:
+            self.clock = clock
         self.turn: tuple | None = None
         self.spent = 0.0
 
@@ -60,4 +77,4 @@ class TurnBudget:
             self.spent += self.clock() - start
 
 
-__all__ = ["TurnBudget", "SHARE", "FLOOR"]
+__all__ = ["TurnBudget", "SHARE", "FLOOR", "thinking", "turn_budgets"]
