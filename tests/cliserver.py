@@ -12,7 +12,8 @@ modules' teardown, which a child skips (`_leave`: the threads joined, atexit run
 interpreter does before it).
 
 A child may use `cpu_limit` CPU seconds (RLIMIT_CPU: the kernel stops it with SIGXCPU): CPU, not the wall clock,
-so a loaded machine does not time out a run that is still working.  Used by tests/test_bad_inputs.py.
+so a loaded machine does not time out a run that is still working; `memory_limit` caps its address space
+(RLIMIT_AS), and it never dumps core.  Used by tests/test_bad_inputs.py and tests/test_hostile_specs.py.
 """
 
 from __future__ import annotations
@@ -32,11 +33,14 @@ REPO = Path(__file__).resolve().parent.parent
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one run of the orrery command produced (code None: stopped at its CPU limit)."""
+    """What one run of the orrery command produced (code None: stopped at its CPU limit); its CPU seconds and
+    the signal that ended it, if one did."""
 
     code: int | None
     stdout: str
     stderr: str
+    cpu: float = 0.0
+    signal: int | None = None
 
 
 class CliServer:
@@ -54,22 +58,24 @@ class CliServer:
         return self._proc
 
     def run(self, args: list[str], cwd: Path = REPO, env: dict[str, str] | None = None,
-            cpu_limit: int = 60, module: str = "orrery") -> Outcome:
+            cpu_limit: int = 60, module: str = "orrery", memory_limit: int | None = None) -> Outcome:
         """Run `python -m orrery *args` (or another `module`) in a forked child and wait for it."""
         with self._lock, tempfile.TemporaryDirectory(prefix="orrery-cli-") as tmp:
             proc = self._start()
             request = {"args": args, "cwd": str(cwd), "env": self.env if env is None else env,
-                       "out": f"{tmp}/out", "err": f"{tmp}/err", "cpu_limit": cpu_limit, "module": module}
+                       "out": f"{tmp}/out", "err": f"{tmp}/err", "cpu_limit": cpu_limit, "module": module,
+                       "memory_limit": memory_limit}
             proc.stdin.write(json.dumps(request) + "\n")
             proc.stdin.flush()
-            status = int(proc.stdout.readline())
+            answer = proc.stdout.readline().split()
+            status, cpu = int(answer[0]), float(answer[1])
             out, err = (Path(tmp, n).read_bytes().decode("utf-8", "replace") for n in ("out", "err"))
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             if sig == signal.SIGXCPU:
-                return Outcome(None, out, err + f"\n[stopped after {cpu_limit} CPU s]")
-            return Outcome(-sig, out, err)
-        return Outcome(os.WEXITSTATUS(status), out, err)
+                return Outcome(None, out, err + f"\n[stopped after {cpu_limit} CPU s]", cpu, sig)
+            return Outcome(-sig, out, err, cpu, sig)
+        return Outcome(os.WEXITSTATUS(status), out, err, cpu)
 
     def close(self) -> None:
         """Stop the server (it exits when its input closes)."""
@@ -91,6 +97,9 @@ def _child(request: dict) -> None:
     os.environ.clear()
     os.environ.update(request["env"])
     resource.setrlimit(resource.RLIMIT_CPU, (request["cpu_limit"], request["cpu_limit"] + 1))
+    if request.get("memory_limit"):
+        resource.setrlimit(resource.RLIMIT_AS, (request["memory_limit"], request["memory_limit"]))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     for fd, name in ((1, "out"), (2, "err")):
         os.dup2(os.open(request[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), fd)
     sys.argv = [request["module"], *request["args"]]
@@ -148,7 +157,8 @@ PRELOAD = (
 
 
 def _serve() -> None:
-    """Import the command once, then fork a child per request line; answer each with the child's wait status."""
+    """Import the command once, then fork a child per request line; answer each with the child's wait status
+    and CPU seconds."""
     import gc
     import importlib
 
@@ -175,8 +185,8 @@ def _serve() -> None:
             requests.close()
             answers.close()
             _child(request)  # never returns: the child exits from inside the command
-        _, status = os.waitpid(pid, 0)
-        answers.write(f"{status}\n")
+        _, status, usage = os.wait4(pid, 0)
+        answers.write(f"{status} {usage.ru_utime + usage.ru_stime}\n")
         answers.flush()
 
 

@@ -40,6 +40,23 @@ _OWN_CACHE = "ORRERY_TEST_CACHE" not in os.environ
 os.environ["ORRERY_TEST_CACHE"] = os.environ["ORRERY_CACHE_DIR"] = _TEST_CACHE
 
 
+# pytest rewrites the asserts of every module of a distribution that ships a pytest plugin (hypothesis, anyio,
+# pytest-xdist), not only of the plugin: so each test process parsed, rewrote and compiled all of hypothesis it
+# imports again (rewritten modules get no .pyc with PYTHONDONTWRITEBYTECODE, nor on a clean clone's first
+# run: both workers rewrite at once), 3-5 CPU s per process.  Their asserts are theirs, not the tests': only
+# their plugin modules themselves keep being rewritten (as a plugin named with -p would be).
+THIRD_PARTY_REWRITE = ("hypothesis", "anyio", "xdist")
+
+
+def pytest_configure(config: Any) -> None:
+    """Leave the plugins' packages (THIRD_PARTY_REWRITE) unrewritten: their modules load as Python loads them."""
+    hook = getattr(config.pluginmanager, "rewrite_hook", None)
+    marked = getattr(hook, "_must_rewrite", None)  # (pytest's own; without it, nothing changes but the time)
+    if isinstance(marked, set):
+        marked.difference_update(THIRD_PARTY_REWRITE)
+        getattr(hook, "_marked_for_rewrite_cache", {}).clear()
+
+
 def pytest_unconfigure(config: Any) -> None:
     """The process that made the test cache removes it."""
     if _OWN_CACHE and not hasattr(config, "workerinput"):

@@ -14,11 +14,21 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
 from open_spiel.python.bots import uniform_random  # noqa: E402
 
-from orrery.adapters import openspiel as adapter  # noqa: E402
 from orrery.interpreter.engine.gamefiles import bundled_games, bundled_variants  # noqa: E402
 
 GAMES = bundled_games()
 VARIANTS = [(g, v) for g in GAMES for v in bundled_variants(g)]
+adapter = None  # orrery.adapters.openspiel: imported by the fixture below, when this module's first test runs
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _adapter():
+    """Import the adapter (which registers every bundled game with pyspiel) at the first test rather than at
+    collection, when every worker did it at once on the test session's empty spec cache (10 spec loads each)."""
+    global adapter
+    from orrery.adapters import openspiel
+
+    adapter = openspiel
 
 
 @pytest.mark.parametrize("name", GAMES)

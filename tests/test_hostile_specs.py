@@ -15,8 +15,9 @@ machine or crashes with a traceback (see docs/security.md for the threat model).
    the behaviour we want, so they start passing -- and must be unmarked -- once it is fixed.
 
 Most cases run the CLI in-process (`main([...])`).  Cases that may hang or exhaust memory run
-`python -m orrery` in a child process capped in CPU seconds and address space, all started
-together when the module starts so they overlap with the in-process tests.  The spec files are
+`python -m orrery` in a child process capped in CPU seconds and address space (forked from a server that
+imported Orrery once: tests/cliserver.py), all queued when the module starts so they overlap with the
+in-process tests.  The spec files are
 in tests/hostile/ (README there); `@SENTINEL@` in a file is replaced by a path under tmp_path.
 """
 
@@ -26,10 +27,7 @@ import io
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -37,6 +35,7 @@ from pathlib import Path
 
 import pytest
 
+from cliserver import CliServer
 from orrery.interpreter.cli.main import main
 from orrery.interpreter.core.valueops import Limits
 from orrery.interpreter.engine.game import Game, IllegalMove
@@ -149,38 +148,22 @@ end:
 # ------------------------------------------------------------ capped child processes
 
 CHILD_MEMORY = 768 * 2**20  # address space of a child (a game needs < 400 MB): a memory bomb cannot take the machine
-WALL_BACKSTOP = 120.0  # seconds; CPU caps end every case long before this
-
-_CHILD = """\
-import resource, runpy, sys
-cpu, mem = int(sys.argv[1]), int(sys.argv[2])
-resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
-resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-sys.argv = ["orrery", *sys.argv[3:]]
-runpy.run_module("orrery", run_name="__main__", alter_sys=True)
-"""
 
 
-def run_capped(args: list[str], cpu_seconds: int, memory: int = CHILD_MEMORY) -> Run:
-    """`python -m orrery ARGS` with a CPU-seconds cap (SIGXCPU) and an address-space cap."""
+def run_capped(server: CliServer, args: list[str], cpu_seconds: int, memory: int = CHILD_MEMORY) -> Run:
+    """`python -m orrery ARGS` with a CPU-seconds cap (SIGXCPU) and an address-space cap: a process of its own,
+    forked from a server that has imported Orrery once (tests/cliserver.py; until session 8 a new interpreter
+    per case, whose start was most of a case's CPU)."""
+    got = server.run([str(a) for a in args], cpu_limit=cpu_seconds, memory_limit=memory)
+    return Run(None if got.signal else got.code, got.stdout, got.stderr, got.cpu, got.signal)
+
+
+def child_env() -> dict[str, str]:
+    """The children's environment: CI's, UTF-8 output, a fixed width, and no ORRERY_DEBUG (bugs must show as a
+    plain internal error, as users see them)."""
     env = dict(os.environ, CI="1", PYTHONIOENCODING="utf-8", COLUMNS="100")
-    env.pop("ORRERY_DEBUG", None)  # bugs must show as a plain internal error, as users see them
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(cpu_seconds), str(memory), *map(str, args)],
-                                cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-        timer = threading.Timer(WALL_BACKSTOP, proc.kill)
-        timer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            timer.cancel()
-        proc.returncode = code = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
-        out.seek(0)
-        err.seek(0)
-        return Run(code if code >= 0 else None, out.read().decode("utf-8", "replace"),
-                   err.read().decode("utf-8", "replace"), usage.ru_utime + usage.ru_stime,
-                   -code if code < 0 else None)
+    env.pop("ORRERY_DEBUG", None)
+    return env
 
 
 # Under pytest-xdist each worker runs only some of this module's tests: a case starts when its test asks for
@@ -193,6 +176,7 @@ class Batch:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder  # prepared copies of hostile files (with their sentinels) live here
+        self.server = CliServer(child_env())  # (one child at a time: the cases queue in the pool)
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hostile")
         self.futures: dict[str, Future] = {}
         self.pending: dict[str, tuple[list[str], int]] = {}
@@ -200,11 +184,11 @@ class Batch:
     def start(self, name: str, args: list[str], cpu_seconds: int) -> None:
         self.pending[name] = (args, cpu_seconds)
         if not XDIST_WORKER:
-            self.futures[name] = self.pool.submit(run_capped, args, cpu_seconds)
+            self.futures[name] = self.pool.submit(run_capped, self.server, args, cpu_seconds)
 
     def result(self, name: str) -> Run:
         if name not in self.futures:
-            self.futures[name] = self.pool.submit(run_capped, *self.pending[name])
+            self.futures[name] = self.pool.submit(run_capped, self.server, *self.pending[name])
         return self.futures[name].result()
 
 
@@ -242,6 +226,7 @@ def batch(tmp_path_factory: pytest.TempPathFactory):
     b.start("big_effect", ["validate", big], BIG_EFFECT_CPU)
     yield b
     b.pool.shutdown(wait=True)
+    b.server.close()
     leftovers = list(folder.glob("SENTINEL*"))
     assert not leftovers, f"a payload ran: {leftovers}"
 

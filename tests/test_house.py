@@ -15,6 +15,7 @@ so does an entry that no longer matches (the test then says what to write instea
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -155,8 +156,14 @@ def line_count(path: Path) -> int:
 # ------------------------------------------------------------------ the house
 
 
+@functools.lru_cache(maxsize=None)
+def repo_graph() -> dict[str, set[str]]:
+    """The checkout's import graph, read once for the tests that only look at it."""
+    return import_graph(ROOT)
+
+
 def test_no_import_cycle_beyond_the_allow_list():
-    graph = import_graph(ROOT)
+    graph = repo_graph()
     assert len(graph) > 30, f"found only {len(graph)} modules under {FOLDERS} in {ROOT}"
     found = cycles(graph)
     new = [c for c in found if not any(c <= allowed for allowed in ALLOWED_CYCLES)]
@@ -201,7 +208,7 @@ def layer_violations(graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_interpreter_is_layered_as_the_pipeline():
-    graph = import_graph(ROOT)
+    graph = repo_graph()
     packages = {name.split(".")[1] for name in graph if name.startswith("interpreter.") and name.count(".") >= 2}
     assert set(LAYERS) <= packages, f"missing pipeline packages: {set(LAYERS) - packages}"
     flat = sorted(n for n in graph if n.startswith("interpreter.") and n.count(".") == 1 and n[12:] not in LAYERS)

@@ -72,8 +72,10 @@ def browser(chromium):
         context.close()
 
 
-def _open(browser, base, table, seat):
-    page = browser.new_context(viewport=PHONE).new_page()  # a phone's width
+def _open(browser, base, table, seat, page=None):
+    """A seat's page of `table` (a new browser context, or `page` taken to the table)."""
+    if page is None:
+        page = browser.new_context(viewport=PHONE).new_page()  # a phone's width
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{base}/t/{table.tid}#{table.token_of(seat)}")
@@ -199,7 +201,8 @@ def test_hex_grids_graphs_and_unbounded_grids_are_drawn_by_their_geometry(served
     assert page.locator('[data-zone="inf"] svg[data-geometry="square"] text.sym').count() == 2  # its two discs
     assert "A1 Amber 1 disc" in page.locator("#legend").inner_text().replace("\n", " ")
     roads = server.open_table("tests/specs/ring-road.yaml", [], ["human", "human"], 1)
-    page = _open(browser, base, roads, 0)
+    assert not page.errors
+    page = _open(browser, base, roads, 0, page)  # (the same page: another page costs Chromium a renderer)
     assert page.locator("svg line.edge").count() == 5 and page.locator("svg line.edge[marker-end]").count() == 1
     assert page.locator("svg circle.cell.offered").count() == len(roads.gs.legal_actions())
     assert not page.errors

@@ -77,16 +77,44 @@ def browser():
         b.close()
 
 
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One page for the module's replays, each loaded into it as a new document (a page of its own for each
+    cost Chromium about four times the CPU of loading the replay: a renderer started, and kept at work while
+    open)."""
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def page(tab):
+    """The module's page, with what a test listens to (its errors, its requests) taken off after the test."""
+    errors, asked = [], []
+
+    def error(e) -> None:
+        errors.append(str(e))
+
+    def request(route) -> None:
+        if route.request.url.startswith("file:"):
+            route.continue_()
+        else:
+            asked.append(route.request.url)
+            route.abort()
+
+    tab.on("pageerror", error)
+    tab.route("**/*", request)
+    tab.errors, tab.asked = errors, asked
+    yield tab
+    tab.remove_listener("pageerror", error)
+    tab.unroute("**/*", request)
+
+
 @pytest.mark.parametrize("name", bundled_games())
-def test_the_replay_of_each_bundled_game_opens_and_steps_forward(name, browser, tmp_path):
+def test_the_replay_of_each_bundled_game_opens_and_steps_forward(name, page, tmp_path):
     game, n, choices = _random_game(name)
     out = tmp_path / f"{name}.html"
     moments = write_replay(out, game, n, 1, choices)
-    page = browser.new_context(viewport={"width": 390, "height": 800}).new_page()
-    errors, asked = [], []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.route("**/*", lambda route: (asked.append(route.request.url), route.abort())
-               if not route.request.url.startswith("file:") else route.continue_())
     page.goto(out.as_uri())
     assert page.evaluate(WHERE) == f"step 0 of {moments - 1}"
     first = page.locator("#board").inner_html()
@@ -103,4 +131,4 @@ def test_the_replay_of_each_bundled_game_opens_and_steps_forward(name, browser, 
     if name == "bubble-singularity" and os.environ.get("ORRERY_SHOTS"):
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(Path(os.environ["ORRERY_SHOTS"]) / "replay-bubble-singularity.png"), full_page=True)
-    assert not errors and not asked
+    assert not page.errors and not page.asked

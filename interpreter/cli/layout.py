@@ -8,6 +8,8 @@ width and breaks items anywhere, and a grid of two columns squeezes the boards w
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -117,41 +119,40 @@ class Arrange:
     that fits them (else the lowest): the panel beside the boards' last rows only, or below them, with the
     boards' rows as wide as the widest board or as the terminal allows.  Heights are worked out from each
     board's and the panel's own (a board is drawn once to count its lines, the panel once per width tried),
-    and kept for another `lines` asked of the same object (the boards and the panels drawn for the usual layout
-    too: asking for every layout after the usual one draws nothing twice)."""
+    and kept for another `lines` asked of the same object; a layout is worked out only when none before it
+    fits (the usual one, when it fits, is all that is drawn)."""
 
     def __init__(self, boards: list[RenderableType], panel: RenderableType, gap: int = 3, board_gap: int = 1,
                  lines: int | None = None):
         self.boards, self.panel, self.gap, self.board_gap, self.lines = boards, panel, gap, board_gap, lines
-        # by width, and whether only the usual layout was asked for: `lines` may change between drawings
-        self._layouts: dict[tuple[int, bool], list[tuple[int, RenderableType]]] = {}
-        # by width: the boards' widths and drawings, and the panel drawn by its own width
-        self._parts: dict[int, tuple[list[int], list[Drawn], dict[int, Drawn]]] = {}
+        # by width: the layouts worked out so far, in the order of preference, and the rest still to work out
+        # (`lines` may change between drawings; a layout is only worked out when no earlier one fits)
+        self._tried: dict[int, tuple[list[tuple[int, RenderableType]], Iterator[tuple[int, RenderableType]]]] = {}
 
     def choose(self, console: Console, options: ConsoleOptions) -> RenderableType:
         """The layout to draw in this width."""
-        key = (options.max_width, self.lines is None)
-        if key not in self._layouts:
-            self._layouts[key] = self.layouts(console, options, usual_only=self.lines is None)
-        layouts = self._layouts[key]
-        if not layouts:
+        width = options.max_width
+        if width not in self._tried:
+            self._tried[width] = ([], self.layouts(console, options))
+        done, rest = self._tried[width]
+        if not done and not _more(done, rest):
             return self.panel
         if self.lines is None:
-            return layouts[0][1]  # the usual layout
-        fits = [layout for lines, layout in layouts if lines <= self.lines]
-        return fits[0] if fits else min(layouts, key=lambda x: x[0])[1]
+            return done[0][1]  # the usual layout
+        fits = next((layout for lines, layout in done if lines <= self.lines), None)
+        while fits is None and _more(done, rest):
+            fits = done[-1][1] if done[-1][0] <= self.lines else None
+        return fits if fits is not None else min(done, key=lambda x: x[0])[1]
 
-    def layouts(self, console: Console, options: ConsoleOptions,
-                usual_only: bool = False) -> list[tuple[int, RenderableType]]:
-        """Every layout tried (or the usual one only), in the order of preference, with its height."""
+    def layouts(self, console: Console, options: ConsoleOptions) -> Iterator[tuple[int, RenderableType]]:
+        """Every layout, in the order of preference, with its height (each board drawn once, the panel once per
+        width it is given)."""
         width = options.max_width
-        if width not in self._parts:
-            widths = [Measurement.get(console, options, x).maximum for x in self.boards]
-            self._parts[width] = (widths, [
-                Drawn(console.render_lines(x, options.update_width(max(w, 1)), pad=False), w)
-                for x, w in zip(self.boards, widths)], {})  # each board drawn once
-        widths, boards, drawn = self._parts[width]
+        widths = [Measurement.get(console, options, x).maximum for x in self.boards]
+        boards = [Drawn(console.render_lines(x, options.update_width(max(w, 1)), pad=False), w)
+                  for x, w in zip(self.boards, widths)]  # each board drawn once
         heights = [len(b.lines) for b in boards]
+        drawn: dict[int, Drawn] = {}
 
         def panel_in(w: int) -> Drawn:
             if w not in drawn:
@@ -162,7 +163,6 @@ class Arrange:
             return sum(max(heights[j] for j in row) for row in rows)
 
         widest = min(width, max(widths, default=0))
-        out: list[tuple[int, RenderableType]] = []
         for limit in dict.fromkeys([widest, width - self.gap - PANEL_MIN_WIDTH, width]):
             rows = pack(widths, max(limit, widest), self.board_gap)
             for k in dict.fromkeys([0, len(rows), *range(1, len(rows))]):  # beside rows[k:]; k == len(rows): below
@@ -177,13 +177,18 @@ class Arrange:
                     beside: RenderableType = Beside(Flow(rest, self.board_gap, limit), panel, self.gap)
                 else:
                     lines, beside = flow_height(rows) + len(panel_in(width).lines), panel_in(width)
-                out.append((lines, Group(Flow(top, self.board_gap, limit), beside) if top else beside))
-                if usual_only:
-                    return out
-        return out
+                yield lines, Group(Flow(top, self.board_gap, limit), beside) if top else beside
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.choose(console, options)
+
+
+def _more(done: list, rest: Iterator) -> bool:
+    """Work out the next layout into `done`; False when there is none left."""
+    item = next(rest, None)
+    if item is not None:
+        done.append(item)
+    return item is not None
 
 
 class Drawn:

@@ -595,6 +595,16 @@ def render_state(gs: "GameState", viewer: int | None = None, debug: bool = False
     the zones' lines to one line each, and
     `height` asks for a layout of the boards and panel that keeps the status line and them within that many
     lines."""
+    ctx, head = state_head(gs, viewer, debug, compact)
+    state = Group(*head, *state_tail(ctx, narration))
+    fit_state(state, height)
+    return state
+
+
+def state_head(gs: "GameState", viewer: int | None = None, debug: bool = False,
+               compact: bool = False) -> tuple["_Ctx", list[RenderableType]]:
+    """`render_state`'s status line and boards with the panel (what does not depend on the narration shown),
+    and the context that draws the rest (`state_tail`)."""
     ctx = _Ctx(gs, viewer, debug)
     ctx.compact = compact
     boards: list[RenderableType] = []
@@ -610,12 +620,12 @@ def render_state(gs: "GameState", viewer: int | None = None, debug: bool = False
     legend = legend_text(ctx)
     if legend is not None:
         panel.append(legend)
-    parts: list[RenderableType] = [status_line(ctx)]
-    parts.append(Arrange(boards, Group(*panel)) if boards else Group(*panel))
-    parts += [x for x in (narration_text(ctx, narration), outcome_text(ctx)) if x is not None]
-    state = Group(*parts)
-    fit_state(state, height)
-    return state
+    return ctx, [status_line(ctx), Arrange(boards, Group(*panel)) if boards else Group(*panel)]
+
+
+def state_tail(ctx: "_Ctx", narration: int = NARRATION_LINES) -> list[RenderableType]:
+    """`render_state`'s last `narration` narration lines and the outcome, after `state_head`."""
+    return [x for x in (narration_text(ctx, narration), outcome_text(ctx)) if x is not None]
 
 
 def fit_state(state: RenderableType, height: int | None) -> None:

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 from rich.console import Console, Group, RenderableType
 
 from .layout import Arrange, Drawn
-from .render import NARRATION_LINES, fit_state, recent_narration, render_decision, render_state
+from .render import (NARRATION_LINES, fit_state, recent_narration, render_decision, render_state, state_head,
+                     state_tail)
 
 if TYPE_CHECKING:
     from ..engine.game import GameState
@@ -138,8 +139,13 @@ def watched_state(gs: "GameState", console: Console, debug: bool = False, height
     room = height - above - PROMPT_LINES  # (the cursor's line below the screen, as under a menu)
     told = min(len(gs.narration), NARRATION_LINES)
     tries = [(n, False) for n in range(told, min(told, 1) - 1, -1)] + [(min(told, 1), True), (0, True)]
+    heads: dict[bool, tuple] = {}  # the boards and panel drawn once for each `compact`, whatever the narration
     for narration, compact in tries:
-        state = render_state(gs, None, debug, narration, compact)
+        if compact not in heads:
+            heads[compact] = state_head(gs, None, debug, compact)
+        ctx, head = heads[compact]
+        state = Group(*head, *state_tail(ctx, narration))
+        fit_state(state, None)  # (the usual layout first, as a state drawn afresh)
         if _lines(console, state) <= room:
             return state
         if compact:  # the lowest layout that leaves room for what is printed below the boards

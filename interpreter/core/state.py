@@ -13,7 +13,7 @@ from typing import Any
 
 from .rng import Rng
 from .rules import Rules
-from .values import PieceRef, Player
+from .values import Cell, PieceRef, Player, ZoneRef
 from .values import serialize as _ser
 from .view import state_view
 
@@ -231,8 +231,9 @@ class State:
     def digest(self) -> str:
         """A short hash of everything that matters for replay."""
         data = {
-            "kinds": self.kinds, "attrs": self.attrs, "loc": [_ser(p) for p in self.loc],
-            "places": sorted(([_ser(k), v] for k, v in self.places.items() if v), key=lambda kv: json.dumps(kv[0])),
+            "kinds": self.kinds, "attrs": self.attrs, "loc": [_place(p)[0] for p in self.loc],
+            "places": [[_place(k)[0], v] for k, v in sorted(((k, v) for k, v in self.places.items() if v),
+                                                             key=lambda kv: _place(kv[0])[1])],
             "vars": _ser(self.vars), "pvars": _ser(self.pvars), "rng": self.rng.state,
             "cursor": _ser(self._cursor_data()),
             "outcome": _ser(self.outcome.__dict__ if self.outcome else None),
@@ -251,6 +252,24 @@ class State:
         if data["turn_player"] == data["current"]:
             del data["turn_player"]
         return data
+
+
+# A place's data in a digest and its JSON text (the places' order there), kept per interned ZoneRef/Cell: equal
+# places are the same object, and its fields never change.  A digest of a position with hundreds of pieces
+# serialised every place again (half of a differential test's random game went to digests).
+_PLACES: dict[Any, tuple[Any, str]] = {}
+_INTERNED = (ZoneRef, Cell)
+
+
+def _place(p: Any) -> tuple[Any, str]:
+    """`p` as data (shared: never change it) and as JSON text."""
+    got = _PLACES.get(p)
+    if got is None:
+        data = _ser(p)
+        got = (data, json.dumps(data))
+        if type(p) in _INTERNED:
+            _PLACES[p] = got
+    return got
 
 
 _EMPTY: list[int] = []

@@ -53,8 +53,12 @@ def limit_of(decl: Any, default_key: str) -> Limit | None:
 def for_value(limit: Limit, value: Any) -> Limit:
     """The counter of one value of a limit counted per value (`each`): the key `KEY@value`, a piece by its
     id (`#7`: pieces keep their id wherever they go), anything else by its text."""
-    token = f"#{value.id}" if value.__class__ is PieceRef else value
-    return Limit(limit.times, limit.per, f"{limit.key}@{token}")
+    return Limit(limit.times, limit.per, value_key(limit, value))
+
+
+def value_key(limit: Limit, value: Any) -> str:
+    """for_value's key, without making its Limit (menus test every value of a parameter)."""
+    return f"{limit.key}@#{value.id}" if value.__class__ is PieceRef else f"{limit.key}@{value}"
 
 
 def use_of(limit: Limit, env: dict) -> Limit:
@@ -78,9 +82,10 @@ def instance(state: Any, per: str) -> Any:
     return 0
 
 
-def used(state: Any, limit: Limit, seat: int) -> int:
-    """How many times `seat` used `limit`'s key in the scope instance in progress."""
-    got = state.uses.get((seat, limit.key))
+def used(state: Any, limit: Limit, seat: int, key: str | None = None) -> int:
+    """How many times `seat` used `limit`'s key (or `key`, one of its values': value_key) in the scope instance
+    in progress."""
+    got = state.uses.get((seat, limit.key if key is None else key))
     if got is None or got[0] != instance(state, limit.per):
         return 0
     return got[1]
@@ -97,4 +102,4 @@ def count_use(state: Any, limit: Limit, seat: int) -> None:
     state.version += 1  # (conditions read counts through `uses()`: the end checks' memo must see the change)
 
 
-__all__ = ["Limit", "SCOPES", "count_use", "for_value", "instance", "limit_of", "use_of", "used"]
+__all__ = ["Limit", "SCOPES", "count_use", "for_value", "instance", "limit_of", "use_of", "used", "value_key"]

@@ -13,7 +13,7 @@ from ..core.values import BOX
 from ..core.values import Cell, PieceRef, Player, Record, ZoneRef
 from ..core.valueops import _SMALL, checked_number, joined, spend
 from ..core.valueops import list_contains as contains
-from ..core.uses import count_use, for_value, used
+from ..core.uses import count_use, used, value_key
 from .abilityrun import pending, run_all, use_now
 from .bounds import bound_value, track_bounds
 from .costs import amounts, check_amounts
@@ -672,7 +672,7 @@ def spent_values(it: "Interp", action: "ActionInfo", values: list, rejected: lis
     keep = []
     spent = False
     for v in values:
-        if v is not None and used(it.s, for_value(limit, v), me) >= limit.times:
+        if v is not None and used(it.s, limit, me, value_key(limit, v)) >= limit.times:
             times = f"{limit.times} time{'s' if limit.times != 1 else ''} per {limit.per}"
             rejected = rejected + [(v, f"'{action.label}' with {it.label(v)} can be done at most {times}")]
             spent = True

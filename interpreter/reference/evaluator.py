@@ -80,8 +80,8 @@ class Interp:
         seen: set = set()
         for i, v in enumerate(values):
             if isinstance(v, PieceRef):
-                key = (self.s.kinds[v.id], tuple(sorted(self.s.attrs[v.id].items(), key=lambda kv: kv[0])),
-                       self.s.loc[v.id])
+                # (sorted by name: two names of one dict differ, so no value is ever compared)
+                key = (self.s.kinds[v.id], tuple(sorted(self.s.attrs[v.id].items())), self.s.loc[v.id])
                 try:
                     fresh = key not in seen
                 except TypeError:  # lists (or records holding them) as attribute values: merged by content
