@@ -14,7 +14,7 @@ import pytest
 from orrery.interpreter.cli.bench_format import render
 from orrery.interpreter.cli.bench_memory import memory_report, random_position, traced_bytes
 from benchmarks.targets import CASCADE_REFERENCES, FULL_TABLE, GAME_ORDER, MCTS_TARGETS, REFERENCES, START
-from orrery.interpreter.cli.bench_report import Settings, run_report
+from orrery.interpreter.cli.bench_report import Settings, paired, rounds_of, run_report, targets
 from orrery.interpreter.cli.main import main
 from orrery.interpreter.engine.game import load_game
 
@@ -77,6 +77,33 @@ def test_the_report_is_json_and_text(report):
     assert all(g in text for g in GAMES)
     assert "Targets (issues 17 and 34):" in text and "bubble-singularity, 4 players" in text
     assert "lean x hand" in text and "class checks" in text and "first screen" in text
+
+
+def test_rounds_alternate_their_order_and_ratios_are_taken_within_a_round():
+    calls: list[tuple[str, int]] = []
+    speed = {"ours": [10.0, 30.0, 20.0], "ref": [40.0, 60.0, 100.0]}  # a busy round 0, a quiet round 1
+
+    def run(k: str):
+        return lambda r: calls.append((k, r)) or speed[k][r]
+
+    seen = rounds_of({"ours": run("ours"), "ref": run("ref")}, 3)
+    assert calls == [("ours", 0), ("ref", 0), ("ref", 1), ("ours", 1), ("ours", 2), ("ref", 2)]
+    # within rounds: 0.25, 0.5, 0.2 -> median 0.25; the ratio of the medians (20 / 60) would be 0.333
+    assert paired(seen, "ours", "ref", 4) == (0.25, [0.2, 0.5])
+
+
+def test_a_ratio_target_carries_its_spread(report):
+    for t in targets(report):
+        if "playouts / hand-written" in t["target"] or "compiled / interpreted" in t["target"]:
+            lo, hi = t["spread"]
+            assert lo <= t["figure"] <= hi
+    many = run_report(Settings(seconds=0.01, rounds=3, think_budget=0.01, think_decisions=1, memory_seconds=0.01,
+                               clones=2, start_rounds=0, games=["tic-tac-toe"]))
+    (row,) = many["games"]
+    for key in ("compiled_vs_interpreted", "lean_vs_compiled", "compiled_vs_reference", "lean_vs_reference"):
+        lo, hi = row["spread"][key]
+        assert lo <= row[key] <= hi
+    assert "(rounds " in render(many)
 
 
 def test_the_cli_report_of_one_game(capsys):

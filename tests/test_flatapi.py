@@ -43,7 +43,9 @@ def test_a_new_game_plays_on_the_flat_state_and_is_the_general_game(name):
             ref.apply(index)
         _same_so_far(flat, ref)
         assert flat._fg is not None  # (nothing above needed the general state)
-        assert flat.outcome().end == ref.outcome().end
+        assert flat.outcome() == ref.outcome()  # (end, winners, scores, returns)
+        # the flat module scores an end with `winners` itself (reversi's ends rank by discs: the general engine)
+        assert (flat._fg.outcome(flat._st) is not None) == (name != "reversi") and flat._fg is not None
         assert flat.state.digest() == ref.state.digest() and flat._fg is None
         assert flat.digest() == ref.digest() and flat.narration == ref.narration
         assert [(s.player, s.index, s.label, s.auto) for s in flat.steps] == [
@@ -153,3 +155,60 @@ def test_winners_that_are_not_seats_are_left_to_the_general_engine():
         fg.winners.clear()
         fg.winners.update(saved)
     assert flat.returns() == flat.clone().returns()
+
+
+# ------------------------------------------------------------------ the end scored by the flat module
+
+RACE = """orrery: 1
+game:
+  name: race
+  title: Race
+  players: {min: 2, max: 3}
+  source: "Made up: each turn a player adds 1 or 2 to their own count; the first to reach 5 wins."
+components:
+  tracks:
+    TRACK: {description: "a player's count"}
+flow:
+  first_player: 0
+  phases:
+    - name: play
+      order: clockwise
+      steps:
+        - actions: [add]
+actions:
+  add:
+    params:
+      n:
+        from: "[1, 2]"
+        prompt: How many?
+    effect: |
+      current.TRACK = current.TRACK + n
+end:
+  reached:
+    when: current.TRACK >= 5
+    winners: "[current]"
+"""
+
+
+@pytest.mark.parametrize("track, scoring, kind", [
+    ("score", "", "var"),  # the `score` track is the score
+    ("count", "", "zero"),  # no score at all: 0
+    ("count", "scoring:\n  score: p.count * 10 - 1\n", "expr"),  # scoring.score, written by the flat code
+    ("count", "scoring:\n  score: text(p.count)\n", ""),  # a score of text: the general engine scores it
+])
+def test_the_flat_module_scores_the_end_as_the_general_engine(tmp_path, track, scoring, kind):
+    path = tmp_path / "rules.yaml"
+    path.write_text(RACE.replace("TRACK", track) + scoring, encoding="utf-8")
+    fast, ref_game = load_game(str(path)), load_game(str(path), mode="interpreted")
+    for players in (2, 3):
+        for seed in range(6):
+            flat, ref = fast.new_initial_state(players, seed), ref_game.new_initial_state(players, seed)
+            assert isinstance(flat, FlatGameState) and flat._fg.mod.score == kind
+            rng = Rng(seed)
+            while not ref.is_terminal():
+                index = rng.below(len(ref.legal_actions()))
+                flat.apply(index)
+                ref.apply(index)
+            assert (flat._fg.outcome(flat._st) is not None) == bool(kind)
+            assert vars(flat.outcome()) == vars(ref.outcome()) and flat.returns() == ref.returns()
+            assert flat._fg is not None  # (scored without turning into the general state)

@@ -177,3 +177,9 @@ def test_generated_games_play_identically_on_both_engines(text: str, players: in
     if ref.is_terminal():
         assert fast.is_terminal()
         assert lean is None or (lean.is_terminal() and lean.returns() == ref.returns()), "the lean path's end"
+        # the end scored on a new game given the same answers and asked nothing else: a flat state's end is
+        # scored by its flat module where it can be (engine/flat.FlatGame.outcome), as the reference scores it
+        replayed = fast_game.new_initial_state(players, seed)
+        for index in ref.history():
+            replayed.apply(index)
+        assert vars(replayed.outcome()) == vars(ref.outcome()), "the end scored on a new game"

@@ -35,6 +35,8 @@ def playouts(r: dict[str, Any]) -> list[str]:
                    f"{_num(g['compiled_vs_interpreted']):>9} {_num(m.get('lean')):>9} {_num(m.get('reference')):>13} "
                    f"{_num(g.get('compiled_vs_reference'), 4):>10} {_num(g.get('lean_vs_reference'), 4):>11} "
                    f"{_num(g.get('compiled_vs_ludii_quoted'), 4):>9}")
+    out.append(f"(figures: the median of {r['settings']['rounds']} rounds, the rounds interleaved; each ratio the "
+               "median of the ratios within a round, its spread over the rounds with the targets)")
     return out
 
 
@@ -56,10 +58,16 @@ def start(r: dict[str, Any]) -> list[str]:
     s = r.get("start")
     if not s:
         return []
-    return ["", f"Starting {s['game']} ({s['players']} players) in a new process, median of {s['rounds']}: first "
-                f"decision {s['first_decision_warm_s']:.3f} s warm, {s['first_decision_cold_s']:.3f} s cold; orrery "
-                f"play's first screen {s['first_screen_warm_s']:.3f} s warm, {s['first_screen_cold_s']:.3f} s cold "
-                f"(warm/cold: the disk cache of specs and compiled code)"]
+    return ["", f"Starting {s['game']} ({s['players']} players) in a new process, median of {s['rounds']}, CPU seconds "
+                f"(wall clock): first decision {_secs(s, 'first_decision_warm')} warm, "
+                f"{_secs(s, 'first_decision_cold')} cold; orrery play's first screen {_secs(s, 'first_screen_warm')} "
+                f"warm, {_secs(s, 'first_screen_cold')} cold (warm/cold: the disk cache of specs and compiled code)"]
+
+
+def _secs(s: dict[str, Any], key: str) -> str:
+    """A start-up figure: CPU seconds, and the wall clock's in brackets where measured."""
+    wall = s.get(f"{key}_wall_s")
+    return f"{s[f'{key}_s']:.3f} s" + ("" if wall is None else f" ({wall:.3f})")
 
 
 def cascades(r: dict[str, Any]) -> list[str]:
@@ -125,6 +133,8 @@ def targets(r: dict[str, Any]) -> list[str]:
     for t in r["targets"]:
         state = {True: "met   ", False: "MISSED", None: "n/a   "}[t["met"]]
         fig = "-" if t["figure"] is None else f"{t['figure']:,.4g}"
+        if t.get("spread") and r["settings"]["rounds"] > 1:
+            fig += f" (rounds {t['spread'][0]:,.4g}-{t['spread'][1]:,.4g})"
         out.append(f"  {state} {t['target']}: {fig} (target {t['goal']})")
     met = sum(1 for t in r["targets"] if t["met"])
     out.append(f"  {met} of {len(r['targets'])} met")

@@ -6,15 +6,18 @@ iterations per second from the start position, memory (bench_memory) and the thi
 decision against its budget (bench_think); then one game at a full table, normalised by a hand-written
 reference measured in the same run, and the cost of a chain of decisions inside one effect
 (benchmarks/chain_cost.py).  Which games have references, and every target, are data in the checkout's
-benchmarks/targets.py: the engine names no game.  Ratios are taken within the run: the machine's speed moves more
-between runs than the ratios do.  The hand-written references and the chain game sit in the checkout,
-outside the installed package: without them their figures are left out (reported as missing).  Rates are
-per second of this process's CPU time (time.process_time, cli/bench.py and benchmarks/timing.py alike): on a
-shared machine a process that waits for a core is not charged for it.
+benchmarks/targets.py: the engine names no game.  Ratios are taken within the run: the machine's speed moves
+more between runs than the ratios do, so each ratio is the median of the ratios within a round (a round's
+figures measured one right after the other, the order reversed every other round), reported with its spread.
+The hand-written references and the chain game sit in the checkout, outside the installed package: without
+them their figures are left out (reported as missing).  Rates are per second of this process's CPU time
+(time.process_time, cli/bench.py and benchmarks/timing.py alike): on a shared machine a process that waits
+for a core is not charged for it.
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import platform
@@ -89,35 +92,60 @@ def benchmark_module(name: str) -> ModuleType | None:
 # ------------------------------------------------------------------ figures
 
 
-def interleaved(runs: dict[str, Callable[[int], float]], rounds: int) -> dict[str, float]:
-    """The median of each `run(round)`, the rounds interleaved (every run once a round), so that a busy spell
-    of the machine slows every figure alike."""
+def rounds_of(runs: dict[str, Callable[[int], float]], rounds: int) -> dict[str, list[float]]:
+    """Each `run(round)` once a round, the rounds interleaved so that a busy spell of the machine slows every
+    figure alike; every other round in the reverse order (no run always follows the same one), and the garbage
+    of the last run collected before each (no run is charged for another's)."""
     seen: dict[str, list[float]] = {k: [] for k in runs}
     for r in range(rounds):
-        for k, run in runs.items():
-            seen[k].append(run(r))
+        for k in (list(runs) if r % 2 == 0 else list(runs)[::-1]):
+            gc.collect()
+            seen[k].append(round(runs[k](r), 2))
+    return seen
+
+
+def medians(seen: dict[str, list[float]]) -> dict[str, float]:
+    """The median of each figure's rounds."""
     return {k: round(statistics.median(v), 2) for k, v in seen.items()}
 
 
+def paired(seen: dict[str, list[float]], fast: str, slow: str, digits: int) -> tuple[float, list[float]]:
+    """A ratio taken within each round (`fast` over the `slow` of the same round), its median and spread (the
+    lowest and highest round): the machine's speed moves between rounds more than a ratio within one does."""
+    ratios = [a / b for a, b in zip(seen[fast], seen[slow])]
+    return round(statistics.median(ratios), digits), [round(min(ratios), digits), round(max(ratios), digits)]
+
+
+def with_ratios(out: dict[str, Any], seen: dict[str, list[float]], pairs: dict[str, tuple[str, str, int]]) -> None:
+    """Each ratio of `pairs` (name: fast, slow, digits) whose figures were measured, into `out`, with its
+    spread over the rounds in out["spread"]."""
+    spread = out.setdefault("spread", {})
+    for name, (fast, slow, digits) in pairs.items():
+        if fast in seen and slow in seen:
+            out[name], spread[name] = paired(seen, fast, slow, digits)
+
+
+RATIOS = {"compiled_vs_interpreted": ("compiled", "interpreted", 3), "lean_vs_compiled": ("lean", "compiled", 3),
+          "compiled_vs_reference": ("compiled", "reference", 4), "lean_vs_reference": ("lean", "reference", 4)}
+
+
 def playout_figures(name: str, st: Settings) -> dict[str, Any]:
-    """Random playouts/s on both engines and with the hand-written reference, with their ratios."""
-    engines = {mode: load_game(name, mode=mode) for mode in ("compiled", "interpreted")}
+    """Random playouts/s on both engines and with the hand-written reference, with their ratios (each the median
+    of the rounds' own ratios)."""
+    engines = {mode: load_game(name, mode=mode) for mode in ("interpreted", "compiled")}
+    # (in this order, each ratio's two figures measured one right after the other)
     runs = {mode: (lambda r, g=g: bench_playouts(g, st.seconds, seed=1 + 1000 * r)["playouts_per_s"])
             for mode, g in engines.items()}
-    runs["lean"] = lambda r: bench_lean(engines["compiled"], st.seconds, seed=1 + 1000 * r)["playouts_per_s"]
     t = table()
     ref = benchmark_module(t.REFERENCES[name]) if t and name in t.REFERENCES else None
     if ref is not None:
         runs["reference"] = lambda r: ref.bench(st.seconds, 1 + r)
-    rates = interleaved(runs, st.rounds)
-    out: dict[str, Any] = {"playouts_per_s": rates,
-                           "compiled_vs_interpreted": round(rates["compiled"] / rates["interpreted"], 3)}
-    out["lean_vs_compiled"] = round(rates["lean"] / rates["compiled"], 3)
-    if "reference" in rates:
-        out["compiled_vs_reference"] = round(rates["compiled"] / rates["reference"], 4)
-        out["lean_vs_reference"] = round(rates["lean"] / rates["reference"], 4)
+    runs["lean"] = lambda r: bench_lean(engines["compiled"], st.seconds, seed=1 + 1000 * r)["playouts_per_s"]
+    seen = rounds_of(runs, st.rounds)
+    out: dict[str, Any] = {"playouts_per_s": medians(seen)}
+    with_ratios(out, seen, RATIOS)
     if t and name in t.LUDII:
-        out["compiled_vs_ludii_quoted"] = round(rates["compiled"] / t.LUDII[name], 4)
+        out["compiled_vs_ludii_quoted"] = round(out["playouts_per_s"]["compiled"] / t.LUDII[name], 4)
     if engines["compiled"].rules.state_triggers:
         out["cascades"] = cascade_figures(name, engines, st)
     return out
@@ -137,11 +165,10 @@ def cascade_figures(name: str, engines: dict[str, Game], st: Settings) -> dict[s
     converted = [p for p in (ref.convert(s) for s in positions) if p is not None] if ref else []
     if converted:
         runs["reference"] = lambda r: ref.bench(converted, st.seconds)
-    rates = interleaved(runs, st.rounds)
-    out: dict[str, Any] = {"positions": len(positions), "resolutions_per_s": rates,
-                           "compiled_vs_interpreted": round(rates["compiled"] / rates["interpreted"], 3)}
+    seen = rounds_of(runs, st.rounds)
+    out: dict[str, Any] = {"positions": len(positions), "resolutions_per_s": medians(seen)}
+    with_ratios(out, seen, {k: RATIOS[k] for k in ("compiled_vs_interpreted", "compiled_vs_reference")})
     if converted:
-        out["compiled_vs_reference"] = round(rates["compiled"] / rates["reference"], 4)
         out["reference_positions"] = len(converted)
     return out
 
@@ -197,9 +224,11 @@ def chain_figures(st: Settings) -> dict[str, Any] | None:
                 chain.measure(games[k], k, 0.0, 1)
             runs = {str(k): (lambda r, k=k: chain.measure(games[k], k, st.seconds, 1 + r)["per_decision_us"])
                     for k in ks}
-            us = list(interleaved(runs, st.rounds).values())
+            seen = rounds_of(runs, st.rounds)
+            us = list(medians(seen).values())
+            ratio, spread = paired(seen, str(st.chain_k), "1", 2)
             out[mode] = {"per_decision_us_k1": us[0], f"per_decision_us_k{st.chain_k}": us[1],
-                         "ratio": round(us[1] / us[0], 2)}
+                         "ratio": ratio, "spread": spread}
     return out
 
 
@@ -273,10 +302,15 @@ def run_report(st: Settings | None = None, say: Progress | None = None) -> dict[
 # ------------------------------------------------------------------ targets
 
 
-def target(what: str, figure: float | None, goal: float, at_most: bool = False) -> dict[str, Any]:
-    """One target: the figure, the goal, and whether it is met (None: not measured)."""
+def target(what: str, figure: float | None, goal: float, at_most: bool = False,
+           spread: list[float] | None = None) -> dict[str, Any]:
+    """One target: the figure, the goal, and whether it is met (None: not measured); a ratio taken in rounds
+    also has its spread (the lowest and highest round)."""
     met = None if figure is None else (figure <= goal if at_most else figure >= goal)
-    return {"target": what, "figure": figure, "goal": f"{'<=' if at_most else '>='} {goal:g}", "met": met}
+    out = {"target": what, "figure": figure, "goal": f"{'<=' if at_most else '>='} {goal:g}", "met": met}
+    if spread is not None:
+        out["spread"] = spread
+    return out
 
 
 def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -285,12 +319,14 @@ def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
     if t is None:
         return []
     rows = {g["game"]: g for g in report["games"]}
-    out = [target(f"{n}: lean playouts / hand-written", rows[n].get("lean_vs_reference"), goal)
+    def ratio(n: str, key: str, what: str, goal: float) -> dict[str, Any]:
+        return target(f"{n}: {what}", rows[n].get(key), goal, spread=rows[n].get("spread", {}).get(key))
+
+    out = [ratio(n, "lean_vs_reference", "lean playouts / hand-written", goal)
            for n, goal in t.VS_REFERENCE.items() if n in rows]
-    out += [target(f"{n}: public API playouts / hand-written", rows[n].get("compiled_vs_reference"),
-                   goal * t.API_SHARE) for n, goal in t.VS_REFERENCE.items() if n in rows]
-    out += [target(f"{n}: compiled / interpreted playouts", g["compiled_vs_interpreted"], t.VS_INTERPRETER)
-            for n, g in rows.items()]
+    out += [ratio(n, "compiled_vs_reference", "public API playouts / hand-written", goal * t.API_SHARE)
+            for n, goal in t.VS_REFERENCE.items() if n in rows]
+    out += [ratio(n, "compiled_vs_interpreted", "compiled / interpreted playouts", t.VS_INTERPRETER) for n in rows]
     full = report["full_table"] or {}
     where = f"{full.get('game')} {full.get('players')} players"
     norm = (f"games/s normalised to a {full.get('normaliser_assumed_per_s', 0):,.0f}/s hand-written "
@@ -301,17 +337,18 @@ def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
     chain = report["chain"] or {}
     for mode in ("compiled", "interpreted"):
         out.append(target(f"chain of {chain.get('k', CHAIN_K)} decisions, per decision / a chain of 1 ({mode})",
-                          chain.get(mode, {}).get("ratio"), t.CHAIN_MAX, at_most=True))
+                          chain.get(mode, {}).get("ratio"), t.CHAIN_MAX, at_most=True,
+                          spread=chain.get(mode, {}).get("spread")))
     out += [target(f"{n}: MCTS iterations per CPU second from the start", rows[n]["mcts"]["iterations_per_s"], goal)
             for n, goal in t.MCTS_TARGETS.items() if n in rows]
     out += [target(f"{n}: thinking bot's slowest decision / its budget", g["think"]["max_over_budget"], 1.0,
                    at_most=True) for n, g in rows.items()]
     start = report.get("start") or {}
     where = f"{t.START['game']} {t.START['players']} players"
-    out.append(target(f"{where}: seconds from a new process to the first decision, disk cache warm",
+    out.append(target(f"{where}: CPU seconds from a new process to the first decision, disk cache warm",
                       start.get("first_decision_warm_s"), t.START["warm_seconds"], at_most=True))
-    out.append(target(f"{where}: seconds to orrery play's first screen, disk cache warm",
+    out.append(target(f"{where}: CPU seconds to orrery play's first screen, disk cache warm",
                       start.get("first_screen_warm_s"), t.START["warm_seconds"], at_most=True))
-    out.append(target(f"{where}: seconds to orrery play's first screen, disk cache cold",
+    out.append(target(f"{where}: CPU seconds to orrery play's first screen, disk cache cold",
                       start.get("first_screen_cold_s"), t.START["cold_seconds"], at_most=True))
     return out

@@ -47,6 +47,7 @@ class FlatModule:
     ends: list[tuple[int, str, str]] = field(default_factory=list)  # (index, name, check timing), spec order
     winners: dict[str, int] = field(default_factory=dict)  # end -> i where winners_<i>(st) gives its `winners`
     heuristic: bool = False  # heuristic(st, p) gives bots.heuristic's value for seat p
+    score: str = ""  # a finished game's scores: "expr" score(st, p), "var" the `score` slot, "zero"; "": general
     end_charge: dict[int, int] = field(default_factory=dict)  # end -> its loop charge, where it is all static
     end_inline: dict[int, tuple[int, str]] = field(default_factory=dict)  # end -> (static charge, condition source)
 
@@ -151,6 +152,7 @@ def flat_module(rules: Any, reads_flow: Any, tp: TypePass | None = None) -> Flat
         gen.function(f"proc_{name}", body, list(zip(params, types)))
     _ends(gen, mod)
     _heuristic(gen, mod)
+    _score(gen, mod)
     _flow(gen, mod, reads_flow)
     gen.write_functions()
     mod.source = "\n".join(gen.lines) + "\n"
@@ -229,8 +231,27 @@ def _heuristic(gen: FlatStatements, mod: FlatModule) -> None:
     reference's run adds its ticks to the position's count: rules.heuristic_returns), where the flat code
     can write it; else the general engine judges the flat game's positions (engine/flat.py)."""
     expr = gen.rules.heuristic
-    if expr is None or gen.typeof(expr) != T.INT:  # (a value of another type: the general engine's error)
-        return
+    if expr is not None and gen.typeof(expr) == T.INT:  # (a value of another type: the general engine's error)
+        mod.heuristic = _seat_function(gen, "heuristic", expr)
+
+
+def _score(gen: FlatStatements, mod: FlatModule) -> None:
+    """How a finished flat game's scores are read as flow.finish reads them (rules.score_of): score(st, l_p)
+    for `scoring.score` where the flat code can write it (its charge added to the winners' run, as finish
+    runs both on one count), the `score` player variable's slot, or 0; else the general engine scores."""
+    r, lay = gen.rules, gen.lay
+    if r.score is not None:
+        if gen.typeof(r.score) == T.INT and _seat_function(gen, "score", r.score):
+            mod.score = "expr"
+    elif "score" in r.player_var_names:
+        mod.score = "var" if "score" in lay.pvar_slot else ""
+    else:
+        mod.score = "zero"
+
+
+def _seat_function(gen: FlatStatements, name: str, expr: Any) -> bool:
+    """def NAME(st, l_p): the value of `expr` for seat l_p, its loop charge added to st.loops (the general
+    engine's limit met: BAIL); False (nothing written) where the flat code cannot write it."""
     gen.write_functions()  # (the rules' own first: one they need and the flat code cannot write stops the module)
     start, fns = len(gen.lines), dict(gen.fns)
     gen.scope = [{"p": ("l_p", T.PLAYER)}]
@@ -240,19 +261,19 @@ def _heuristic(gen: FlatStatements, mod: FlatModule) -> None:
         charge = gen.take_charge()
         body = [f"    st.loops += {charge}", "    if st.loops > LOOP_LIMIT:", "        raise BAIL"] if charge else []
         body.append(f"    return {src}")
-        gen.emit(0, "def heuristic(st, l_p):")
+        gen.emit(0, f"def {name}(st, l_p):")
         gen.prologue(body, 1)
         gen.lines.extend(body)
         gen.emit(0, "")
-        gen.write_functions()  # (the functions only the heuristic calls)
-    except FlatUnsupported:  # (only the heuristic: its lines and functions go, the general engine judges)
+        gen.write_functions()  # (the functions only this one calls)
+    except FlatUnsupported:  # (only this function: its lines and functions go, the general engine does it)
         gen.take_charge()
         del gen.lines[start:]
         gen.fns, gen.pending = fns, []
-        return
+        return False
     finally:
         gen.scope = []
-    mod.heuristic = True
+    return True
 
 
 def _seats(t: str) -> bool:

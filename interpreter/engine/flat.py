@@ -24,7 +24,7 @@ from ..compiler.flatlayout import NoLayout
 from ..compiler.flatmodule import FlatModule, flat_module
 from ..compiler.link import link
 from ..core.rng import Rng
-from ..core.state import Cursor, State
+from ..core.state import Cursor, Outcome, State
 from ..core.values import PIECE_REFS, Player
 
 _VALUES_SHARE = 1000  # a flat list longer than values/1000 stops the flat game (nested counts, counted high)
@@ -267,6 +267,35 @@ class FlatGame:
         """A finished game's returns as flow.finish scores them, from its end's `winners` (the flat module
         has no final scoring); None where the general engine must score it (no flat `winners`, a value
         that is not a list of seats: the general engine's error)."""
+        winners = self._winners(st)
+        return None if winners is None else _returns(winners, st.n)
+
+    def outcome(self, st: FlatState) -> Outcome | None:
+        """A finished game's Outcome as flow.finish makes it (its end, winners, scores and returns), where the
+        flat module writes its `winners` and its scores (FlatModule.score); else None: the general engine
+        scores it (and meets any error where it does)."""
+        how = self.mod.score
+        winners = self._winners(st) if how else None
+        if winners is None:
+            return None
+        winners = sorted(set(winners))
+        n = st.n
+        if how == "zero":
+            scores: list[Any] = [0] * n
+        elif how == "var":
+            slot, t = self.lay.pvar_slot["score"], self.mod.types.pvars["score"]
+            scores = [self.lay.to_general(v, t) for v in st.PV[slot][:n]]
+        else:
+            score = self.ns["score"]
+            try:
+                scores = [score(st, p) for p in range(n)]  # (after winners: its charge on the same count)
+            except Exception:  # noqa: BLE001 - the general engine scores it (and meets the error where it does)
+                return None
+        return Outcome(st.over, winners, scores, _returns(winners, n))
+
+    def _winners(self, st: FlatState) -> list[int] | None:
+        """The seats a finished game's end names as its winners (its charge counted from 0, as finish's run),
+        or None where the general engine must say (no flat `winners`, an error, not a list of seats)."""
         f = self.winners.get(st.over)
         if f is None:
             return None
@@ -278,9 +307,7 @@ class FlatGame:
         winners = [w] if w.__class__ is int else [] if w is None else w
         if winners.__class__ is not list or any(p.__class__ is not int or not 0 <= p < n for p in winners):
             return None
-        if n > 1 and (not winners or len(set(winners)) == n):  # nobody or everybody won: a draw
-            return [0.0] * n
-        return [1.0 if p in winners else -1.0 for p in range(n)]
+        return winners
 
     def heuristic_returns(self, st: FlatState) -> list[float] | None:
         """Per seat, bots.heuristic scaled to -1..1 as rules.heuristic_returns scales it; None where the general
@@ -411,6 +438,13 @@ class FlatGame:
                 self._advance(st)
         except EndGame as ended:
             st.over = ended.name
+
+
+def _returns(winners: list[int], n: int) -> list[float]:
+    """The returns of seats `winners` of n, as flow.finish gives them."""
+    if n > 1 and (not winners or len(set(winners)) == n):  # nobody or everybody won: a draw
+        return [0.0] * n
+    return [1.0 if p in winners else -1.0 for p in range(n)]
 
 
 __all__ = ["Bail", "FlatGame", "FlatState", "BAIL", "PIECE_REFS", "Player", "FlatUnsupported"]

@@ -18,6 +18,7 @@ from typing import Any
 from ..core.decisions import Option
 from ..core.rng import Rng
 from .driver import TERMINAL, GameState, IllegalMove
+from .flat import EndGame
 
 
 class FlatGameState(GameState):
@@ -27,7 +28,7 @@ class FlatGameState(GameState):
         d = self.__dict__
         d["game"], d["seed"], d["_fg"], d["_st"], d["_n"] = game, seed, fg, st, n
         d["_answers"] = [] if answers is None else answers
-        d["_ended"] = None  # the general state the end was scored on (flat_outcome), once asked
+        d["_ended"] = None  # the end's Outcome, once asked
 
     # -- turning into a GameState
     def __getattr__(self, name: str) -> Any:
@@ -106,9 +107,10 @@ class FlatGameState(GameState):
             return super().outcome()
         if self._st.over is None:
             return None
-        if self._ended is None:
-            self.__dict__["_ended"] = flat_ended(self.game, self._fg, self._st, self._n, self.seed)
-        return self._ended.outcome
+        if self._ended is None:  # (scored by the flat module where it can, else on the general state)
+            self.__dict__["_ended"] = (self._fg.outcome(self._st)
+                                       or flat_ended(self.game, self._fg, self._st, self._n, self.seed).outcome)
+        return self._ended
 
     def heuristic_returns(self) -> list[float] | None:
         if self._fg is None:
@@ -183,8 +185,6 @@ class FlatGameState(GameState):
         them.  `tick` (None: nothing) is called before each move (the bot's time budget).  The same draws,
         moves and labels as calling sample_step in a loop (the search bot's playout), with FlatGame.play and
         menu_label written in."""
-        from .flat import EndGame
-
         fg, st, answers = self._fg, self._st, self._answers
         if fg is None:
             return 0
@@ -230,8 +230,17 @@ class FlatGameState(GameState):
         return steps
 
     def _play(self, index: int, keep: bool) -> None:
+        """One move on the flat state (FlatGame.play written in: a simulation's every move goes here; the
+        time-budget tests count the moves here: tests/movecount.py)."""
+        fg, st = self._fg, self._st
+        menu, action = st.menu, st.action
+        st.menu = st.action = None
         try:
-            self._fg.play(self._st, index)
+            fg._perform[action](st, menu[index])
+            if st.over is None:
+                fg._advance(st)
+        except EndGame as ended:
+            st.over = ended.name
         except Exception:  # noqa: BLE001 - the flat game stops: the general state answers (or refuses) it
             self._play_general(index, keep)
             return
