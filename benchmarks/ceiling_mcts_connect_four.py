@@ -44,7 +44,9 @@ def hand_written(fg):
     top = [(v, C.TOP[i]) for i, v in enumerate(labels)]
     up = [c if c >= 0 else None for c in C.UP]
     limit, pieces, auto_limit, four = ns["LOOP_LIMIT"], ns["PIECE_LIMIT"], ns["AUTO_LIMIT"], C._four_through
-    won, full = ns["K21"], ns["K22"]
+    # the end conditions' names, found by value: the constants' slots move when the generator changes
+    won, full = (next(v for k, v in ns.items() if k.startswith("K") and v == name)
+                 for name in ("four_in_a_row", "board_full"))
     row_top = (C.H - 1) * C.W
 
     def perform(st, v):
