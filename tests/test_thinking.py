@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from orrery.interpreter.bots.thinking import FLOOR, SHARE, TurnBudget
 
 
@@ -152,6 +154,7 @@ def test_a_served_bots_whole_turn_stays_within_the_budget(tmp_path, monkeypatch)
     """`orrery serve --think` budgets a plain 'mcts' seat per TURN as `orrery play` does (it gave each decision
     the whole budget: a turn of ten decisions took ten times it).  The made-up game above, served with two
     search seats, the real search bots and the table's own TurnBudgets on a fake clock (a millisecond a read)."""
+    pytest.importorskip("starlette")  # (the `serve` extra: skipped by the README's plain `.[test]` install)
     from orrery.interpreter.bots.mcts import MctsBot
     from orrery.interpreter.bots.thinking import TurnBudget as Budget
     from orrery.interpreter.engine.game import load_game

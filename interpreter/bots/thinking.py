@@ -7,8 +7,8 @@ that much left (the first decision, usually the one that matters most, gets the 
 is left, the turn's remaining decisions take no search at all: the search bot follows the plan its
 earlier searches of the turn made (MctsBot.follow), so a turn's searches never take more than the budget,
 however many decisions it holds.  Decisions the engine answers itself (one option) take no time at all:
-the bot is never asked.  A turn is the bot's own turn (round, turn) or, for a bot answering in another player's turn (a reaction
-window, a `choose ... by`), its answers within that turn.  A seat given its own budget (`mcts:2s`,
+the bot is never asked.  A turn is the bot's own turn (round, turn) or, for a bot answering in another
+player's turn (a reaction window, a `choose ... by`), its answers within that turn.  A seat given its own budget (`mcts:2s`,
 `mcts:200`) keeps it.  `orrery play` and `orrery serve` both budget their bot seats so.
 """
 

@@ -181,9 +181,9 @@ def step_verdict(pos: Any, action: Any) -> bool | Refusal | None:
     its whole menu known, the refusal the replay reports: the empty menu's (frames.ask_value's) or the last
     option's price (identical pieces merged, as the replay's menu is).  None: not known here (the option is
     replayed, and the replay raises any error; an error the `where` would raise past the first value that
-    can be paid is met when the action is chosen, where its own menu is worked out).  The menu is not handed to the action: worked out in the
-    action's own frame, its `where` leaves the parameter's name bound there as before (the frame's locals are
-    in the position's digest, which a log checks at every step)."""
+    can be paid is met when the action is chosen, where its own menu is worked out).  The menu is not handed
+    to the action: worked out in the action's own frame, its `where` leaves the parameter's name bound there
+    as before (the frame's locals are in the position's digest, which a log checks at every step)."""
     s = pos.s
     look = reader(pos.it, s)
     p = action.params[0]
