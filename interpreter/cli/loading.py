@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from orrery.rulespec.errors import InputError
-from orrery.rulespec.source import YamlLimits
 
-from ..core.valueops import MAX_DIGITS, Limits
-from ..core.options import limit_error
+from ..core.options import MAX_DIGITS, limit_error
+
+if TYPE_CHECKING:  # (imported when a command reads its limits: `orrery --help` builds the parser without them)
+    from orrery.rulespec.source import YamlLimits
+
+    from ..core.valueops import Limits
 
 LIMIT_NAMES = {
     "cascade": "most state-trigger firings in one cascade",
@@ -34,6 +38,10 @@ LIMIT_NAMES = {
 
 def parse_limits(args: argparse.Namespace) -> tuple[Limits, YamlLimits, int]:
     """Parse --limit NAME=N options into engine, YAML and step limits."""
+    from orrery.rulespec.source import YamlLimits
+
+    from ..core.valueops import Limits
+
     eng: dict[str, int] = {}
     yml: dict[str, int] = {}
     steps = 20_000
