@@ -5,8 +5,8 @@ Fields holding conditions are typed `ExprText`, fields holding effects
 Schema that `orrery schema` prints is exported from these models.
 """
 
-from __future__ import annotations
-
+# (No `from __future__ import annotations`: pydantic would compile every annotation from its text when the class
+# is made, a third of this module's import; the few forward references are written as text.)
 import re
 from typing import Annotated, Any, Literal, Union
 

@@ -149,6 +149,34 @@ def test_a_key_the_flat_flow_does_not_know_leaves_the_game_to_the_general_lean_s
     lockstep(unwrapped, range(4))
 
 
+def _keys(value):
+    if isinstance(value, dict):
+        return {k: _keys(v) for k, v in value.items()}
+    return [_keys(v) for v in value] if isinstance(value, (list, tuple)) else None
+
+
+def test_the_keys_a_spec_sets_are_read_off_its_models_as_pydantic_dumps_them():
+    """flatmodule._set_fields gives model_dump(exclude_defaults=True)'s keys at every depth, without building
+    pydantic's serializers (a warm start of a classic game builds none: the first state waited for them)."""
+    import glob
+
+    from conftest import REPO
+    from orrery.interpreter.compiler.flatmodule import _set_fields
+    from orrery.rulespec.loader import load_spec
+
+    paths = sorted(glob.glob(str(REPO / "games" / "*" / "rules.yaml"))) + sorted(glob.glob(str(REPO / "tests" /
+                                                                                              "specs" / "*.yaml")))
+    checked = 0
+    for path in paths:
+        try:
+            model = load_spec(path, check=False).model
+        except Exception:  # noqa: BLE001 - (specs of the bad-input tests)
+            continue
+        assert _keys(_set_fields(model)) == _keys(model.model_dump(exclude_defaults=True)), path
+        checked += 1
+    assert checked > 30  # (that a warm start builds none: test_diskcache's warm-start test)
+
+
 def test_any_and_all_over_short_constant_lists_are_written_out():
     """(tic-tac-toe's end checks: any line all of one owner, every square filled; the games stay the API's:
     test_the_lean_path_plays_the_apis_games)"""
