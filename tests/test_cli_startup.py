@@ -50,3 +50,26 @@ def test_help_imports_no_command():
                           env={**os.environ, "ORRERY_CACHE_DIR": "off"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "", f"imported by --help: {done.stdout.strip()}"
+
+
+def test_play_starts_with_the_collector_held_until_its_table_is_set():
+    """`orrery play` (the process's own main()) runs its start-up with the cyclic collector off and freezes what
+    start-up made once the table is set (cli/loading.collector_held, settled); the collector is on afterwards.
+    A call of main() from Python (a test) leaves the collector as it was."""
+    code = ("import gc, io, sys, contextlib\nfrom orrery.interpreter.cli.main import main\n"
+            "sys.argv = ['orrery', 'play', 'tic-tac-toe', '--seats', 'human,random', '--no-save', '--seed', '1']\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    code = main()\n"
+            "print(code, gc.isenabled(), gc.get_freeze_count() > 1000)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert done.stdout.split() == ["0", "True", "True"], (done.stdout, done.stderr)
+
+
+def test_main_called_from_python_leaves_the_collector_alone(monkeypatch, capsys):
+    import gc
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    frozen = gc.get_freeze_count()
+    assert main(["play", "tic-tac-toe", "--seats", "human,random", "--no-save", "--seed", "1"]) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen

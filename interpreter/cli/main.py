@@ -19,7 +19,7 @@ from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, print
 from orrery.rulespec.wording import titled
 
 # The game-loading helpers live in .loading (cli_perf and play use them too); the old private names stay.
-from .loading import LIMIT_NAMES
+from .loading import LIMIT_NAMES, collector_held
 from .safeout import escaped_output
 from .tableargs import add_table_args
 from .loading import load_game_from_args as _load_game
@@ -399,8 +399,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or an option refused (exit 2): a code, as for every command
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
-    try:
-        with escaped_output():  # every text a command prints goes through printable (safeout.py)
+    try:  # (`orrery play` starts with the collector off until its table is set: loading.collector_held)
+        with escaped_output(), collector_held(argv is None and args.fn is cmd_play):
             return args.fn(args)
     except OrreryError as err:
         print(err.render(), file=sys.stderr)
