@@ -137,7 +137,11 @@ function players() {
   });
   $("players").replaceChildren(t);
 }
+let legendShown = null;  // the legend drawn last (the same for most frames: not drawn again)
 function legend() {
+  const key = JSON.stringify(frame.legend);
+  if (key === legendShown) return;
+  legendShown = key;
   const box = $("legend"); box.replaceChildren();
   for (const [sym, color, meaning] of frame.legend) {
     const li = el("li");
@@ -165,10 +169,19 @@ function drawState() {
   }
   players();
   legend();
-  const log = $("log"); log.replaceChildren();
-  for (const line of f.log) log.appendChild(el("li", {}, line));
-  log.scrollTop = log.scrollHeight;
-  const told = $("told"); told.replaceChildren();
-  for (const line of f.told) told.appendChild(el("li", {}, line));
+  const log = $("log");
+  if (lines(log, f.log)) log.scrollTop = log.scrollHeight;
+  lines($("told"), f.told);
   $("told-box").hidden = !f.told.length;
+}
+function lines(list, texts) {
+  // a list's items made `texts`, keeping the items it already shows (a log only grows: one item more a frame,
+  // not the whole log drawn again); whether anything changed
+  const items = list.children;
+  let same = 0;
+  while (same < items.length && same < texts.length && items[same].textContent === texts[same]) same++;
+  if (same === items.length && same === texts.length) return false;
+  while (items.length > same) list.lastChild.remove();
+  for (const line of texts.slice(same)) list.appendChild(el("li", {}, line));
+  return true;
 }

@@ -10,6 +10,7 @@ piece the seat does not see gets no symbol either).  Symbols, colours and the le
 
 from __future__ import annotations
 
+import functools
 import math
 from importlib.resources import files
 from typing import Any
@@ -80,8 +81,9 @@ def _pieces_of(view: dict[str, Any]) -> tuple[list[int], list[int], set[str]]:
     return on_boards, others, marks
 
 
+@functools.lru_cache(maxsize=1024)
 def css_colour(style: str | None) -> str | None:
-    """A rich style's colour as a CSS colour (#rrggbb), or None."""
+    """A rich style's colour as a CSS colour (#rrggbb), or None (worked out once per style)."""
     if not style:
         return None
     try:
@@ -99,6 +101,7 @@ class Looks:
         self.gs = gs
         self._sy: Symbols | None = None
         self._pieces: dict[int, tuple[str, str | None, str, bool]] = {}
+        self._entries: dict[int, dict[str, Any]] = {}
 
     @property
     def symbols(self) -> Symbols:
@@ -114,18 +117,26 @@ class Looks:
             self._pieces[pid] = (sy.symbol(pid), sy.style(pid), sy.label(PieceRef(pid)), sy.has_symbol(pid))
         return self._pieces[pid]
 
+    def entry(self, pid: int) -> dict[str, Any]:
+        """A piece as a frame describes it (one dict for every frame of the position: frames only send it)."""
+        if pid not in self._entries:
+            sym, style, label, symbolic = self.piece(pid)
+            self._entries[pid] = {"sym": sym, "color": css_colour(style), "label": label, "symbolic": symbolic}
+        return self._entries[pid]
+
 
 def drawing(gs: GameState, view: dict[str, Any], lay: dict[str, Any], looks: Looks | None = None) -> dict[str, Any]:
     """The symbols, colours and labels of the pieces `view` names (by id), and the legend of what is drawn
     (`looks`: the position's pieces as other viewers' frames drew them)."""
     looks = Looks(gs) if looks is None else looks
     on_boards, others, marks = _pieces_of(view)
+    boarded = set(on_boards)
     drawn: Drawn = {}
     pieces: dict[str, dict[str, Any]] = {}
     for pid in on_boards + others:
-        sym, style, label, symbolic = looks.piece(pid)
-        pieces[str(pid)] = {"sym": sym, "color": css_colour(style), "label": label, "symbolic": symbolic}
-        if pid in on_boards or symbolic:  # the terminal's legend: what boards and panels drew
+        pieces[str(pid)] = looks.entry(pid)
+        sym, style, _, symbolic = looks.piece(pid)
+        if pid in boarded or symbolic:  # the terminal's legend: what boards and panels drew
             drawn.setdefault((sym, style), []).append(pid)
     for key, zone in view["zones"].items():
         entry = lay.get(key.split("[")[0])
