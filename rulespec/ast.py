@@ -20,19 +20,19 @@ class Node:
 
     def children(self) -> Iterator["Node"]:
         """Direct child nodes, in source order."""
-        for name in _child_fields(type(self)):
-            yield from _nodes_in(getattr(self, name))
+        return iter(_kids(self))
 
     def walk(self) -> Iterator["Node"]:
         """This node and all its descendants, depth first (without recursion: deep trees and many walks, as the
-        checker and the code generators make, stay cheap)."""
+        checker, the code generators and the rules' analyses at every start make, stay cheap)."""
         todo: list[Node] = [self]
         while todo:
             node = todo.pop()
             yield node
-            kids = list(node.children())
-            kids.reverse()
-            todo.extend(kids)
+            kids = _kids(node)
+            if kids:
+                kids.reverse()
+                todo += kids
 
     def __reduce__(self) -> tuple:
         # pickled as a constructor call with the fields in order: a dataclass's own slots pickling reads
@@ -56,12 +56,27 @@ def _child_fields(cls: type) -> tuple[str, ...]:
     return _all_fields(cls)[1:]
 
 
-def _nodes_in(value: Any) -> Iterator[Node]:
-    if isinstance(value, Node):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _nodes_in(item)
+def _kids(node: Node) -> list[Node]:
+    """A node's direct children, in source order, as a new list (a loop, not nested generators: walks of every
+    tree are a part of each game's start)."""
+    out: list[Node] = []
+    cls = type(node)
+    names = _FIELD_NAMES.get(cls) or _all_fields(cls)
+    for i in range(1, len(names)):
+        value = getattr(node, names[i])
+        if isinstance(value, Node):
+            out.append(value)
+        elif isinstance(value, tuple) and value:
+            _nodes_in(value, out)
+    return out
+
+
+def _nodes_in(value: tuple, out: list[Node]) -> None:
+    for item in value:
+        if isinstance(item, Node):
+            out.append(item)
+        elif isinstance(item, tuple):
+            _nodes_in(item, out)
 
 
 # ------------------------------------------------------------------ expressions

@@ -3,8 +3,8 @@
 Split from models.py (which holds the spec itself); the JSON Schema of each comes from rulespec/schema.py.
 """
 
-from __future__ import annotations
-
+# (No `from __future__ import annotations`: pydantic would compile every annotation from its text when the class
+# is made, a third of this module's import; the few forward references are written as text.)
 import re
 from typing import Annotated, Any
 

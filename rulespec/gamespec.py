@@ -7,7 +7,7 @@ both import it without importing each other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from . import ast as A
 from .errors import Finding, Span
@@ -43,4 +43,31 @@ class GameSpec:
 
     def span(self, *path: Any) -> Span:
         """Where a value of the spec is written (base or variant file)."""
+        known = self.__dict__.get("_spans")
+        if known is not None and path in known:
+            return known[path]
         return self.merged.span(tuple(path))
+
+    def defer_merged(self, load: Callable[[], Merged], spans: dict[tuple, Span]) -> None:
+        """`merged` made by `load()` when first read: a spec read back from the disk cache (speccache.py) leaves
+        its YAML documents (four fifths of an entry, read only to locate a message) packed until then; `spans`
+        (merged.span of every mapping and list: a declaration, as the rules read them) are known without them."""
+        self.__dict__.pop("merged", None)
+        self.__dict__["_load_merged"] = load
+        self.__dict__["_spans"] = spans
+
+    def __getattr__(self, name: str) -> Any:
+        # (called only for an attribute the instance lacks: `merged` after defer_merged)
+        load = self.__dict__.pop("_load_merged", None) if name == "merged" else None
+        if load is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.merged = merged = load()
+        return merged
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        if "_load_merged" in state:  # (pickled, copied: with its documents)
+            del state["_load_merged"]
+            state["merged"] = self.merged
+        state.pop("_spans", None)
+        return state

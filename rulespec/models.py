@@ -5,8 +5,8 @@ Fields holding conditions are typed `ExprText`, fields holding effects
 Schema that `orrery schema` prints is exported from these models.
 """
 
-from __future__ import annotations
-
+# (No `from __future__ import annotations`: pydantic would compile every annotation from its text when the class
+# is made, a third of this module's import; the few forward references are written as text.)
 import re
 from typing import Annotated, Any, Literal, Union
 
@@ -126,7 +126,6 @@ class AttrDecl(Model):
 TypeDecl = Union[AttrDecl, list[Any], str]
 """A type declaration: a type name (int, str, bool, player, dir, list, record, any, a `names:` set), a list of
 allowed values, or the long form (AttrDecl): `{type, values, default}`, `{record: {...}}`, `{list: T}`, `{row: T}`."""
-AttrDecl.model_rebuild()
 
 
 class StateDecl(AttrDecl):
@@ -195,7 +194,7 @@ Size = Union[Annotated[int, Field(ge=1, le=1000)], str]
 class EdgeDecl(BaseModel):
     """A graph edge written as a record: its two nodes, and values for the graph's `edge_attributes`."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
     from_: str = Field(alias="from", description="The node the edge starts at.")
     to: str = Field(description="The node the edge leads to.")

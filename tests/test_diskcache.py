@@ -146,6 +146,66 @@ def test_an_entry_naming_anything_but_a_spec_class_is_refused_and_nothing_it_nam
     assert not witness.exists()
 
 
+def _container_paths(value, path=()):
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, sub in items:
+        if isinstance(sub, (dict, list)):
+            yield path + (key,)
+            yield from _container_paths(sub, path + (key,))
+
+
+def test_a_cached_spec_reads_its_yaml_documents_only_when_a_place_is_asked_for(cache, builds):
+    """A warm start plays without unpickling the YAML documents (`merged`, most of an entry): the spans of the
+    declarations come with the entry, and `merged` is read back, equal to a fresh load's, when first used."""
+    variant = sorted(VARIANT.glob("*.yaml"))[0]
+    fresh = loader.load_spec_uncached(TIC_TAC_TOE, [variant])
+    loader.load_spec(TIC_TAC_TOE, [variant])
+    again = loader.load_spec(TIC_TAC_TOE, [variant])
+    assert "merged" not in again.__dict__
+    Game(again).new_initial_state(seed=1).legal_actions()
+    assert "merged" not in again.__dict__  # (the rules' spans came from the entry)
+    paths = list(_container_paths(fresh.merged.data))
+    assert len(paths) > 10 and [again.span(*p) for p in paths] == [fresh.span(*p) for p in paths]
+    assert "merged" not in again.__dict__
+    assert again.span("game", "name") == fresh.span("game", "name")  # a value's place: the documents are read
+    merged = again.__dict__["merged"]
+    assert merged.data == fresh.merged.data and merged.variant_names == fresh.merged.variant_names
+    assert [d.text for d in [merged.base, *merged.variants]] == [d.text for d in [fresh.merged.base,
+                                                                                  *fresh.merged.variants]]
+    assert merged.key_span(("actions",)) == fresh.merged.key_span(("actions",))
+    assert builds == [TIC_TAC_TOE, TIC_TAC_TOE]  # (the fresh load, the first load; never the documents again)
+
+
+def test_a_cached_spec_pickles_and_copies_with_its_documents(cache, builds):
+    import copy
+
+    loader.load_spec(CONNECT_FOUR)
+    again = loader.load_spec(CONNECT_FOUR)
+    for other in (pickle.loads(pickle.dumps(again)), copy.deepcopy(again)):
+        assert "merged" in other.__dict__ and "_load_merged" not in other.__dict__
+        assert same_spec(other, again) and other.merged.data == again.merged.data
+
+
+def test_documents_that_do_not_read_back_are_loaded_from_the_files_and_nothing_they_name_runs(cache, builds,
+                                                                                             tmp_path):
+    witness = tmp_path / "ran"
+
+    class Evil:
+        def __reduce__(self):
+            return (open, (str(witness), "w"))
+
+    fresh = loader.load_spec(CONNECT_FOUR)
+    key = speccache.spec_key(CONNECT_FOUR, [], None, True)
+    head = loader.load_spec(CONNECT_FOUR)
+    head.__dict__.pop("_load_merged")
+    spans = head.__dict__.pop("_spans")
+    assert diskcache.write("spec", key, pickle.dumps((head, pickle.dumps(Evil()), [], spans)))
+    got = loader.load_spec(CONNECT_FOUR)
+    assert builds == [CONNECT_FOUR] and "merged" not in got.__dict__
+    assert got.merged.data == fresh.merged.data and len(builds) == 2  # read from the files instead
+    assert not witness.exists()
+
+
 def test_another_engines_entries_are_never_read(cache, builds, monkeypatch):
     loader.load_spec(CONNECT_FOUR)
     monkeypatch.setattr(diskcache, "_engine_digest", "0" * 64)  # the same files, another engine's source
@@ -219,17 +279,21 @@ def test_compiled_code_is_kept_and_a_damaged_or_foreign_entry_recompiled(cache):
 
 
 def test_a_warm_start_imports_no_yaml_reader_parser_checker_or_jsonschema(cache):
-    """What a warm `orrery.load_game` (and the table's first screen) must not wait for."""
+    """What a warm `orrery.load_game` (and the table's first screen) must not wait for: nor pydantic's validators
+    and serializers of the spec's models (built when first used: models.py; flatmodule reads the keys a spec sets
+    off the models), nor its plugin loader (importlib.metadata)."""
     import subprocess
     import sys
 
     code = ("import sys, orrery; orrery.load_game('connect-four').new_initial_state().legal_actions(); "
+            "from orrery.rulespec.models import Spec; "
             "print(sorted(m for m in ('orrery.rulespec.parser', 'orrery.rulespec.checker', 'orrery.rulespec.loader', "
-            "'lark', 'jsonschema', 'prompt_toolkit') if m in sys.modules))")
+            "'lark', 'jsonschema', 'prompt_toolkit', 'importlib.metadata') if m in sys.modules), "
+            "Spec.__pydantic_complete__)")
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
             for _ in range(2)]
-    assert runs[0] != "[]"  # cold: the loader did the work
-    assert runs[1] == "[]"
+    assert runs[0] != "[] False"  # cold: the loader did the work
+    assert runs[1] == "[] False"
 
 
 @pytest.fixture

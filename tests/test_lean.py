@@ -149,6 +149,34 @@ def test_a_key_the_flat_flow_does_not_know_leaves_the_game_to_the_general_lean_s
     lockstep(unwrapped, range(4))
 
 
+def _keys(value):
+    if isinstance(value, dict):
+        return {k: _keys(v) for k, v in value.items()}
+    return [_keys(v) for v in value] if isinstance(value, (list, tuple)) else None
+
+
+def test_the_keys_a_spec_sets_are_read_off_its_models_as_pydantic_dumps_them():
+    """flatmodule._set_fields gives model_dump(exclude_defaults=True)'s keys at every depth, without building
+    pydantic's serializers (a warm start of a classic game builds none: the first state waited for them)."""
+    import glob
+
+    from conftest import REPO
+    from orrery.interpreter.compiler.flatmodule import _set_fields
+    from orrery.rulespec.loader import load_spec
+
+    paths = sorted(glob.glob(str(REPO / "games" / "*" / "rules.yaml"))) + sorted(glob.glob(str(REPO / "tests" /
+                                                                                              "specs" / "*.yaml")))
+    checked = 0
+    for path in paths:
+        try:
+            model = load_spec(path, check=False).model
+        except Exception:  # noqa: BLE001 - (specs of the bad-input tests)
+            continue
+        assert _keys(_set_fields(model)) == _keys(model.model_dump(exclude_defaults=True)), path
+        checked += 1
+    assert checked > 30  # (that a warm start builds none: test_diskcache's warm-start test)
+
+
 def test_any_and_all_over_short_constant_lists_are_written_out():
     """(tic-tac-toe's end checks: any line all of one owner, every square filled; the games stay the API's:
     test_the_lean_path_plays_the_apis_games)"""
@@ -232,3 +260,63 @@ def test_an_offered_answer_a_rule_refuses_is_refused_as_the_api_refuses_it(game_
         lean.play(index)
     assert str(by_lean.value) == str(by_api.value)
     assert ("too deep" if refused == "pit" else "the door is shut") in str(by_api.value)
+
+
+def _fresh_pieces(game, seed, players, answers, fresh):
+    """The digests of a seeded random game's first `answers` positions; `fresh`: the pieces built again for it
+    (the rules' snapshot of them dropped first), else started from the snapshot."""
+    rules = game.engine(False)[0]
+    if fresh:
+        rules.__dict__.pop("_made_pieces", None)
+    gs = GameState.start(game, players, seed)
+    if fresh:
+        assert rules.__dict__["_made_pieces"]  # (this start made the snapshot the other one copies)
+    rng, out = Rng(seed + 3), [gs.digest()]
+    while not gs.is_terminal() and len(out) < answers:
+        legal = gs.legal_actions()
+        gs.apply(legal[rng.below(len(legal))])
+        out.append(gs.digest())
+    return out
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize("name,players", [("lantern-fair", 3), ("ultramassive", 2)])
+def test_pieces_made_once_per_player_count_start_the_games_a_fresh_build_starts(name, mode, players):
+    """(flowframe._make_pieces: Lantern Fair's setup shuffles after the pieces are made, an Ultramassive variable's
+    start draws a number: both run per game on the copied pieces, and the games are the same)"""
+    game = load_game(name, mode=mode)
+    for seed in (1, 2):
+        fresh = _fresh_pieces(game, seed, players, 40, True)
+        for _ in range(2):  # (and a game played from the snapshot leaves it as it was)
+            assert _fresh_pieces(game, seed, players, 40, False) == fresh
+    assert game.engine(False)[0].__dict__["_made_pieces"][players] is not None
+
+
+SCATTER = """
+orrery: 1
+game: {name: scatter, players: {min: 2, max: 2}}
+components:
+  pieces:
+    stone: {count: 6, start: "if random_int(0, 1) == 0 then left else right"}
+  zones: {left: {}, right: {}}
+flow:
+  phases:
+    - name: turns
+      steps:
+        - {actions: [take]}
+actions:
+  take:
+    params: {s: {from: "pieces(left) + pieces(right)"}}
+    effect: move s to box
+end:
+  empty: {when: "size(left) + size(right) == 0"}
+"""
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_pieces_whose_start_draws_are_made_for_each_game(tmp_path, mode):
+    from conftest import make_game
+
+    game = Game(make_game(tmp_path, SCATTER).spec, mode=mode)
+    starts = {tuple(map(str, GameState.start(game, 2, seed).pos.s.loc)) for seed in range(8)}
+    assert len(starts) > 1 and game.engine(False)[0].__dict__["_made_pieces"][2] is None

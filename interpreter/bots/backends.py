@@ -9,7 +9,6 @@ cache makes cheap). Ray runs tasks of a batch of games each, on a local Ray inst
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -67,6 +66,8 @@ def play_in_processes(task: Any, build: Builder, spec_of: Callable[[], TaskSpec]
     """The records in seed order, played by `jobs` processes started with `method` (default: fork where the
     system has it, else spawn; spawned workers build the task from `spec_of()`, a game loaded from files)."""
     global _FORKED
+    import multiprocessing  # (here: `orrery play` reads bot seeds from simulate.py and starts no process)
+
     method = method or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     ctx = multiprocessing.get_context(method)
     chunk = max(1, len(seeds) // (jobs * 8))  # a few chunks per worker: balanced, without a message per game

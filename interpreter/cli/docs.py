@@ -14,14 +14,14 @@ import argparse
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Callable
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING, Callable
 
 from orrery.rulespec.errors import InputError, printable
 
 from ..engine.gamefiles import close_to
+
+if TYPE_CHECKING:  # rich is imported when a page is shown, not when the parser is built
+    from rich.console import Console
 
 CHECKOUT_DOCS = Path(__file__).resolve().parents[2] / "docs"  # a checkout installed before docs were package data
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
@@ -111,6 +111,8 @@ def cmd_docs(args: argparse.Namespace) -> int:
     text = path.read_text(encoding="utf-8")
     if args.section:
         text = section(text, " ".join(args.section), args.topic)
+    from rich.console import Console
+
     show_markdown(Console(highlight=False), text)
     return 0
 
@@ -118,6 +120,8 @@ def cmd_docs(args: argparse.Namespace) -> int:
 def show_markdown(console: Console, text: str) -> None:
     """Markdown: on a terminal rendered, wrapped to its width and shown through a pager (a reference or the
     rules of a big game run to hundreds of lines); elsewhere printed as it is, whole lines."""
+    from rich.markup import escape
+
     if not console.is_terminal:
         console.print(escape(text), soft_wrap=True, end="")
         return

@@ -7,13 +7,19 @@ a save or a log names); its own module so that none of them imports another for 
 from __future__ import annotations
 
 import argparse
+import gc
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
 
 from orrery.rulespec.errors import InputError
-from orrery.rulespec.source import YamlLimits
 
-from ..core.valueops import MAX_DIGITS, Limits
-from ..core.options import limit_error
+from ..core.options import MAX_DIGITS, limit_error
+
+if TYPE_CHECKING:  # (imported when a command reads its limits: `orrery --help` builds the parser without them)
+    from orrery.rulespec.source import YamlLimits
+
+    from ..core.valueops import Limits
 
 LIMIT_NAMES = {
     "cascade": "most state-trigger firings in one cascade",
@@ -34,6 +40,10 @@ LIMIT_NAMES = {
 
 def parse_limits(args: argparse.Namespace) -> tuple[Limits, YamlLimits, int]:
     """Parse --limit NAME=N options into engine, YAML and step limits."""
+    from orrery.rulespec.source import YamlLimits
+
+    from ..core.valueops import Limits
+
     eng: dict[str, int] = {}
     yml: dict[str, int] = {}
     steps = 20_000
@@ -89,3 +99,37 @@ def parse_bots(text: str, players: int) -> list[str]:
     if len(bots) not in (1, players):
         raise InputError(f"--bots: give one bot for everyone or one per seat ({players}), not {len(bots)}")
     return bots
+
+
+# ------------------------------------------------------------------ start-up and the garbage collector
+
+_held = False  # the collector is off while a command starts (collector_held), until it has settled
+
+
+@contextmanager
+def collector_held(held: bool = True) -> Iterator[None]:
+    """The cyclic garbage collector off while a command starts, until `settled()`: start-up makes objects that
+    live as long as the process (modules, the spec, its code, the first state), so every collection meanwhile
+    walks them for nothing (`orrery play`: a tenth of its first screen's instructions went to the collector).
+    Only for the `orrery` process itself (`held`): a test calling `main()` keeps its collector as it is."""
+    global _held
+    if not held or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    _held = True
+    try:
+        yield
+    finally:
+        if _held:  # (never settled: an error, or a command that stopped before its first question)
+            _held = False
+            gc.enable()
+
+
+def settled() -> None:
+    """The command has started: what start-up made is frozen out of every later collection, the collector on."""
+    global _held
+    if _held:
+        _held = False
+        gc.freeze()
+        gc.enable()

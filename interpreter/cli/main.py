@@ -9,16 +9,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 from orrery import __version__
 from orrery.rulespec.errors import Finding, InputError, OrreryError, Span, printable
 from orrery.rulespec.wording import titled
 
 # The game-loading helpers live in .loading (cli_perf and play use them too); the old private names stay.
-from .loading import LIMIT_NAMES
+from .loading import LIMIT_NAMES, collector_held
 from .safeout import escaped_output
 from .tableargs import add_table_args
 from .loading import load_game_from_args as _load_game
@@ -266,9 +267,31 @@ def cmd_test(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ parser
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, with a did-you-mean for a mistyped command (`orrery plya`: did you mean 'play'?)."""
+
+    def error(self, message: str) -> NoReturn:
+        bad = _BAD_COMMAND.match(message)
+        if bad:  # (a unique start of a command's name, `orrery sim`, or a name a letter off)
+            from ..engine.gamefiles import close_to
+
+            word, names = bad.group(1), _commands(self)
+            starts = [n for n in names if word and n.startswith(word)]
+            message += f" (did you mean '{starts[0]}'?)" if len(starts) == 1 else close_to(word, names)
+        super().error(message)
+
+
+_BAD_COMMAND = re.compile(r"argument COMMAND: invalid choice: '([^']*)'")
+
+
+def _commands(p: argparse.ArgumentParser) -> list[str]:
+    return [name for a in p._actions if isinstance(a, argparse._SubParsersAction) for name in a.choices]
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand documented."""
-    p = argparse.ArgumentParser(prog="orrery", description="Orrery: play, check and simulate tabletop games "
+    """The argument parser with every subcommand documented.  A command's own module is imported when it runs,
+    not here (`orrery --help` and a mistyped command load no engine, no pydantic and no rich)."""
+    p = _Parser(prog="orrery", description="Orrery: play, check and simulate tabletop games "
                                 "written as rule specs.")
     p.add_argument("--version", action="version", version=f"orrery {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -376,8 +399,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or an option refused (exit 2): a code, as for every command
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
-    try:
-        with escaped_output():  # every text a command prints goes through printable (safeout.py)
+    try:  # (`orrery play` starts with the collector off until its table is set: loading.collector_held)
+        with escaped_output(), collector_held(argv is None and args.fn is cmd_play):
             return args.fn(args)
     except OrreryError as err:
         print(err.render(), file=sys.stderr)

@@ -62,6 +62,7 @@ from ..bots.factory import BOTS, PARAMETRIC, Bot, apply_choice, bot_error, make_
 from ..engine.game import Game, GameState
 from ..engine.gamefiles import close_to, game_ref, resolve_game, resolve_variant
 from ..files.log import LogWriter
+from .loading import settled
 from .narrate import Watch
 from .prompter import EOF, HELP, QUIT, UNDO, LineReader, Table, answer_words, ask
 from ..files.save import (SUFFIX, Save, SavedDecision, SaveLock, decisions_of, make_save, read_save, replay_decisions,
@@ -377,6 +378,7 @@ def play(game: Game, path: Path, variants: list[str], args: argparse.Namespace, 
     readers: dict[int, LineReader] = {}  # one per human seat: nobody recalls another seat's answers
 
     told = list(gs.narration)  # what the table told on the screen since it was last cleared: the screen repeats it
+    settled()  # (the table is set: what start-up made lives as long as the game; loading.collector_held)
 
     def screen_viewers() -> list[int]:
         """Who reads the shared screen now: the human it was handed to, else every human at the table."""

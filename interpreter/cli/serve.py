@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from orrery.rulespec.errors import InputError
 
 from ..core.options import Number
-from ..engine.gamefiles import bundled_games
 from .tableargs import add_table_args
-from .undo import BotMemory
+
+if TYPE_CHECKING:  # the command's own modules are imported when it runs, not when the parser is built
+    from .undo import BotMemory
 
 PORT = Number("--port", 1, 65535)
 DEFAULT_DIR = "orrery-tables"
@@ -46,6 +47,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(f"orrery serve needs the 'serve' extra ({exc.name} is missing): "
                          "pip install 'orrery[serve]'") from None
     from ..engine.game import load_game
+    from ..engine.gamefiles import bundled_games
     from .loading import load_game_from_args
     from .play import parse_seats
 
@@ -95,6 +97,8 @@ class TableUndo:
 
     def remember(self, bots: dict[int, Any], remake: Any) -> BotMemory:
         """`orrery play`'s memory: a bot answers again exactly as it did before the undo (cli/undo.py)."""
+        from .undo import BotMemory
+
         return BotMemory(bots, remake)
 
 

@@ -9,15 +9,16 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from orrery.rulespec.errors import InputError, printable
 
 from ..core.options import GAMES, JOBS, PLAYERS, SEED
-from ..workbench.compare import TEST_NAME, compare_trials, format_table
-from ..workbench.trials import Trial, run_trials
 from .loading import load_game_from_args, parse_bots, parse_limits
 from .progress import progress
+
+if TYPE_CHECKING:  # the workbench's modules are imported when a command runs, not when the parser is built
+    from ..workbench.trials import Trial
 
 EXIT_OK = 0
 
@@ -49,6 +50,8 @@ def players_of(args: argparse.Namespace, game: Any) -> int:
 
 def play(args: argparse.Namespace, game: Any, players: int, bots: list[str], label: str = "") -> list[Trial]:
     """The command's seeded games with a progress bar (when stderr is a terminal)."""
+    from ..workbench.trials import run_trials
+
     _, _, steps = parse_limits(args)
     with progress(args.games, quiet=getattr(args, "json", False)) as tick:
         return run_trials(game, args.games, players, args.seed, bots, max_steps=steps, jobs=args.jobs, progress=tick)
@@ -77,6 +80,8 @@ def side_variants(text: str | None) -> list[str]:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Variant A/B on paired seeds: each metric's difference with its interval and significance."""
+    from ..workbench.compare import TEST_NAME, compare_trials, format_table
+
     sides = args.variant or []
     if not 1 <= len(sides) <= 2:
         raise InputError("compare: give --variant B (the game as written against B) or --variant A --variant B")
@@ -161,6 +166,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Play seeded games and write the balance report: an HTML page and its PNG figures."""
     from pathlib import Path
 
+    from ..workbench.compare import compare_trials
     from ..workbench.plots import MissingPlotting, pyplot
     from ..workbench.report import Report, write_report
 
@@ -201,6 +207,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
 
     from ..engine.gamefiles import resolve_game, resolve_variant
     from ..workbench import tune as T
+    from ..workbench.trials import run_trials
 
     try:
         T.optuna_module()

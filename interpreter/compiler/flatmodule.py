@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from orrery.rulespec import ast as A
 
 from . import typepass as T
@@ -122,7 +124,22 @@ def _flow_shape(rules: Any) -> None:
             raise FlatUnsupported(f"the action '{a.name}'")
     if rules.spec.effect("scoring", "final") is not None:
         raise FlatUnsupported("final scoring")
-    _known_keys(m.model_dump(exclude_defaults=True))  # (last: dumping a big spec's model costs a tenth of a second)
+    _known_keys(_set_fields(m))
+
+
+def _set_fields(value: Any) -> Any:
+    """`model.model_dump(exclude_defaults=True)`'s keys, read off the models: pydantic's dump would first build
+    the serializers of every spec model (they are built when first used: models.py), a tenth of a second."""
+    if isinstance(value, BaseModel):
+        out = {name: _set_fields(getattr(value, name)) for name, f in type(value).model_fields.items()
+               if f.is_required() or getattr(value, name) != f.get_default(call_default_factory=True)}
+        out.update((k, _set_fields(v)) for k, v in (value.__pydantic_extra__ or {}).items())
+        return out
+    if isinstance(value, dict):
+        return {k: _set_fields(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_set_fields(v) for v in value]
+    return value
 
 
 def flat_module(rules: Any, reads_flow: Any, tp: TypePass | None = None) -> FlatModule:

@@ -213,6 +213,7 @@ class _Reader(pickle.Unpickler):
     def __init__(self, f: Any, rules: Any):
         super().__init__(f)
         self.rules = rules
+        self.kids: dict[int, list] = {}  # a node's children, listed once: paths down the spec share their starts
 
     def persistent_load(self, pid: Any) -> Any:
         what = pid[0]
@@ -224,7 +225,10 @@ class _Reader(pickle.Unpickler):
                 for how, key in pid[1]:
                     node = getattr(node, key) if how == "a" else node[key]
             for i in pid[-1]:
-                node = list(node.children())[i]
+                kids = self.kids.get(id(node))  # (the spec holds every node it reaches while this reads)
+                if kids is None:
+                    kids = self.kids[id(node)] = list(node.children())
+                node = kids[i]
             if not isinstance(node, A.Node):
                 raise pickle.UnpicklingError("not a node")
             return node

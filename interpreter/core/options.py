@@ -10,7 +10,6 @@ untrusted, so it cannot make a bot think for hours.
 
 from __future__ import annotations
 
-import argparse
 import math
 import re
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ MAX_BENCH_SECONDS = 3600.0
 MAX_THINK = 600.0  # a search bot's time per decision at the table
 MAX_LIMIT = 10**12  # any engine limit; past it a limit means nothing but "run out of memory"
 MAX_YAML_BYTES = 1_000_000_000  # yaml_bytes: a spec of 1 GB could not be loaded anyway
+MAX_DIGITS = 4000  # the `digits` limit cannot go higher: Python turns at most 4300 digits into text
 # Bot budgets (mcts:N:Ts:playout=P:c=C:rave=K), from the command line or a save.
 MAX_ITERATIONS = 1_000_000
 MAX_BOT_SECONDS = 600.0
@@ -49,6 +49,8 @@ class Number:
         value = parse_number(text, self.integer)
         if value is None or not self.fits(value):
             shown = text if len(text) <= 40 else text[:37] + "..."
+            import argparse  # (here: the engine reads MAX_DIGITS from this module without the command line)
+
             # argparse prints "argument --delay: " before this: the option is named once
             raise argparse.ArgumentTypeError(f"{self.wanted().removeprefix(self.option + ' ')}, not {shown!r}")
         return value

@@ -13,6 +13,7 @@ from typing import Any
 from orrery.rulespec import ast as A
 
 from .decisions import RuleError, RunawayError
+from .options import MAX_DIGITS
 from .values import Cell, PieceRef, Player, ZoneRef
 
 Interp = Any  # the evaluator's Interp; not imported: the evaluator imports this module
@@ -263,7 +264,6 @@ def stack_overflow(exc: RecursionError, limits: Limits) -> RunawayError | None:
 
 _SMALL = 1 << 60  # numbers smaller than this are never measured: the common case costs two comparisons
 _CEILINGS: dict[int, int] = {}  # digits limit -> 10**digits
-MAX_DIGITS = 4000  # the `digits` limit cannot go higher: Python turns at most 4300 digits into text
 
 
 def checked_number(interp: Interp, r: int, span: Any) -> int:

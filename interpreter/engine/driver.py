@@ -78,6 +78,17 @@ def refusal(failed: RequireFailed, revealing: bool) -> Exception:
     return after_reveal(failed) if revealing else IllegalMove(failed.explain())
 
 
+def _expected(expect: Any, d: Decision) -> dict | None:
+    """The verdicts kept for menu `d` (GameState._viable), if it is the menu they were found at."""
+    if expect is None:
+        return None
+    seen = expect[0]
+    if (d.kind != "choose" or d.site != seen.site or d.player != seen.player or d.prompt != seen.prompt
+            or len(d.options) != len(seen.options)):
+        return None
+    return expect[1]
+
+
 def _starts(d: Decision, scope: str | None) -> bool:
     """Whether an answer to `d` that names an action starts an action of its own: at a step menu, or at a
     window opened outside any action (inside one, the window's answers are part of that action's move)."""
@@ -90,6 +101,13 @@ class _Spent(Exception):
 
 class GameState:
     """A game in progress: a position (state + continuation), its history and narration."""
+
+    # What the look-ahead of the pending menu found at the menu each of its options leads to (`_viable`): the
+    # verdicts of that menu's options, reused when that option is answered (`_expect`), not replayed again.
+    _ahead: Any = None
+    _expect: Any = None
+    _seen: Any = None
+    _keep = False
 
     def __init__(self, game: Any, pos: Position, seed: int):
         self.game = game
@@ -333,9 +351,11 @@ class GameState:
         try:
             if d.sealed:
                 self._sealed_answer()
+            self._expect = self._ahead_of(d, opt)
             self.pos.resume(opt.value)
             self._advance()
         except BaseException as failed:  # refused or broken: the position goes back to where it was
+            self._expect = None
             del self.steps[nh:]
             if told is not None:
                 del told[nn:]
@@ -404,6 +424,7 @@ class GameState:
                                        opt.value))
                 if decision.sealed:
                     self._sealed_answer()
+                self._expect = self._ahead_of(decision, opt)
                 pos.resume(opt.value)
                 continue
             decision.options = viable
@@ -538,20 +559,23 @@ class GameState:
 
     def _viable(self, decision: Decision) -> list[Option]:
         """The options from which the current action can still be completed."""
+        expect, self._expect, self._ahead = self._expect, None, None
         if not self._needs_lookahead(decision):
             return list(decision.options)
         self.lookahead_used = 0
         self._look_loops = 0  # every run made for this menu shares one loop budget (limit loop)
-        actions = self.game.rules.actions
+        actions, limits = self.game.rules.actions, self.game.limits
         fallible = fallible_of(self.game.rules)
         sure = fallible.sure(decision, self.pos)  # (options judged without a replay)
         judged = fallible.price_gated if decision.kind == "action" else ()
+        known = _expected(expect, decision)
+        ahead: dict[int, Any] = {}
         out = []
         for opt in decision.options:
             why = sure(opt.value) if sure is not None else None
             if why is not None and opt.value in judged:  # (judged by its menu: counted as the run it saves)
                 self.lookahead_used += 1
-                if self.lookahead_used > self.game.limits.lookahead:
+                if self.lookahead_used > limits.lookahead:
                     why = True  # (past the budget an option is offered, as _dead_end does)
             if why is True:
                 out.append(opt)
@@ -561,12 +585,32 @@ class GameState:
                     scope = opt.value if opt.value in actions else None
                 else:
                     scope = decision.action
-                why = self._dead_end(self.pos, opt.value, scope)
+                found = known.get(opt.index) if known is not None and scope == expect[2] else None
+                if (found is not None and self.lookahead_used + found[1] <= limits.lookahead
+                        and self.pos.it.loops + self._look_loops <= found[3]):
+                    # found when the menu before was looked ahead, from this very position: the same runs would
+                    # find it again (the engine is deterministic, and no budget can run out on the way)
+                    why = found[0]
+                    self.lookahead_used += found[1]
+                    self._look_loops += found[2]
+                else:
+                    self._seen, self._keep = None, True
+                    why = self._dead_end(self.pos, opt.value, scope)
+                    if self._seen is not None:
+                        ahead[opt.index] = self._seen
             if why is None:
                 out.append(opt)
             else:
                 decision.refuse(opt, why)  # (not written out: the menu's other refusals stay unread)
+        if ahead:
+            self._ahead = (decision, ahead)
         return out
+
+    def _ahead_of(self, d: Decision, opt: Option) -> Any:
+        """What the look-ahead of menu `d` found at the menu its option `opt` leads to (None: nothing kept)."""
+        ahead = self._ahead
+        self._ahead = None
+        return ahead[1].get(opt.index) if ahead is not None and ahead[0] is d else None
 
     def _dead_end(self, pos: Position, value: Any, scope: str | None) -> str | None:
         """None if answering `value` at `pos` can lead to completing the action `scope`, else why it cannot.
@@ -575,8 +619,10 @@ class GameState:
         menu, a cascade's question, another phase), the action is complete.  Outside any action (scope
         None) only the run up to the next decision is checked.  Every option tried counts against the
         `lookahead` budget; past it, the option is offered (a failure later is refused with its reason).
+        For a menu's own option (`_keep` set by `_viable`), what was found at the next menu is kept in `_seen`.
         """
         limits = self.game.limits
+        top, self._keep = self._keep, False
         self.lookahead_used += 1
         if self.lookahead_used > limits.lookahead:
             return None
@@ -612,15 +658,25 @@ class GameState:
             # the reason is still that of the last option in menu order, which is `skip` itself.
             options = [options[-1], *options[:-1]]
         last_why = "no option can be completed"
+        # (a menu's own option, leading to a choice: each verdict found there is kept, with the runs and loop
+        # ticks it took and the loop count it started from, for when this option is answered: `_viable`)
+        seen = {} if top and nxt.kind == "choose" and not nxt.sealed else None
+        completes = False
         for k, opt in enumerate(options):
             why = verdicts.get(id(opt)) if sure is not None else None
             if why.__class__ is not str:  # (not known to be refused: replayed)
+                used, ticks, start = self.lookahead_used, self._look_loops, q.it.loops + self._look_loops
                 why = self._dead_end(q, opt.value, scope)
+                if seen is not None:
+                    seen[opt.index] = (why, self.lookahead_used - used, self._look_loops - ticks, start)
             if why is None:
-                return None
+                completes = True
+                break
             if k == 0 or options is nxt.options:
                 last_why = why
-        return last_why
+        if seen and self.lookahead_used < limits.lookahead:  # (no budget ran out on the way)
+            self._seen = (nxt, seen, scope)
+        return None if completes else last_why
 
     def _look_run(self, q: Position, scope: str | None) -> Decision | None:
         """Run a look-ahead clone to its next decision, its loop ticks charged to the menu's shared budget.  When

@@ -266,14 +266,46 @@ class FlowFrame:
 
 
 def _make_pieces(pos: "Position") -> None:
-    """The components, tracks and variables the game starts with (flow._game_start's first part)."""
+    """The components, tracks and variables the game starts with (flow._game_start's first part).
+
+    The pieces and tracks depend on nothing but the rules and the player count when making them draws no
+    random number, ticks no loop, remembers no derived value and says nothing: then they are made once per
+    rules and player count and every new game starts from a copy of them (a game with hundreds of pieces no
+    longer builds each one again).  The variables (whose start may draw) and the setup, shuffles included,
+    run for each game as before."""
     it, s, r = pos.it, pos.s, pos.it.r
-    counts = r.initial_counts()
+    counts = r.initial_counts()  # (checked at every start: the limit is the game's, the snapshot the rules')
     if sum(counts.values()) > it.limits.pieces:
         biggest = max(counts, key=counts.get)
         raise RunawayError(f"the components make {sum(counts.values())} pieces ({counts[biggest]} of '{biggest}'), "
                            f"more than {it.limits.pieces} (limit pieces); raise it with --limit pieces=N",
                            r.spec.span("components", "pieces", biggest))
+    made = r.__dict__.setdefault("_made_pieces", {})
+    snap = made.get(s.n)
+    if snap is not None and s.origins is None and not s.kinds:
+        _start_from(s, snap)
+    else:
+        rng, loops = s.rng.state, it.loops
+        _build_pieces(pos)
+        if s.n not in made:
+            still = rng == s.rng.state and loops == it.loops and not s.derived and not s.msgs and s.origins is None
+            made[s.n] = s.clone() if still else None
+    for name, var in r.variables.items():
+        init_var(it, name, var.per_player, var.start, ("variables", name, "start"))
+
+
+def _start_from(s: Any, snap: Any) -> None:
+    """A new state's pieces, places and variables as a snapshot has them (lists and dicts copied where a state
+    changes them in place; piece attribute dicts are replaced when written, never changed)."""
+    s.kinds, s.attrs, s.loc = snap.kinds, list(snap.attrs), list(snap.loc)
+    s.places, s._own, s.stamps = dict(snap.places), set(), dict(snap.stamps)
+    s.clock, s.version = snap.clock, snap.version
+    s.vars, s.pvars = dict(snap.vars), [dict(d) for d in snap.pvars]
+
+
+def _build_pieces(pos: "Position") -> None:
+    """Make the components and tracks (no snapshot)."""
+    it, s, r = pos.it, pos.s, pos.it.r
     for kind, attrs in r.initial_pieces():
         start = r.kinds[kind].start
         if start is not None and r.kinds[kind].start_reads_it:  # `it`: the piece, made first in the box
@@ -284,8 +316,6 @@ def _make_pieces(pos: "Position") -> None:
         s.new_piece(kind, attrs, place)
     for name, track in r.tracks.items():
         init_var(it, name, track.per_player, track.start, ("components", "tracks", name, "start"))
-    for name, var in r.variables.items():
-        init_var(it, name, var.per_player, var.start, ("variables", name, "start"))
 
 
 def _next_turn(it: Any, ph: Any, c: Any) -> bool:

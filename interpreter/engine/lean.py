@@ -100,6 +100,7 @@ class LeanState(GameState):
             if len(viable) == 1 and not decision.must_ask:
                 if decision.sealed:
                     self._sealed_answer()
+                self._expect = self._ahead_of(decision, viable[0])
                 pos.resume(viable[0].value)
                 continue
             decision.options = viable
@@ -112,9 +113,11 @@ class LeanState(GameState):
         try:
             if self.pos.decision.sealed:
                 self._sealed_answer()
+            self._expect = self._ahead_of(self.pos.decision, opt)
             self.pos.resume(opt.value)
             self._advance()
         except RequireFailed as failed:
+            self._expect = None
             self.pos.decision = None
             raise refusal(failed, self._revealing) from None
 

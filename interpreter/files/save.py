@@ -43,8 +43,6 @@ from json.decoder import scanstring
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from filelock import FileLock, Timeout
-
 from orrery.rulespec.bounded import LineIndex, NotAFile, TooLarge, read_bounded
 from orrery.rulespec.errors import Finding, InputError, Span
 
@@ -576,7 +574,7 @@ class SaveLock:
 
     def __init__(self, save_path: str | Path):
         self.path = Path(f"{save_path}.lock")
-        self.lock: FileLock | None = None
+        self.lock: Any = None  # filelock's FileLock while held
 
     @classmethod
     def take(cls, save_path: str | Path) -> "SaveLock":
@@ -593,6 +591,8 @@ class SaveLock:
         """Take the lock: None when held now, else a note on who holds it (' (pid N)' or '')."""
         if not self.path.parent.is_dir():
             return None  # no folder to save in (filelock would make one): the save itself will say so
+        from filelock import FileLock, Timeout  # (here: a game played with --no-save takes no lock)
+
         lock = FileLock(self.path, timeout=0)
         try:
             lock.acquire()
@@ -629,6 +629,8 @@ class SaveLock:
         """True if another process holds the lock now (checked by taking it briefly)."""
         if not self.path.exists():
             return False
+        from filelock import FileLock, Timeout
+
         lock = FileLock(self.path, timeout=0)
         try:
             lock.acquire()
