@@ -168,11 +168,11 @@ def _serve() -> None:
     import gc
     import importlib
 
-    from orrery.interpreter.cli.main import build_parser
+    from orrery.interpreter.cli.main import the_parser
 
     from orrery.rulespec.parser import parse_block, parse_expr
 
-    build_parser()  # the imports every child shares (some commands' modules are imported by the parser)
+    the_parser()  # built once for every child (as its imports: nothing in it depends on the environment)
     parse_expr("0"), parse_block("pass")  # and the rule-text parsers (read from their shipped tables at first use)
     for name in PRELOAD:
         importlib.import_module(name)
