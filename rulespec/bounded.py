@@ -16,10 +16,21 @@ import bisect
 import errno
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
 _CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class YamlLimits:
+    """Resource limits for reading one YAML file (here, not in source.py: the command line reads them without
+    importing the YAML reader; source.YamlLimits is this class)."""
+
+    max_bytes: int = 5_000_000
+    max_nodes: int = 1_000_000  # after alias expansion
+    max_depth: int = 100
 
 
 class TooLarge(Exception):
@@ -216,5 +227,5 @@ class LineIndex:
         return i + 1, offset - self.starts[i] + 1
 
 
-__all__ = ["TooLarge", "NotAFile", "regular_stat", "open_regular", "size_text", "read_bounded", "read_stream", "check_size", "iter_lines", "read_line",
+__all__ = ["YamlLimits", "TooLarge", "NotAFile", "regular_stat", "open_regular", "size_text", "read_bounded", "read_stream", "check_size", "iter_lines", "read_line",
            "LineIndex"]

@@ -7,12 +7,14 @@ both import it without importing each other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import ast as A
 from .errors import Finding, Span
 from .models import Spec
-from .variants import Merged
+
+if TYPE_CHECKING:  # (a spec read back from the disk cache needs no YAML reader until `merged` is read)
+    from .variants import Merged
 
 
 @dataclass

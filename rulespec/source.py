@@ -26,7 +26,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.resolver import VersionedResolver
 
-from .bounded import NotAFile, TooLarge, read_bounded, size_text
+from .bounded import NotAFile, TooLarge, YamlLimits, read_bounded, size_text
 from .errors import Finding, LimitError, SpecError, Span, remember_text
 
 _P = "tag:yaml.org,2002:"
@@ -43,15 +43,6 @@ _CONVERT = {_P + "int": "construct_yaml_int", _P + "float": "construct_yaml_floa
 # YAML's line breaks (the reader counts exactly these when it computes marks).
 _BREAK = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
 _SPACE = " \t\r\n\x85\u2028\u2029"
-
-
-@dataclass(frozen=True)
-class YamlLimits:
-    """Resource limits for reading one YAML file."""
-
-    max_bytes: int = 5_000_000
-    max_nodes: int = 1_000_000  # after alias expansion
-    max_depth: int = 100
 
 
 @dataclass

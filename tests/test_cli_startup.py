@@ -72,4 +72,4 @@ def test_main_called_from_python_leaves_the_collector_alone(monkeypatch, capsys)
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     frozen = gc.get_freeze_count()
     assert main(["play", "tic-tac-toe", "--seats", "human,random", "--no-save", "--seed", "1"]) == 0
-    assert gc.isenabled() and gc.get_freeze_count() == frozen
+    assert gc.isenabled() and gc.get_freeze_count() <= frozen  # (nothing frozen; what another test froze may die)

@@ -288,7 +288,7 @@ def test_a_warm_start_imports_no_yaml_reader_parser_checker_or_jsonschema(cache)
     code = ("import sys, orrery; orrery.load_game('connect-four').new_initial_state().legal_actions(); "
             "from orrery.rulespec.models import Spec; "
             "print(sorted(m for m in ('orrery.rulespec.parser', 'orrery.rulespec.checker', 'orrery.rulespec.loader', "
-            "'lark', 'jsonschema', 'prompt_toolkit', 'importlib.metadata') if m in sys.modules), "
+            "'lark', 'jsonschema', 'prompt_toolkit', 'importlib.metadata', 'ruamel.yaml') if m in sys.modules), "
             "Spec.__pydantic_complete__)")
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
             for _ in range(2)]

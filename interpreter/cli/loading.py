@@ -17,7 +17,7 @@ from orrery.rulespec.errors import InputError
 from ..core.options import MAX_DIGITS, limit_error
 
 if TYPE_CHECKING:  # (imported when a command reads its limits: `orrery --help` builds the parser without them)
-    from orrery.rulespec.source import YamlLimits
+    from orrery.rulespec.bounded import YamlLimits
 
     from ..core.valueops import Limits
 
@@ -40,7 +40,7 @@ LIMIT_NAMES = {
 
 def parse_limits(args: argparse.Namespace) -> tuple[Limits, YamlLimits, int]:
     """Parse --limit NAME=N options into engine, YAML and step limits."""
-    from orrery.rulespec.source import YamlLimits
+    from orrery.rulespec.bounded import YamlLimits
 
     from ..core.valueops import Limits
 
