@@ -17,6 +17,11 @@ SPEC = """\
 orrery: 1
 game: {{name: guards, players: {{min: 2, max: 2}}}}
 constants: {{keep: 1}}
+tables:
+  steps: {{values: [[0], [0, 1]], above: last}}
+  gaps: {{values: [[0], []], above: last}}
+  moves: {{values: {{slow: [1], fast: [1, 2]}}}}
+  spare: {{values: {{slow: [1]}}, default: []}}
 components:
   pieces:
     counter: {{attributes: {{owner: player}}, unlimited: true}}
@@ -83,6 +88,11 @@ CASES = [
     ("a bound that may be negative", 'if size(pile) > round - 5 { choose t from pile }', True),
     ("a while whose choice is not first", 'while size(pile) > 0 { say "x"\nchoose t from pile\nmove t to cell(board, "a1") }', True),
     ("every cell of a fixed board", 'choose c from cells(board)', False),
+    ("a row of a table whose every row has items", 'choose n from steps[round]', False),
+    ("a row of a keyed table whose every row has items", 'choose n from moves["fast"]', False),
+    ("a row of a table with an empty row", 'choose n from gaps[round]', True),
+    ("a row of a table whose default is empty", 'choose n from spare["fast"]', True),
+    ("a row of a table with a filter", 'choose n from steps[round] where n > 0', True),
     ("every direction", 'choose d from dirs("orthogonal")', False),
     ("a filter on the cells", 'choose c from cells(board) where empty(c)', True),
     ("a require", 'require round > 0', True),

@@ -1,7 +1,8 @@
 """When can a choice not come up empty?  The proofs behind core.fallibility's guards.
 
 A choice (a `choose`, or an action parameter) offers something for sure when its domain is a written list
-with no filter, all the cells of a fixed board, or the directions of an adjacency; or when a condition that
+with no filter, all the cells of a fixed board, the directions of an adjacency, or a row of a table whose every
+row is a list with items (`T[k]`); or when a condition that
 held just before, with nothing run in between, says so: `len(D) > 0` (also `>= 1`, `count`, `size`,
 `not empty(D)`, a bound that is a number, a constant or another size: `size(D) > hand_limit`) for a choice
 from D with no filter, or `any(C for x in D)` for `choose y from D where C'` when C' is C with x written y.
@@ -20,11 +21,13 @@ _ADJACENCIES = frozenset({"orthogonal", "diagonal", "king", "hex"})
 
 def never_empty(domain: A.Expr, cond: A.Expr | None, rules: Any = None) -> bool:
     """A domain that always offers something with no filter: a written list of items, `cells(BOARD)` of a
-    board that has cells, `dirs(ADJACENCY)`."""
+    board that has cells, `dirs(ADJACENCY)`, `TABLE[key]` of a table whose rows are all lists with items."""
     if cond is not None:
         return False
     if isinstance(domain, A.ListLit):
         return len(domain.items) > 0
+    if isinstance(domain, A.Index) and isinstance(domain.obj, A.Name) and rules is not None:
+        return _full_rows(rules, domain.obj.id)
     if not (isinstance(domain, A.Call) and len(domain.args) == 1 and not domain.kwargs):
         return False
     arg = domain.args[0]
@@ -33,6 +36,22 @@ def never_empty(domain: A.Expr, cond: A.Expr | None, rules: Any = None) -> bool:
     if domain.func == "cells" and rules is not None and isinstance(arg, A.Name):
         return _fixed_board(rules, arg.id)
     return False
+
+
+def _full_rows(rules: Any, name: str) -> bool:
+    """A table every entry of which (and its default, where a lookup can give it) is a list with items: a lookup
+    in it gives a list with items, or fails with an error (a key it has no entry for), never an empty menu."""
+    found = rules.names.get(name)
+    if found is None or found[0] != "table":
+        return False
+    table = found[1]
+    values = table.values
+    rows = list(values.values()) if isinstance(values, dict) else list(values) if isinstance(values, list) else None
+    if not rows:
+        return False
+    if table.default is not None or table.decl.above == "default":
+        rows.append(table.default)
+    return all(isinstance(row, list) and len(row) > 0 for row in rows)
 
 
 def _fixed_board(rules: Any, name: str) -> bool:
