@@ -16,13 +16,13 @@ from pettingzoo.test import api_test  # noqa: E402
 from orrery.adapters import gymnasium as gym_adapter  # noqa: E402
 from orrery.adapters import pettingzoo as pz_adapter  # noqa: E402
 from orrery.interpreter.engine.gamefiles import bundled_games, resolve_game  # noqa: E402
-from orrery.rulespec.source import load_yaml  # noqa: E402
+from conftest import spec_data  # noqa: E402
 
 
 def _seats(name: str) -> tuple[int, int]:
     """The game's player range as its rules.yaml writes it: read at collection by every worker, so the YAML only
     (building each game here cost every worker about a CPU second on an empty cache)."""
-    players = load_yaml(resolve_game(name)).data["game"]["players"]
+    players = spec_data(resolve_game(name))["game"]["players"]
     return players["min"], players.get("max", players["min"])
 
 

@@ -37,9 +37,8 @@ from orrery.interpreter.engine.game import Game
 from orrery.interpreter.bots.simulate import check_invariants
 from orrery.rulespec.errors import OrreryError
 from orrery.rulespec.loader import load_spec
-from orrery.rulespec.source import load_yaml
 
-from conftest import budget, shared_game
+from conftest import budget, shared_game, spec_data
 
 pytestmark = pytest.mark.slow  # a smaller hypothesis budget unless ORRERY_FULL_BUDGET=1 (fuzz_settings)
 
@@ -60,9 +59,8 @@ def fuzz_settings(max_examples: int) -> settings:
                                            HealthCheck.function_scoped_fixture])
 
 
-@functools.lru_cache(maxsize=None)
 def _spec_data(game: str) -> Any:
-    return load_yaml(GAMES / game / "rules.yaml").data
+    return spec_data(GAMES / game / "rules.yaml")  # (read once per process: conftest)
 
 
 @functools.lru_cache(maxsize=None)

@@ -40,6 +40,16 @@ def _lines(console: Console, renderable: RenderableType) -> int:
     return len(console.render_lines(renderable, console.options, pad=False))
 
 
+def _layout(state: RenderableType, console: Console) -> object | None:
+    """The layout the state's boards and panel take at the height fit_state asked (None: it has only one): the
+    one drawing it would choose (the layouts it works out are kept, so drawing it then works none out again)."""
+    if isinstance(state, Group):
+        for part in state.renderables:
+            if isinstance(part, Arrange):
+                return part.choose(console, console.options)
+    return None
+
+
 class PlayScreen:
     """One decision's screen for `viewer`, fitted to `height` lines (None: as tall as it is); `pages` says how
     many pages its menu takes, and `render(page)` draws one of them."""
@@ -55,6 +65,7 @@ class PlayScreen:
         self.options = len(d.options) if d is not None else 0
         self.lines: int | None = None  # the state's layout asked to fit this many lines (None: the usual one)
         self._states: dict[tuple[bool, int | None], Drawn] = {}
+        self._laid_out: dict[tuple[bool, int], Drawn] = {}  # the same, by the layout the height asked gave
         self._views: dict[bool, RenderableType] = {}
         if height is not None:
             self._fit(height - PROMPT_LINES)
@@ -81,8 +92,13 @@ class PlayScreen:
                 self._views[compact] = render_state(self.gs, self.viewer, self.debug, 0, compact)
             state = self._views[compact]
             fit_state(state, lines)
-            self._states[compact, lines] = Drawn(self.console.render_lines(state, self.console.options, pad=False),
-                                                 self.console.width)
+            # heights that pick the same layout draw the same lines: drawn once (the narration tried line by line
+            # asks many heights, most of which the usual or the same other layout fits)
+            key = (compact, id(_layout(state, self.console)))
+            if key not in self._laid_out:
+                self._laid_out[key] = Drawn(self.console.render_lines(state, self.console.options, pad=False),
+                                            self.console.width)
+            self._states[compact, lines] = self._laid_out[key]
         return self._states[compact, lines]
 
     def _told(self, narration: int) -> int:
