@@ -145,14 +145,20 @@ def _leave(end) -> None:
 
 
 # The modules the commands import when they run (cli/main.py imports each command's lazily, so that `orrery
-# --help` starts quickly): imported once here rather than in every child (about 0.1 CPU s a child).  Importing
-# one changes nothing a command does (no module reads the environment or the working directory on import).
+# --help` starts quickly): imported once here rather than in every child (about 0.1 CPU s a child; the ones
+# from the compiled flow's down, which a log's, a save's or a played game's cases import, about 2 CPU s over
+# test_bad_inputs).  Importing one changes nothing a command does (no module reads the environment or the
+# working directory on import).
 PRELOAD = (
     "orrery.rulespec.loader", "orrery.rulespec.checker", "orrery.rulespec.schema", "orrery.rulespec.paths",
     "orrery.interpreter.cli.validate", "orrery.interpreter.cli.play", "orrery.interpreter.cli.table",
     "orrery.interpreter.cli.explain", "orrery.interpreter.cli.explain_format", "orrery.interpreter.cli.screen",
     "orrery.interpreter.compiler.codegen", "orrery.interpreter.compiler.flatmodule", "orrery.interpreter.files.log",
     "orrery.interpreter.files.save", "orrery.interpreter.files.scenarios", "orrery.interpreter.bots.simulate",
+    "orrery.interpreter.compiler.flowgen", "orrery.interpreter.compiler.typedgen",
+    "orrery.interpreter.compiler.flatcalls", "orrery.interpreter.engine.flowcompiled",
+    "orrery.interpreter.engine.framescompiled", "orrery.interpreter.files.gamecache", "orrery.rulespec.textcheck",
+    "orrery.games", "jsonschema", "pprint", "resource", "runpy",  # (jsonschema: a log's and a save's checks)
 )
 
 
@@ -162,11 +168,11 @@ def _serve() -> None:
     import gc
     import importlib
 
-    from orrery.interpreter.cli.main import build_parser
+    from orrery.interpreter.cli.main import the_parser
 
     from orrery.rulespec.parser import parse_block, parse_expr
 
-    build_parser()  # the imports every child shares (some commands' modules are imported by the parser)
+    the_parser()  # built once for every child (as its imports: nothing in it depends on the environment)
     parse_expr("0"), parse_block("pass")  # and the rule-text parsers (read from their shipped tables at first use)
     for name in PRELOAD:
         importlib.import_module(name)

@@ -7,6 +7,7 @@ plain findings on stderr with exit code 2; a traceback means a bug in Orrery.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -392,9 +393,17 @@ def _game_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--variant", action="append", metavar="V", help="a variant name or file (repeatable; stacks)")
 
 
+@functools.lru_cache(maxsize=None)
+def the_parser() -> argparse.ArgumentParser:
+    """`build_parser()`, built once per process: parsing leaves it as it was, and a process that runs `main` many
+    times (the tests, a fork server's children) would build it each time (about 5 ms: argparse's formatters and
+    translations for every option)."""
+    return build_parser()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `orrery` command."""
-    parser = build_parser()
+    parser = the_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or an option refused (exit 2): a code, as for every command

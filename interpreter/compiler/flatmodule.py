@@ -204,11 +204,16 @@ def _action(gen: FlatStatements, name: str, a: Any, mod: FlatModule) -> None:
         if T.optional(dom_t):
             dom = gen.nn(dom)
         gen.take_charge()
-        keep = "True" if p.where is None else gen.cond(p.where)
-        per = gen.take_charge()
-        body = [f"    dom = {dom}", f"    st.loops += {per} * len(dom)" if per else "",
-                f"    return [{v} for {v} in dom if {keep}]"]
-        body = [b for b in body if b]
+        among = _member_of(gen, p)
+        if among is not None:  # `where: x in LIST`: the list worked out once, as a set (the same answers)
+            body = [f"    dom = {dom}", "    if not dom:", "        return []", f"    among = set({among})",
+                    f"    return [{v} for {v} in dom if {v} in among]"]
+        else:
+            keep = "True" if p.where is None else gen.cond(p.where)
+            per = gen.take_charge()
+            body = [f"    dom = {dom}", f"    st.loops += {per} * len(dom)" if per else "",
+                    f"    return [{v} for {v} in dom if {keep}]"]
+            body = [b for b in body if b]
         gen.emit(0, f"def menu_{name}(st):")
         gen.prologue(body, 1)
         gen.lines.extend(body)
@@ -220,6 +225,26 @@ def _action(gen: FlatStatements, name: str, a: Any, mod: FlatModule) -> None:
         mod.params[name] = False
     gen.scope = []
     gen.function(f"eff_{name}", a.effect, params)
+
+
+def _member_of(gen: FlatStatements, p: Any) -> str | None:
+    """The source of LIST where a parameter's `where` is `param in LIST`, LIST reads neither the parameter nor
+    anything that charges a loop, and its items are values a set tells apart as `in` does (cells, seats, whole
+    numbers, texts); else None (and nothing generated)."""
+    w = p.where
+    if not (isinstance(w, A.Binary) and w.op == "in" and isinstance(w.left, A.Name) and w.left.id == p.name):
+        return None
+    if any(isinstance(n, A.Name) and n.id == p.name for n in w.right.walk()):
+        return None
+    lt = gen.typeof(w.right)
+    if not T.is_list(T.strip(lt)) or T.strip(T.elem(T.strip(lt))) not in (T.CELL, T.PLAYER, T.INT, T.STR):
+        return None
+    mark = len(gen.lines)
+    src = gen.expr(w.right)
+    if gen.take_charge() or len(gen.lines) != mark:
+        del gen.lines[mark:]
+        return None
+    return gen.nn(src) if T.optional(lt) else src
 
 
 def _ends(gen: FlatStatements, mod: FlatModule) -> None:

@@ -125,12 +125,15 @@ class FlatStatements(FlatGen):
         charge = self.take_charge()
         if charge:
             self.emit(indent, f"st.loops += {charge}")
+        seq = self.fresh("seq")  # (TICK written out: the list charged by its length, then walked)
+        self.emit(indent, f"{seq} = {dom}")
+        self.emit(indent, f"st.loops += len({seq})")
         if node.cond is None:
-            self.emit(indent, f"for {var} in TICK(st, {dom}):")
+            self.emit(indent, f"for {var} in {seq}:")
             self.block(node.body, indent + 1)
             return
         self.emit(indent, f"{items} = []")
-        self.emit(indent, f"for {var} in TICK(st, {dom}):")
+        self.emit(indent, f"for {var} in {seq}:")
         keep = self.cond(node.cond)
         charge = self.take_charge()
         if charge:
@@ -147,11 +150,15 @@ class FlatStatements(FlatGen):
         if isinstance(target, A.Name):
             found = self.lookup(target.id)
             if found is not None:
-                self.emit(indent, f"{found[0]} = {self.combined(node.op, found[0], found[1], value, vt)}")
+                if not self.list_added(node.op, found[0], found[1], value, vt, indent):
+                    self.emit(indent, f"{found[0]} = {self.combined(node.op, found[0], found[1], value, vt)}")
                 return
             if self.rules.names.get(target.id, (None,))[0] != "var":
                 raise self.no(f"an assignment to '{target.id}'")
             slot = f"V[{self.lay.var_slot[target.id]}]"
+            if target.id not in self.rules.tracks and self.list_added(node.op, slot, self.tp.vars[target.id], value,
+                                                                      vt, indent):
+                return
             new = self.combined(node.op, slot, self.tp.vars[target.id], value, vt)
             self.emit(indent, f"{slot} = {self.clamped(target.id, new)}")
             return
@@ -172,6 +179,21 @@ class FlatStatements(FlatGen):
                 self.emit(indent, f"{slot} = {self.combined(node.op, slot, self.tp.attrs[target.name], value, vt)}")
                 return
         raise self.no("an assignment")
+
+    def list_added(self, op: str, old: str, old_t: str, value: str, vt: str, indent: int) -> bool:
+        """`old += value` on a list written out as statements (LST's charge and size check without its calls: a
+        legal-move list is built this way in every turn of a playout); False for any other assignment."""
+        if op != "+=" or not T.is_list(T.strip(old_t)):
+            return False
+        src = self.nn(old) if T.optional(old_t) else old
+        new, n = self.fresh(), self.fresh("n")
+        self.emit(indent, f"{new} = {src} + {value if T.is_list(vt) else f'[{value}]'}")
+        self.emit(indent, f"{n} = len({new})")
+        self.emit(indent, f"st.loops += {n}")
+        self.emit(indent, f"if {n} > LIST_ROOM:")
+        self.emit(indent + 1, "raise BAIL")
+        self.emit(indent, f"{old} = {new}")
+        return True
 
     def combined(self, op: str, old: str, old_t: str, value: str, vt: str) -> str:
         """The source of `old op= value` (effects._combine) for these types."""

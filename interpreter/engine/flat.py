@@ -97,8 +97,10 @@ def _sizers(cap: int) -> tuple[Any, Any]:
     """A game's SIZED and LST: a list longer than its values limit allows (counted high) stops the flat game
     (per game: two games with other limits in one process each keep their own)."""
 
+    room = cap // 4  # (the generated `+=` of a list checks LIST_ROOM, the same)
+
     def sized(items: list) -> list:
-        if len(items) * 4 > cap:
+        if len(items) > room:
             raise BAIL
         return items
 
@@ -196,7 +198,7 @@ _RUNTIME = {"NN": _nn, "NUM": _num, "TICK": _tick, "TICKN": _tickn, "DROP": _dro
             "DIV": _div, "MOD": _mod, "COUNT": _count, "CELL": _cell, "CELL_AT": _cell_at,
             "CLAMP": _clamp, "NEW_PIECE": _new_piece, "TOPF": _top, "MOVE": _move, "ENDGAME": EndGame, "BAIL": BAIL,
             "ABSENT": ABSENT, "ANY": any, "ALL": all, "len": len, "list": list, "sorted": sorted, "abs": abs,
-            "min": min, "max": max, "sum": sum, "range": range, "str": str}
+            "min": min, "max": max, "sum": sum, "range": range, "str": str, "set": set}
 
 
 # ------------------------------------------------------------------ the game
@@ -209,7 +211,9 @@ class FlatGame:
         self.game, self.mod, self.lay = game, mod, mod.layout
         ns: dict[str, Any] = {"__builtins__": {}}
         ns.update(_RUNTIME)
-        ns["SIZED"], ns["LST"] = _sizers(max(1, game.limits.values // _VALUES_SHARE))
+        cap = max(1, game.limits.values // _VALUES_SHARE)
+        ns["SIZED"], ns["LST"] = _sizers(cap)
+        ns["LIST_ROOM"] = cap // 4
         ns["LOOP_LIMIT"], ns["AUTO_LIMIT"], ns["PIECE_LIMIT"] = game.limits.loop, game.limits.auto, game.limits.pieces
         ns["PLAYERS"] = [list(range(n)) for n in range(game.rules.max_players + 1)]
         ns["KINDS"] = list(self.lay.kinds)
