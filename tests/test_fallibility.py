@@ -52,6 +52,10 @@ end:
 """
 
 FREE = 'let xs = [c for c in cells(board) where empty(c)]'
+# an optional choice whose filter says that a later choice from the empty cells has one
+PICK = 'choose a from cells(board) where not empty(a) and any(empty(m) for m in cells(board)) optional'
+# a choice between two places whose filter says, for one of them, that the pile has a token
+SPLIT = 'choose c from ["pile", "board"] where c == "pile" and size(pile) > 0 or {} optional'
 
 
 def _game(tmp_path, effect: str, helper: str = 'say "help"', triggers: str = "  {}", hook: str = ""):
@@ -95,6 +99,12 @@ CASES = [
     ("a row of a table with a filter", 'choose n from steps[round] where n > 0', True),
     ("every direction", 'choose d from dirs("orthogonal")', False),
     ("a filter on the cells", 'choose c from cells(board) where empty(c)', True),
+    ("a choice whose filter guards the next one", PICK + '\nif a != none { choose n from cells(board) where empty(n) }', False),
+    ("the filter guards another choice", PICK + '\nif a != none { choose n from cells(board) where not empty(n) }', True),
+    ("a statement between the choice and its test", PICK + '\nsay "x"\nif a != none { choose n from cells(board) where empty(n) }', True),
+    ("a test that is not `!= none`", PICK + '\nif a == none { choose n from cells(board) where empty(n) }', True),
+    ("the case of a filter that a branch tests", SPLIT.format('c != "pile" and round > 0') + '\nif c == "pile" { choose t from pile }', False),
+    ("a case that leaves two alternatives", SPLIT.format('round > 0') + '\nif c == "pile" { choose t from pile }', True),
     ("a require", 'require round > 0', True),
     ("a perform", 'perform rest', True),
     ("a guarded choice in a procedure", 'call helper(current)', False),

@@ -21,7 +21,7 @@ from typing import Any
 
 from orrery.rulespec import ast as A
 
-from .guards import any_of, has_items, never_empty
+from .guards import any_of, given, has_items, never_empty
 from .suspends import solve_calls
 
 FLOW_EVENTS = ("turn_end", "phase_end", "round_end", "round_start", "phase_start", "turn_start", "cascade_end")
@@ -78,7 +78,24 @@ class Fallibility:
 
     def block(self, block: A.Block | None) -> bool:
         """Can running this block refuse the move?"""
-        return block is not None and any(self.stmt(s) for s in block.body)
+        return block is not None and self._stmts(block.body)
+
+    def _stmts(self, body: tuple, prev: A.Stmt | None = None) -> bool:
+        """Can running these statements (after `prev`) refuse the move?"""
+        for s in body:
+            if self.stmt(s) if not isinstance(s, A.If) else self._if_after(s, prev):
+                return True
+            prev = s
+        return False
+
+    def _if_after(self, node: A.If, prev: A.Stmt | None) -> bool:
+        """An `if` right after a `choose X ... where W`: a branch whose condition is `X != none` knows that W held
+        for X, and one whose condition is `X == K` knows the part of W that X == K leaves (core/guards.py
+        `given`); nothing runs between the choice and the test, so either can guard the branch's first choice."""
+        if not isinstance(prev, A.Choose) or prev.cond is None:
+            return self.stmt(node)
+        return (any(self._branch(c, b, given(c, prev.var, prev.cond)) for c, b in node.branches)
+                or self.block(node.else_))
 
     def stmt(self, node: A.Stmt) -> bool:
         """Can running this statement refuse the move?"""
@@ -104,11 +121,13 @@ class Fallibility:
             return self.capped
         return False
 
-    def _branch(self, cond: A.Expr, block: A.Block) -> bool:
-        """A branch's block, whose first statement may be a choose that its condition guards."""
+    def _branch(self, cond: A.Expr, block: A.Block, known: A.Expr | None = None) -> bool:
+        """A branch's block, whose first statement may be a choose that its condition (or what is `known` when
+        the condition holds) guards."""
         body = block.body
-        if body and isinstance(body[0], A.Choose) and self.guards(cond, body[0]):
-            return any(self.stmt(s) for s in body[1:])
+        first = body[0] if body else None
+        if isinstance(first, A.Choose) and (self.guards(cond, first) or known is not None and self.guards(known, first)):
+            return self._stmts(body[1:], first)
         return self.block(block)
 
     def guards(self, cond: A.Expr, choose: A.Choose) -> bool:

@@ -117,6 +117,39 @@ def any_of(cond: A.Expr, var: str, domain: A.Expr, where: A.Expr | None) -> bool
     return renamed is not None and renamed == where
 
 
+def given(cond: A.Expr, var: str, where: A.Expr) -> A.Expr | None:
+    """What a choice's filter `where` says of its chosen `var` when `cond` holds: all of it for `var != none` (an
+    optional choice's skip is none, and a chosen value passed the filter); for `var == K` (K written, not none),
+    the one alternative of `A or B or ...` that does not say `var != K` or `var == K2` (another K2), if only one
+    is left.  None: nothing known."""
+    if not (isinstance(cond, A.Binary) and cond.op in ("!=", "==") and isinstance(cond.left, A.Name)
+            and cond.left.id == var and isinstance(cond.right, A.Literal)):
+        return None
+    k = cond.right.value
+    if cond.op == "!=":
+        return where if k is None else None
+    if k is None:  # (`var == none`: the choice was skipped, and its filter says nothing)
+        return None
+    left = [d for d in _parts(where, "or") if not any(_rules_out(c, var, k) for c in _parts(d, "and"))]
+    return left[0] if len(left) == 1 else None
+
+
+def _parts(e: A.Expr, op: str) -> list[A.Expr]:
+    if isinstance(e, A.Binary) and e.op == op:
+        return _parts(e.left, op) + _parts(e.right, op)
+    return [e]
+
+
+def _rules_out(c: A.Expr, var: str, k: Any) -> bool:
+    """Does the test `c` fail when `var` is the written value `k`?"""
+    if not (isinstance(c, A.Binary) and c.op in ("!=", "==") and isinstance(c.left, A.Name) and c.left.id == var
+            and isinstance(c.right, A.Literal)):
+        return False
+    v = c.right.value
+    same = v.__class__ is k.__class__ and v == k
+    return same if c.op == "!=" else not same
+
+
 def rename(e: A.Expr, old: str, new: str) -> A.Expr | None:
     """`e` with the name `old` written `new`; None when a name inside binds either (no proof then)."""
     for node in e.walk():
