@@ -17,9 +17,13 @@ layout, with nothing of the engine around it but what the rules need:
   origin, chains scored per origin), the abilities, the supply limit, the end conditions in the spec's order;
 - every menu as the engine offers it: identical pieces merged (the first of each colour), `skip` last for
   optional choices, dead ends left out, a menu of one option answered without a decision;
-- every guard the language keeps that can trigger: the cascade limit (10,000 firings), the limit on
-  automatic answers in a row (5,000: counted at the menus answered alone and the steps skipped) and the
-  driver's step limit (20,000 decisions: bots/simulate.play_game); see the section for the others;
+- every guard the language keeps that can trigger: the cascade limit (10,000 firings); the loop limit
+  (2,000,000 a stage), which only a runaway cascade can reach, charged there with its dominant terms (each
+  firing's `before` comprehension and `pops +=` go over the pops so far, each scan over the 25 cells: the
+  engine charges more, so it stops a runaway at most this late); the limit on automatic answers in a row
+  (5,000: counted at the menus answered alone and the steps skipped); and the driver's step limit (20,000
+  decisions: bots/simulate.play_game). The look-ahead budget (5,000 trials a menu) cannot be reached: only
+  a Quantum Phaser's move can fail, and only through the other three Maris' spaces;
 - what it leaves out, as the lean path does: history, narration, labels, option objects, causes beyond
   the origin the scoring reads, the `pops` entries' `line` (only a variant reads it).
 
@@ -37,7 +41,10 @@ NCELLS = W * H
 CENTER = (H // 2) * W + W // 2
 START_EDGES = [((W - 1) // 2), (H // 2) * W, ((H - 1) // 2) * W + W - 1, (H - 1) * W + W // 2]
 NODE_CELLS = [y * W + x for y in (H // 2 - 1, (H - 1) // 2 + 1) for x in (W // 2 - 1, (W - 1) // 2 + 1)]
-CASCADE_LIMIT, AUTO_LIMIT, MAX_STEPS = 10_000, 5_000, 20_000
+CASCADE_LIMIT, AUTO_LIMIT, MAX_STEPS, LOOP_LIMIT = 10_000, 5_000, 20_000, 2_000_000
+# A benchmark may set this: every look-ahead trial of the move first copies the whole flat state, as a generator
+# that replays an option on a copy of the position would (the ceiling's own trial changes nothing it must undo).
+COPY_TRIALS = False
 
 # piece ids (the engine's: components in spec order)
 CARDS, BUBBLES, NODES, MARIS, ABIL, MARKERS = range(0, 25), range(25, 85), range(85, 89), range(89, 93), \
@@ -283,9 +290,10 @@ def play(gseed: int, ask=None, n: int = 4, peek: dict | None = None) -> tuple[st
         origin_of = [0]  # by firing id
         chains: list[int] = []  # origins, in order of first appearance
         length: dict[int, int] = {}
-        scan = 0
+        scan = loops = 0
         while True:
             scan += 1
+            loops += NCELLS  # (the scan's `for: c in cells(board)`: a lower bound of its charge)
             best = None
             for c in range(NCELLS):
                 if len(bub[c]) >= 2 and full(c, who):
@@ -300,6 +308,10 @@ def play(gseed: int, ask=None, n: int = 4, peek: dict | None = None) -> tuple[st
             fid = len(origin_of)
             if fid > CASCADE_LIMIT:
                 raise RunawayError("trigger 'bubble_pop' keeps firing (limit cascade)")
+            # the loop limit: the firing's `before` comprehension and `pops +=` each go over the pops so far
+            loops += 2 * fid
+            if loops > LOOP_LIMIT:
+                raise RunawayError("more than 2000000 loop iterations in one step (limit loop)")
             c = best[1]
             began = first_seen.pop(c)
             origin = fid if began == 1 else origin_of[began - 1]
@@ -550,6 +562,9 @@ def play(gseed: int, ask=None, n: int = 4, peek: dict | None = None) -> tuple[st
             """Whether the move, its Mari (hypothetically) on c, can still complete: it may stop here
             (`skip`, or the limit reached) when no other Mari is here, or step on to a space from which it
             completes."""
+            if COPY_TRIALS:
+                _copy = ([list(b) for b in bub], [list(x) for x in supply], list(bag), list(occ), list(stamp),
+                         list(col), list(node), list(card_of), list(arrows), list(mcell), list(up), list(holder))
             if not occ[c]:
                 return True
             if moved >= limit:
