@@ -30,6 +30,17 @@ def test_the_ceiling_plays_the_engines_game(game, seed):
     assert decisions > 50  # (a whole game: the setup's 7 decisions and many turns)
 
 
+# every end of the spec, and a shared win (ranked by markers, then points)
+@pytest.mark.parametrize("seed, end, shared", [(806, "five_markers", False),
+                                               (943, "bag_empty", False), (95, "deck_depleted", False),
+                                               (4085, "twenty_five_points", True),
+                                               (10, "five_ability_types", False)])
+def test_every_end_is_the_engines(game, seed, end, shared):
+    lockstep.check_seed(game, seed, state=False)
+    got, winners, _, _ = ceiling.play(seed)
+    assert (got, len(winners) > 1) == (end, shared)
+
+
 def test_the_ceiling_alone_plays_the_same_game(game):
     # without the engine beside it (the benchmark's way: its own Rng per seat) it ends as the engine does
     gs = game.new_initial_state(players=4, seed=2)
