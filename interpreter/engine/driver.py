@@ -108,6 +108,9 @@ class GameState:
     _expect: Any = None
     _seen: Any = None
     _keep = False
+    # (for `_dead_end`: the answers from `pos` to the menu the next call's position stands at; None: the call is a
+    # menu's own option, on `pos` itself, which it must leave as it is)
+    _path: Any = None
 
     def __init__(self, game: Any, pos: Position, seed: int):
         self.game = game
@@ -560,6 +563,7 @@ class GameState:
     def _viable(self, decision: Decision) -> list[Option]:
         """The options from which the current action can still be completed."""
         expect, self._expect, self._ahead = self._expect, None, None
+        self._path = None
         if not self._needs_lookahead(decision):
             return list(decision.options)
         self.lookahead_used = 0
@@ -620,15 +624,24 @@ class GameState:
         None) only the run up to the next decision is checked.  Every option tried counts against the
         `lookahead` budget; past it, the option is offered (a failure later is refused with its reason).
         For a menu's own option (`_keep` set by `_viable`), what was found at the next menu is kept in `_seen`.
+
+        A menu's own option runs on a copy of the position; an option of a menu met further in (`_path` set: the
+        answers that led there) runs on the copy the run before left at that menu, used up: runs inside an
+        action are rarely refused, and a refused one is followed by a copy of that menu's position made again
+        by running those answers once more from the position (`_again`; the engine is deterministic).
         """
         limits = self.game.limits
         top, self._keep = self._keep, False
+        path, self._path = self._path, None
         self.lookahead_used += 1
         if self.lookahead_used > limits.lookahead:
             return None
-        q = pos.clone()
-        q.looking = True
-        q.it.narrate = False  # (a look-ahead run's lines are never read)
+        if path is None:
+            q = pos.clone()
+            q.looking = True
+            q.it.narrate = False  # (a look-ahead run's lines are never read)
+        else:
+            q = pos  # (a copy made for this run: looking, without narration)
         q.resume(value)
         try:
             nxt = self._look_run(q, scope)
@@ -662,10 +675,17 @@ class GameState:
         # ticks it took and the loop count it started from, for when this option is answered: `_viable`)
         seen = {} if top and nxt.kind == "choose" and not nxt.sealed else None
         completes = False
+        here = (value,) if path is None else (*path, value)
+        fresh, again = True, None  # (q as the run left it at `nxt`; the copy of it made again after a refusal)
         for k, opt in enumerate(options):
             why = verdicts.get(id(opt)) if sure is not None else None
             if why.__class__ is not str:  # (not known to be refused: replayed)
+                if not fresh:  # (the option before was refused on q: the menu's position again)
+                    if again is None:
+                        again = self._again(here, scope)
+                    q = again.clone()
                 used, ticks, start = self.lookahead_used, self._look_loops, q.it.loops + self._look_loops
+                self._path, fresh = here, False
                 why = self._dead_end(q, opt.value, scope)
                 if seen is not None:
                     seen[opt.index] = (why, self.lookahead_used - used, self._look_loops - ticks, start)
@@ -677,6 +697,19 @@ class GameState:
         if seen and self.lookahead_used < limits.lookahead:  # (no budget ran out on the way)
             self._seen = (nxt, seen, scope)
         return None if completes else last_why
+
+    def _again(self, path: tuple, scope: str | None) -> Position:
+        """A look-ahead copy of the position the answers `path` lead to from the menu's position (`self.pos`, which
+        a look-ahead leaves as it is), run as `_look_run` ran them: the same runs from the same position give
+        the same position (their loop ticks were charged to the menu's budget when first run)."""
+        q = self.pos.clone()
+        q.looking = True
+        q.it.narrate = False
+        until = scope if not self.game.rules.fallibility.tail else None
+        for value in path:
+            q.resume(value)
+            q.run(until)
+        return q
 
     def _look_run(self, q: Position, scope: str | None) -> Decision | None:
         """Run a look-ahead clone to its next decision, its loop ticks charged to the menu's shared budget.  When
