@@ -25,9 +25,16 @@ COUNTS: collections.Counter = collections.Counter()
 _FUNCS = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.BuiltinMethodType)
 
 
+SITES: collections.Counter = collections.Counter()
+
+
 def _counting(name: str, fn):
     def wrapped(*args, **kwargs):
         COUNTS[name] += 1
+        f = sys._getframe(1)
+        while f.f_code.co_name.startswith("<"):  # (a comprehension: the function it stands in)
+            f = f.f_back
+        SITES[(name, f.f_code.co_name, f.f_lineno)] += 1
         return fn(*args, **kwargs)
     return wrapped
 
@@ -53,6 +60,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--sampled", action="store_true")
+    ap.add_argument("--sites", type=int, default=0, help="also the K busiest (helper, generated function, line)")
     args = ap.parse_args(argv)
     codegen.link = _link
     from orrery.interpreter.bots.factory import RandomBot
@@ -77,6 +85,8 @@ def main(argv: list[str]) -> int:
           f"{total:,} helper calls ({total / max(steps, 1):,.0f} a step)")
     for name, n in COUNTS.most_common(args.top):
         print(f"  {name:12} {n:>12,} {n / total:6.1%}")
+    for (name, fn, line), n in SITES.most_common(args.sites):
+        print(f"  {name:12} {fn:>12} line {line:<6} {n:>10,}")
     return 0
 
 

@@ -1,7 +1,8 @@
 """The typed generator's forms for places (compiler/typedgen.py, typepass.piece_zone): a player's zone read
 without a class test, a loop over a zone that is not a board going through its pieces without IT, `size` and
-`count` of such a zone, `pieces(P)` and `pieces(P, kind: K)` of a cell or such a zone, and an attribute some
-piece kinds declare read from the piece's dict.  Each row is a made-up spec's function, called with values
+`count` of such a zone, `pieces(P)` and `pieces(P, kind: K)` of a cell or such a zone, an attribute some
+piece kinds declare read from the piece's dict, `==` with a text (cell, piece, zone) on one side, `*` `//` `%` of
+numbers, a grid's cell by its coordinates, and the spec's constants typed by their values.  Each row is a made-up spec's function, called with values
 of known types (the typed form is written) or of unknown type (the general code is kept); both engines play
 it alike.
 """
@@ -12,6 +13,7 @@ import pytest
 
 from conftest import make_game, new_state, on_both_engines
 from orrery.interpreter.compiler import codegen, typedgen
+from orrery.interpreter.core.valueops import Limits
 from orrery.interpreter.core.rules import Rules
 from orrery.interpreter.engine.game import Game
 
@@ -26,6 +28,8 @@ components:
     row: {{type: grid, width: 3, height: 1, adjacency: orthogonal}}
     hand: {{type: hand, per_player: true}}
     pool: {{}}
+constants:
+  two: 2
 variables:
   mixed: {{type: int, start: 0}}
 functions:
@@ -63,10 +67,23 @@ ROWS = [
     ("size(who.hand)", "current", "LEN(it.s.places.get((ZONE_REF((", ".__class__ is PLAYER"),
     ("count(pieces(c, kind: \"token\"))", "current", "T_COUNT_KIND(it, ", "kind="),
     ("pieces(c, kind: \"chip\")", "current", "T_PIECES_KIND(it, ", "kind="),
-    ("pieces(c)", "current", "T_PIECES(it, a", "K"),
+    ("pieces(c)", "current", "T_PIECES(it, a", "r = K"),
     ("[p.weight for p in pool]", "current", "XGA(it, v", "IT(it, "),
     ("any(t.hot for t in who.hand) or size(pool) > 2", "current", "LEN(it.s.places.get(K", "IT(it, "),
     ("[t.tag for t in pieces(c, kind: \"token\")]", "current", "in (a", ".__class__ is PIECEREF"),
+    # a text (a cell, a piece, a zone) equals only its own kind: `==` against a value of unknown type
+    ("any(t.tag == mixed for t in who.hand)", "current", ") == it.s.vars.get(", "EQ("),
+    # any/all of true/false items over a pieces zone: Python's own, through its pieces
+    ("all(t.hot for t in who.hand)", "current", "ALLB(((a", "ALL(("),
+    ("all(t.hot for t in who.hand where t.tag != \"x\")", "current", "ALLB(((a", "ALL(("),
+    # `*`, `//`, `%` of numbers: Python's, the size check past 2**60 and division by zero left to the operator
+    ("size(who.hand) * 3", "current", " * 3) < 1152921504606846976 else XAR(it, ", "r = AR(it, "),
+    ("size(pool) // two + size(pool) % 2", "current", " // K", "AR(it, N"),
+    ("size(pool) % (size(who.hand) - size(who.hand))", "current", " != 0 else XAR(it, ", "r = AR(it, "),
+    # a grid's cell by its coordinates: a table of its cells (off the board: the built-in's none)
+    ("cell(row, 2 - size(pool), 0)", "current", "MISS)) is not MISS else XCB(it, ", "r = K2(it, K1, K3, "),
+    # a constant of the spec has its value's type
+    ("size(who.hand) >= two", "current", ") >= K", "GE(it, "),
 ]
 # rows called with a value of unknown type (`mixed` is a number or a text): only the general code
 UNKNOWN = [
@@ -83,12 +100,21 @@ def untyped_source_of(spec) -> str:
     return codegen.compile_rules(Rules(spec)).source
 
 
+def probe_versions(src: str) -> list[str]:
+    """The generated versions of the spec function `probe` (the only one: f1's position), in order: its general
+    version, then the ones specialised to its arguments' types."""
+    blocks = ["def " + b for b in src.split("\ndef ")[1:]] if not src.startswith("def ") else \
+        [b if i == 0 else "def " + b for i, b in enumerate(src.split("\ndef "))]
+    where = blocks[0].split("\n", 1)[0].split("#", 1)[1]
+    return [b for b in blocks if b.split("\n", 1)[0].endswith("#" + where)]
+
+
 @pytest.mark.parametrize("body, who, typed, general", ROWS)
 def test_known_places_are_read_natively(tmp_path, body, who, typed, general):
     spec = make_game(tmp_path, SPEC.format(body=body, who=who)).spec
-    src = source_of(spec)
-    assert typed in src, src
-    assert general in untyped_source_of(spec)
+    typed_version = probe_versions(source_of(spec))[-1]
+    assert typed in typed_version and general not in typed_version, typed_version
+    assert general in probe_versions(untyped_source_of(spec))[0]
     plays_alike(spec, f"probe(players[0], cell(row, 1, 0))")
 
 
@@ -110,16 +136,24 @@ def test_values_of_unknown_type_keep_the_general_code(tmp_path, body, typed):
 
 
 def plays_alike(spec, probe: str) -> None:
-    """Both engines play the same moves to the same states, and agree on the probe after them."""
-    digests = []
-    for mode in ("compiled", "interpreted"):
-        gs = new_state(Game(spec, mode=mode))
-        seen = []
-        for label in ("a1", "b1", "c1"):
-            if gs.is_terminal():
-                break
-            gs.apply_label(label)
-            seen.append((gs.state.digest(), gs.is_terminal()))
-        digests.append(seen)
-    assert digests[0] == digests[1]
-    on_both_engines(spec, probe, moves=("a1", "b1"))
+    """Both engines play the same moves to the same states (or fail alike, under a loop limit that some end
+    check reaches), and agree on the probe after them, its loop count too."""
+    for limits in (Limits(), Limits(loop=4), Limits(loop=5), Limits(loop=7)):
+        outcomes = []
+        for mode in ("compiled", "interpreted"):
+            seen: list = []
+            try:
+                gs = new_state(Game(spec, limits, mode=mode))
+                for label in ("a1", "b1", "c1"):
+                    if gs.is_terminal():
+                        break
+                    gs.apply_label(label)
+                    seen.append((gs.state.digest(), gs.is_terminal()))
+            except Exception as exc:  # noqa: BLE001 - both engines must fail alike
+                seen.append(("failed", type(exc).__name__, str(exc)))
+            outcomes.append(seen)
+        assert outcomes[0] == outcomes[1], limits
+        if limits == Limits():
+            played = not outcomes[0] or outcomes[0][-1][0] != "failed"
+    if played:
+        on_both_engines(spec, probe, moves=("a1", "b1"))

@@ -25,7 +25,7 @@ from . import modcache
 from .codegen import CodeGen, Module, build, generate
 from . import typepass as T
 from .typepass import ANY, BOOL, CELL, INT, NEVER, NONE, PIECE, PLAYER, STR, ZONE
-from .typedlib import constant_of, adjacent_table, board_cells, direction_table, direction_tables, label_table, lines_table, neighbor_table
+from .typedlib import constant_of, adjacent_table, coords_table, board_cells, direction_table, direction_tables, label_table, lines_table, neighbor_table
 from .typedstmts import TypedStatements
 
 _LOCAL = re.compile(r"[av][0-9]+|K[0-9]+|-?[0-9]+|None|True|False")  # sources read twice for free
@@ -243,7 +243,7 @@ class TypedGen(TypedStatements, CodeGen):
             return f"({self.cond(node.left)} and {self.narrowed_expr(node.left, node.right, as_cond=True)})"
         if op in ("==", "!=") and not _none_literal(node.left) and not _none_literal(node.right):
             lt, rt = self.typeof(node.left), self.typeof(node.right)
-            if _native_equal(lt, rt):
+            if _native_equal(lt, rt) or _only_its_kind(lt) or _only_its_kind(rt):
                 return f"({self.expr(node.left)} {op} {self.expr(node.right)})"
         if op in _ORDER:
             lt, rt = self.typeof(node.left), self.typeof(node.right)
@@ -255,6 +255,9 @@ class TypedGen(TypedStatements, CodeGen):
                 return self.checked_arith(node)
             if op == "+" and lt == rt == STR:
                 return f"T_JOIN(it, {self.node_const(node)}, {self.expr(node.left)}, {self.expr(node.right)})"
+        if op in ("*", "//", "%") and not self.no_walrus and T.numeric(self.typeof(node.left)) \
+                and T.numeric(self.typeof(node.right)):
+            return self.checked_product(node)
         if op in ("in", "not in") and not self.no_walrus:
             lt, rt = self.typeof(node.left), self.typeof(node.right)
             if T.strip(lt) in (CELL, PIECE, T.BPIECE, ZONE, STR) and not T.optional(lt) and T.is_list(T.strip(rt)):
@@ -285,6 +288,21 @@ class TypedGen(TypedStatements, CodeGen):
         helper = "ADD" if node.op == "+" else "SUB"
         return (f"({r} if -{_BIG} < ({r} := {a_src} {node.op} {b_src}) < {_BIG} "
                 f"else X{helper}(it, {self.node_const(node)}, {a}, {b}))")
+
+    def checked_product(self, node: A.Binary) -> str:
+        """`a * b`, `a // b`, `a % b` of two numbers: Python's (the language's `//` and `%` are Python's), with
+        the interpreter's size check only past 2**60 and its division by zero left to it (XAR: the same error)."""
+        a_src, a = self.bind(self.expr(node.left))
+        b_src, b = self.bind(self.expr(node.right))
+        general = f"XAR(it, {self.node_const(node)}, {a}, {b})"
+        if node.op == "*":
+            r = self.fresh("a")
+            return f"({r} if -{_BIG} < ({r} := {a_src} * {b_src}) < {_BIG} else {general})"
+        y = self.constant(b_src)
+        if type(y) is int and y != 0:
+            return f"({a_src} {node.op} {b})"
+        both = f"({a_src}, {b_src})[1]" if a_src != a else b_src
+        return f"({a} {node.op} {b} if {both} != 0 else {general})"
 
     def visit_Unary(self, node: A.Unary) -> str:
         t = self.typeof(node.operand)
@@ -476,6 +494,15 @@ class TypedGen(TypedStatements, CodeGen):
         if f == "adjacent" and self.fixed and types == [CELL]:
             table = self.const(adjacent_table(self.rules), hashable=False)
             return f"{table}[{x}]"
+        if f == "cell" and len(args) == 3 and types == [ZONE, INT, INT] and self.zone_named(args[0]) \
+                and not self.no_walrus and coords_table(self.rules, args[0].id) is not None:
+            # a grid's cell by its coordinates: a table of its cells; off the board, the built-in (none)
+            x_src, x = self.bind(self.expr(args[1]))
+            y_src, y = self.bind(self.expr(args[2]))
+            hit = self.fresh("a")
+            table = self.const(coords_table(self.rules, args[0].id), hashable=False)
+            general = self.general_call_with(node, [self.expr(args[0]), x, y])
+            return f"({hit} if ({hit} := {table}.get(({x_src}, {y_src}), MISS)) is not MISS else {general})"
         if f == "cell" and len(args) == 2 and types == [ZONE, STR] and isinstance(args[0], A.Name) and not self.no_walrus:
             return self.cell_by_label(node)
         if f == "text" and len(types) == 1 and types[0] in (STR, INT, CELL, PLAYER):
@@ -584,6 +611,13 @@ def _native_equal(a: str, b: str) -> bool:
         return True
     sa, sb = T.strip(a), T.strip(b)
     return (sa == BOOL and sb in (BOOL, NONE)) or (sb == BOOL and sa in (BOOL, NONE))
+
+
+def _only_its_kind(t: str) -> bool:
+    """A value of this type (or none) equals only a value of its own kind, under Python's `==` as under the
+    language's (valueops._EQUAL_ONLY_TO_ITS_KIND: never true/false, a number, a list or a record): compared with
+    anything, even a value of unknown type, Python's `==` is the language's."""
+    return t not in (ANY, NEVER) and T.strip(t) in (STR, CELL, PIECE, T.BPIECE, ZONE)
 
 
 def _pos(node: Any) -> str:

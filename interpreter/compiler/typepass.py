@@ -285,6 +285,8 @@ class TypePass:
             return TABLE
         if kind in ("kind", "action", "end"):
             return STR
+        if kind == "const":  # a constant of the spec (`constants:`, `names:`): its value's type
+            return value_type(self.rules.names[name][1])
         return NEVER  # an unknown name: an error at run time, never a value
 
     def _Attr(self, node: A.Attr, local: dict) -> str:
