@@ -283,6 +283,11 @@ class CodeGen(ExprForms, InlineCalls):
         shape = self.shape(node)
         return src == SPECIAL_SOURCE["players"] or (shape is not None and shape.startswith("list:"))
 
+    def domain(self, node: A.Expr, src: str) -> tuple[str, str | None]:
+        """(the source of the items a comprehension's clause goes through, their shape), `src` the domain's."""
+        dom = src if self.known_list(node, src) else f"IT(it, {src}, {self.span(node)})"
+        return dom, element(self.shape(node))
+
     def shape(self, node: A.Expr) -> str | None:
         """The static shape of an expression where it stands (shapes.py)."""
         local: dict[str, str | None] = {}
@@ -455,13 +460,12 @@ class CodeGen(ExprForms, InlineCalls):
                     it_src = self.expr(clause.iter)
                 finally:
                     self.no_walrus -= 1
-                sframe[clause.var] = element(self.shape(clause.iter))
+                dom, sframe[clause.var] = self.domain(clause.iter, it_src)
                 v = self.fresh("v")
                 frame[clause.var] = v
                 tick = f"TK(it, {self.span(clause)})"
                 test = "" if clause.cond is None else self.cond(clause.cond)
                 cond = tick if clause.cond is None else f"{tick} and {test}"
-                dom = it_src if self.known_list(clause.iter, it_src) else f"IT(it, {it_src}, {self.span(clause.iter)})"
                 parts.append(f"for {v} in {dom} if {cond}")
             elt = self.expr(node.elt)
             at_once = (not lazy and len(node.clauses) == 1 and not self.no_walrus

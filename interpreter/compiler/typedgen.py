@@ -25,7 +25,7 @@ from . import modcache
 from .codegen import CodeGen, Module, build, generate
 from . import typepass as T
 from .typepass import ANY, BOOL, CELL, INT, NEVER, NONE, PIECE, PLAYER, STR, ZONE
-from .typedlib import constant_of, adjacent_table, board_cells, direction_table, direction_tables, label_table, lines_table, neighbor_table
+from .typedlib import constant_of, adjacent_table, coords_table, board_cells, direction_table, direction_tables, label_table, lines_table, neighbor_table
 from .typedstmts import TypedStatements
 
 _LOCAL = re.compile(r"[av][0-9]+|K[0-9]+|-?[0-9]+|None|True|False")  # sources read twice for free
@@ -80,9 +80,9 @@ class TypedGen(TypedStatements, CodeGen):
     def visit_Call(self, node: A.Call) -> str:
         if node.func in self.rules.functions:
             return self.spec_call(node)
-        if not node.kwargs:
+        if not node.kwargs or node.func == "pieces":
             try:
-                typed = self.typed_builtin(node)
+                typed = self.typed_builtin(node) if not node.kwargs else self.pieces_of_kind(node)
             except _NoWalrus:
                 typed = None
             if typed is not None:
@@ -192,6 +192,16 @@ class TypedGen(TypedStatements, CodeGen):
         v = self.fresh("a")
         return f"({v} := {src})", v
 
+    def domain(self, node: A.Expr, src: str) -> tuple[str, str | None]:
+        """A pieces zone's pieces (typepass.piece_zone) are read from the state without IT's class checks."""
+        if self.piece_zone(node) is not None:
+            return f"T_PIECES(it, {src})", PIECE
+        return super().domain(node, src)
+
+    def piece_zone(self, node: A.Expr) -> str | None:
+        """The zone that is not a board `node` always names (typepass.piece_zone), where the code stands."""
+        return self.tp.piece_zone(node, self.scope_types())
+
     # ------------------------------------------------------------ names
     def global_name(self, node: A.Name) -> str:
         """A spec variable nothing assigns, with a literal start, is that value (typepass.constants)."""
@@ -233,7 +243,7 @@ class TypedGen(TypedStatements, CodeGen):
             return f"({self.cond(node.left)} and {self.narrowed_expr(node.left, node.right, as_cond=True)})"
         if op in ("==", "!=") and not _none_literal(node.left) and not _none_literal(node.right):
             lt, rt = self.typeof(node.left), self.typeof(node.right)
-            if _native_equal(lt, rt):
+            if _native_equal(lt, rt) or _only_its_kind(lt) or _only_its_kind(rt):
                 return f"({self.expr(node.left)} {op} {self.expr(node.right)})"
         if op in _ORDER:
             lt, rt = self.typeof(node.left), self.typeof(node.right)
@@ -245,6 +255,9 @@ class TypedGen(TypedStatements, CodeGen):
                 return self.checked_arith(node)
             if op == "+" and lt == rt == STR:
                 return f"T_JOIN(it, {self.node_const(node)}, {self.expr(node.left)}, {self.expr(node.right)})"
+        if op in ("*", "//", "%") and not self.no_walrus and T.numeric(self.typeof(node.left)) \
+                and T.numeric(self.typeof(node.right)):
+            return self.checked_product(node)
         if op in ("in", "not in") and not self.no_walrus:
             lt, rt = self.typeof(node.left), self.typeof(node.right)
             if T.strip(lt) in (CELL, PIECE, T.BPIECE, ZONE, STR) and not T.optional(lt) and T.is_list(T.strip(rt)):
@@ -276,6 +289,21 @@ class TypedGen(TypedStatements, CodeGen):
         return (f"({r} if -{_BIG} < ({r} := {a_src} {node.op} {b_src}) < {_BIG} "
                 f"else X{helper}(it, {self.node_const(node)}, {a}, {b}))")
 
+    def checked_product(self, node: A.Binary) -> str:
+        """`a * b`, `a // b`, `a % b` of two numbers: Python's (the language's `//` and `%` are Python's), with
+        the interpreter's size check only past 2**60 and its division by zero left to it (XAR: the same error)."""
+        a_src, a = self.bind(self.expr(node.left))
+        b_src, b = self.bind(self.expr(node.right))
+        general = f"XAR(it, {self.node_const(node)}, {a}, {b})"
+        if node.op == "*":
+            r = self.fresh("a")
+            return f"({r} if -{_BIG} < ({r} := {a_src} * {b_src}) < {_BIG} else {general})"
+        y = self.constant(b_src)
+        if type(y) is int and y != 0:
+            return f"({a_src} {node.op} {b})"
+        both = f"({a_src}, {b_src})[1]" if a_src != a else b_src
+        return f"({a} {node.op} {b} if {both} != 0 else {general})"
+
     def visit_Unary(self, node: A.Unary) -> str:
         t = self.typeof(node.operand)
         if node.op == "not" and t == BOOL:
@@ -304,6 +332,11 @@ class TypedGen(TypedStatements, CodeGen):
     # ------------------------------------------------------------ attributes
     def visit_Attr(self, node: A.Attr) -> str:
         if self.no_walrus:
+            # (where Python allows no assignment expression: a player's zone of a local, else the general code)
+            if self.typeof(node.obj) == PLAYER and node.name in self.rules.player_zone_names \
+                    and node.name not in self.rules.player_var_names and _LOCAL.fullmatch(src := self.expr(node.obj)):
+                k = self.const(node.name)
+                return f"(ZONE_REF(({k}, {src})) or XGA(it, {src}, {k}, {self.span(node)}))"
             return super().visit_Attr(node)
         obj_t = self.typeof(node.obj)
         name = node.name
@@ -327,8 +360,22 @@ class TypedGen(TypedStatements, CodeGen):
             src, o = self.bind(self.expr(node.obj))
             k = self.const(name)
             return f"(it.s.attrs[{o}.id][{k}] if {src} is not None else XGA(it, None, {k}, {self.span(node)}))"
+        if T.is_piece(T.strip(obj_t)) and name in self.declared and name not in ("cell", "place"):
+            # an attribute some kinds declare: read from the piece's dict where its kind has it (no class test);
+            # none, or a kind without it, goes to get_attr (its value or its error)
+            src, o = self.bind(self.expr(node.obj))
+            d, k = self.fresh("a"), self.const(name)
+            test = f"{k} in ({d} := it.s.attrs[{src}.id])"
+            if T.optional(obj_t):
+                test = f"{src} is not None and {k} in ({d} := it.s.attrs[{o}.id])"
+            return f"({d}[{k}] if {test} else XGA(it, {o}, {k}, {self.span(node)}))"
         if obj_t == PLAYER and name in self.rules.player_var_names:
             return f"it.s.pvars[{self.expr(node.obj)}].get({self.const(name)})"
+        if obj_t == PLAYER and name in self.rules.player_zone_names:
+            # a player's zone: its interned reference (never false), made by get_attr the first time
+            src, o = self.bind(self.expr(node.obj))
+            k = self.const(name)
+            return f"(ZONE_REF(({k}, {src})) or XGA(it, {o}, {k}, {self.span(node)}))"
         if obj_t == PLAYER and name == "seat":
             return f"INT({self.expr(node.obj)})"
         self.missed(node, f"attribute '{name}'", obj_t)
@@ -362,6 +409,39 @@ class TypedGen(TypedStatements, CodeGen):
         fn = self.const(REGISTRY[node.func].fn, hashable=False)
         return f"XCB(it, {fn}, {self.const(node.func)}, {self.span(node)}, ({''.join(a + ', ' for a in args)}), {{}})"
 
+    def place_of_kind(self, node: A.Call) -> str | None:
+        """`pieces(P, kind: K)` of the built-in, K a text written in the rules and P a cell (`cell`), maybe none
+        (`?cell`) or a zone that is not a board (`zone`); else None."""
+        if (node.func != "pieces" or node.func in self.rules.functions or len(node.args) != 1
+                or len(node.kwargs) != 1 or node.kwargs[0][0] != "kind"):
+            return None
+        kind = node.kwargs[0][1]
+        if not (isinstance(kind, A.Literal) and type(kind.value) is str):
+            return None
+        t = self.typeof(node.args[0])
+        if t in (CELL, T.maybe(CELL)):
+            return t
+        return ZONE if t == ZONE and self.piece_zone(node.args[0]) is not None else None
+
+    def pieces_of_kind(self, node: A.Call, count: bool = False) -> str | None:
+        """`pieces(P, kind: K)` (place_of_kind) read from the state (`count`: `count()` of it, no list made); a
+        cell that is none goes to the built-in (its error)."""
+        place = self.place_of_kind(node)
+        if place is None:
+            return None
+        k = self.const(node.kwargs[0][1].value)
+        helper = "T_COUNT_KIND" if count else "T_PIECES_KIND"
+        if place != T.maybe(CELL):
+            return f"{helper}(it, {self.expr(node.args[0])}, {k})"
+        src, x = self.bind(self.expr(node.args[0]))
+        from ..reference.builtins import REGISTRY
+
+        fn = self.const(REGISTRY["pieces"].fn, hashable=False)
+        general = f"XCB(it, {fn}, {self.const('pieces')}, {self.span(node)}, ({x}, ), {{{self.const('kind')}: {k}}})"
+        if count:
+            general = f"LEN({general})"
+        return f"({helper}(it, {x}, {k}) if {src} is not None else {general})"
+
     def typed_builtin_of(self, node: A.Call, types: list[str], first: str | None) -> str | None:
         """typed_builtin for these argument types; `first`: the first argument's source, already bound."""
         f, args = node.func, node.args
@@ -375,7 +455,14 @@ class TypedGen(TypedStatements, CodeGen):
             if runs is not None:
                 general = self.general_call_with(node, [self.expr(args[0]), repr(n)])
                 return f"({self.const(runs[0], hashable=False)} if T_BUILT(it, {runs[1]}) else {general})"
+        if f == "count" and len(args) == 1 and isinstance(args[0], A.Call) and args[0].func == "pieces" \
+                and args[0].kwargs and self.place_of_kind(args[0]) is not None:
+            return self.pieces_of_kind(args[0], count=True)
         x = first if first is not None else (self.expr(args[0]) if args else "")
+        if f == "pieces" and len(args) == 1 and (types == [CELL] or self.piece_zone(args[0]) is not None):
+            return f"T_PIECES(it, {x})"
+        if f in ("count", "size") and len(args) == 1 and types == [ZONE] and self.piece_zone(args[0]) is not None:
+            return f"LEN(it.s.places.get({x}) or ())"
         if f == "empty" and types == [CELL]:
             return f"(not it.s.places.get({x}))"
         if f in ("count", "size") and types == [CELL]:
@@ -407,6 +494,15 @@ class TypedGen(TypedStatements, CodeGen):
         if f == "adjacent" and self.fixed and types == [CELL]:
             table = self.const(adjacent_table(self.rules), hashable=False)
             return f"{table}[{x}]"
+        if f == "cell" and len(args) == 3 and types == [ZONE, INT, INT] and self.zone_named(args[0]) \
+                and not self.no_walrus and coords_table(self.rules, args[0].id) is not None:
+            # a grid's cell by its coordinates: a table of its cells; off the board, the built-in (none)
+            x_src, x = self.bind(self.expr(args[1]))
+            y_src, y = self.bind(self.expr(args[2]))
+            hit = self.fresh("a")
+            table = self.const(coords_table(self.rules, args[0].id), hashable=False)
+            general = self.general_call_with(node, [self.expr(args[0]), x, y])
+            return f"({hit} if ({hit} := {table}.get(({x_src}, {y_src}), MISS)) is not MISS else {general})"
         if f == "cell" and len(args) == 2 and types == [ZONE, STR] and isinstance(args[0], A.Name) and not self.no_walrus:
             return self.cell_by_label(node)
         if f == "text" and len(types) == 1 and types[0] in (STR, INT, CELL, PLAYER):
@@ -515,6 +611,13 @@ def _native_equal(a: str, b: str) -> bool:
         return True
     sa, sb = T.strip(a), T.strip(b)
     return (sa == BOOL and sb in (BOOL, NONE)) or (sb == BOOL and sa in (BOOL, NONE))
+
+
+def _only_its_kind(t: str) -> bool:
+    """A value of this type (or none) equals only a value of its own kind, under Python's `==` as under the
+    language's (valueops._EQUAL_ONLY_TO_ITS_KIND: never true/false, a number, a list or a record): compared with
+    anything, even a value of unknown type, Python's `==` is the language's."""
+    return t not in (ANY, NEVER) and T.strip(t) in (STR, CELL, PIECE, T.BPIECE, ZONE)
 
 
 def _pos(node: Any) -> str:

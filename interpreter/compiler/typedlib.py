@@ -17,7 +17,7 @@ from ..core.valueops import _arith
 from ..core.values import PIECE_REFS, Cell, ZoneRef, cell_key
 from ..reference.builtins import REGISTRY, _step
 from ..reference.effects import create_with
-from .fastlib import add, call_builtin, contains, get_attr, index, sub
+from .fastlib import add, arith, call_builtin, contains, get_attr, index, sub
 
 _NOT_CONSTANT = object()
 _CONST, _INT = re.compile(r"K[0-9]+"), re.compile(r"-?[0-9]+")
@@ -209,6 +209,19 @@ def adjacent_table(rules: Any) -> dict:
     return tables["adjacent"]
 
 
+def coords_table(rules: Any, zone: str) -> dict | None:
+    """(x, y) -> cell of a bounded grid zone shared by all players (`cell(zone, x, y)` of its cells), or None for
+    other zones."""
+    z = rules.zones[zone]
+    if not z.is_board or z.per_player or z.decl.unbounded or z.decl.type != "grid":
+        return None
+    key = ("coords", zone)
+    tables = _tables(rules)
+    if key not in tables:
+        tables[key] = {pos: Cell(zone, None, pos) for pos in z.all_positions()}
+    return tables[key]
+
+
 def label_table(rules: Any, zone: str) -> dict | None:
     """label -> cell of a board zone shared by all players (graph: node name -> cell), or None for other zones."""
     z = rules.zones[zone]
@@ -222,12 +235,41 @@ def label_table(rules: Any, zone: str) -> dict | None:
     return tables[key]
 
 
+def pieces_of(it: Any, place: Any) -> list:
+    """`pieces(place)` of a cell or of a zone that is not a board (the type pass proved which): its pieces."""
+    ids = it.s.places.get(place)
+    return [PIECE_REFS[i] for i in ids] if ids else []
+
+
+def pieces_of_kind(it: Any, place: Any, kind: str) -> list:
+    """`pieces(place, kind: K)` of a cell or of a zone that is not a board, K a text written in the rules."""
+    ids = it.s.places.get(place)
+    if not ids:
+        return []
+    kinds = it.s.kinds
+    return [PIECE_REFS[i] for i in ids if kinds[i] == kind]
+
+
+def count_of_kind(it: Any, place: Any, kind: str) -> int:
+    """`count(pieces(place, kind: K))` of a cell or of a zone that is not a board (no list made)."""
+    ids = it.s.places.get(place)
+    if not ids:
+        return 0
+    kinds = it.s.kinds
+    n = 0
+    for i in ids:
+        if kinds[i] == kind:
+            n += 1
+    return n
+
+
 HELPERS: dict[str, Any] = {
     "T_TEXT_STR": text_str, "T_TEXT_INT": text_int, "T_TEXT_CELL": text_cell, "T_TEXT_PLAYER": text_player,
     "T_JOIN": join_texts, "T_SPEND": spend_texts, "T_BUILT": spend_built, "ANYB": any, "ALLB": all,
     "SUMB": sum, "SORTEDB": sorted, "CELL_KEY": cell_key, "XCREATE": create_with, "XIX": index, "XIN": contains, "XCELL": cell_by_label, "PLAYERS_OF": players_of, "MISS": MISS, "INT": int,
     "XADD": add, "XSUB": sub, "XGA": get_attr, "XCB": call_builtin, "PIECE_REFS": PIECE_REFS,
+    "XAR": arith, "T_PIECES": pieces_of, "T_PIECES_KIND": pieces_of_kind, "T_COUNT_KIND": count_of_kind,
 }
 
-__all__ = ["HELPERS", "MISS", "direction_table", "neighbor_table", "adjacent_table", "direction_tables", "label_table", "board_cells",
+__all__ = ["HELPERS", "MISS", "coords_table", "direction_table", "neighbor_table", "adjacent_table", "direction_tables", "label_table", "board_cells",
            "lines_table"]

@@ -285,6 +285,8 @@ class TypePass:
             return TABLE
         if kind in ("kind", "action", "end"):
             return STR
+        if kind == "const":  # a constant of the spec (`constants:`, `names:`): its value's type
+            return value_type(self.rules.names[name][1])
         return NEVER  # an unknown name: an error at run time, never a value
 
     def _Attr(self, node: A.Attr, local: dict) -> str:
@@ -402,7 +404,7 @@ class TypePass:
         """`local` with the comprehension's variables, each typed as its domain's items."""
         inner = dict(local)
         for clause in node.clauses:
-            inner[clause.var] = elem(self.of(clause.iter, inner))
+            inner[clause.var] = self.items(clause.iter, inner)
             if clause.cond is not None:
                 self.of(clause.cond, inner)
                 inner = narrowed(clause.cond, inner, self)
@@ -425,6 +427,32 @@ class TypePass:
         if node.func in ("top", "bottom") and args == [CELL]:
             return maybe(BPIECE)
         return builtin_type(node.func, args, node)
+
+    def items(self, node: A.Expr, local: dict) -> str:
+        """The type of the items a loop over `node` goes through: a list's items, a pieces zone's pieces."""
+        t = self.of(node, local)
+        if t == ZONE and self.piece_zone(node, local) is not None:
+            return PIECE
+        return elem(t)
+
+    def piece_zone(self, node: A.Expr, local: dict) -> str | None:
+        """The name of the zone `node`'s value always is a reference of, when that zone is not a board (a place
+        that holds pieces itself: a loop goes through its pieces, `size` counts them): a player's zone
+        (`who.hand`, `who` a player), or a zone shared by all players written by its name; else None."""
+        r = self.rules
+        if isinstance(node, A.Attr):
+            name = node.name
+            if name not in r.player_zone_names or name in r.player_var_names or self.of(node.obj, local) != PLAYER:
+                return None
+        elif isinstance(node, A.Name):
+            name = node.id
+            if (name in local or (FUNCTION_BODY not in local and name in self.env_names)
+                    or r.names.get(name, (None,))[0] != "zone" or name not in r.zones or r.zones[name].per_player):
+                return None
+        else:
+            return None
+        z = r.zones.get(name)
+        return None if z is None or z.is_board else name
 
     def board_named(self, node: A.Expr, local: dict) -> bool:
         """A board zone written by its name (no local or env name can stand for it there)."""
@@ -545,7 +573,7 @@ class _Writes:
         self.bind(n.name, self.tp.of(n.value))
 
     def _For(self, n: A.For) -> None:
-        self.bind(n.var, elem(self.tp.of(n.iter)))
+        self.bind(n.var, self.tp.items(n.iter, {}))
 
     def _Choose(self, n: A.Choose) -> None:
         t = elem(self.tp.of(n.domain))
