@@ -44,6 +44,13 @@ def test_same_games(games, players, seeds):
         assert what in told  # (each narration line of the hand-written code was compared)
 
 
+@pytest.mark.parametrize("players, seeds", [(2, range(1, 7)), (3, range(42, 46))])
+def test_price_read_written_in_plays_the_same_games(games, players, seeds):
+    # (seed 4, 2 players: a price with Guild Seal's -1 decides; seed 44, 3 players: one with Night Bazaar's half)
+    generated, _ = games
+    assert ceiling.same_games(generated, ceiling.load("hand_price"), seeds, players) > 10 * len(seeds)
+
+
 def test_no_generated_code_runs(games):
     generated, hand = games
     calls = ceiling.code_calls(lambda: ceiling.play(hand, 3, 2))
