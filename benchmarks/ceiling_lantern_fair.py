@@ -391,7 +391,8 @@ def rates(seconds: float, rounds: int, players: int, modes: tuple[str, ...] = MO
     seen: dict[str, list[float]] = {m: [] for m in modes}
     for r in range(rounds):
         for mode in modes:
-            seen[mode].append(bench_playouts(games[mode], seconds, players=players, seed=1 + 1000 * r)["playouts_per_s"])
+            got = bench_playouts(games[mode], seconds, players=players, seed=1 + 1000 * r)
+            seen[mode].append(got["playouts_per_s"])
     out: dict[str, Any] = {"players": players, "rounds": rounds, "seconds": seconds, "per_s": seen,
                            "median": {m: round(statistics.median(v), 1) for m, v in seen.items()}}
     for fast in modes[1:]:

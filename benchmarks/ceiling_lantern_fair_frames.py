@@ -181,7 +181,7 @@ def act204(self, pos):  # line 179 col 5: buy
                 vals_, rej_ = self.first
             else:  # c from market: its cards
                 vals_, rej_ = [PIECE_REFS[p] for p in it.s.places.get(LF_MARKET, ())], []
-            done_, got_ = FR_ASK(pos, "c", vals_, self.me, "Which card?", False, LF_BUY_C_SPAN, None, rej_,
+            done_, got_ = FR_ASK(pos, "c", vals_, FR_INT(self.me), "Which card?", False, LF_BUY_C_SPAN, None, rej_,
                                  LF_BUY_C_SITE)
             if not done_:
                 FR_NOTES(it, LF_BUY, env, "c", got_)
@@ -247,7 +247,7 @@ def act206(self, pos):  # line 197 col 5: play_trick
                 vals_, rej_ = self.first
             else:  # t from current.tricks: its cards
                 vals_, rej_ = [PIECE_REFS[p] for p in it.s.places.get(LF_TRICKS[it.s.cursor.current], ())], []
-            done_, got_ = FR_ASK(pos, "t", vals_, self.me, "Which trick?", False, LF_TRICK_T_SPAN, None, rej_,
+            done_, got_ = FR_ASK(pos, "t", vals_, FR_INT(self.me), "Which trick?", False, LF_TRICK_T_SPAN, None, rej_,
                                  LF_TRICK_T_SITE)
             if not done_:
                 return got_
