@@ -8,10 +8,17 @@ at every decision, the same narration; no `<orrery-...>` code called.  A broken 
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from benchmarks import ceiling_lantern_fair as ceiling
-from benchmarks import ceiling_lantern_fair_code as code
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # `benchmarks/` sits beside the engine, outside the installed package
+    sys.path.insert(0, str(REPO))
+
+from benchmarks import ceiling_lantern_fair as ceiling  # noqa: E402
+from benchmarks import ceiling_lantern_fair_code as code  # noqa: E402
 
 
 @pytest.fixture(scope="module")
