@@ -23,11 +23,12 @@ in this process only:
   the three engines, and plays N seeded games for instruction counts (cachegrind, minus a 0-game run).
 
     nice -n 5 .venv/bin/python benchmarks/ceiling_lantern_fair.py rates [--seconds S] [--rounds R] [--players P]
-    .venv/bin/python benchmarks/ceiling_lantern_fair.py check [--games N] [--players P]
+        [--modes interpreted generated hand hand_price]
+    .venv/bin/python benchmarks/ceiling_lantern_fair.py check [--mode hand|hand_price] [--games N] [--players P]
     PYTHONHASHSEED=0 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \\
         .venv/bin/python benchmarks/ceiling_lantern_fair.py games MODE N [--players P]   (MODE: interpreted,
-        generated, hand; N = 0 for the base)
-    .venv/bin/python benchmarks/ceiling_lantern_fair.py profile [--games N]
+        generated, hand, hand_price; N = 0 for the base)
+    .venv/bin/python benchmarks/ceiling_lantern_fair.py profile [--mode generated|hand] [--games N] [--players P]
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ from orrery.interpreter.core.values import ZoneRef  # noqa: E402
 from orrery.interpreter.core.valueops import _SMALL as SMALL  # noqa: E402
 
 GAME = "lantern-fair"
-MODES = ("interpreted", "generated", "hand")
+MODES = ("interpreted", "generated", "hand", "hand_price")
 HAND_FILES = frozenset({CODE.__file__, FRAMES.__file__, FLOWCODE.__file__})
 MODULE = CODE.MODULE + FRAMES.FRAMES  # (the generated module's functions a playout runs, by hand)
 _SPEC = "lantern-fair/rules.yaml"
@@ -198,8 +199,9 @@ def _position(fn: FunctionType) -> tuple[str, int, int]:
     return re.match(r"[a-z]+", fn.__name__).group(0), int(m.group(1)), int(m.group(2))
 
 
-def install_module(source: str, ns: dict[str, Any]) -> list[str]:
-    """Put the hand-written module functions in the generated module's namespace; their generated names."""
+def install_module(source: str, ns: dict[str, Any], price_read: bool = False) -> list[str]:
+    """Put the hand-written module functions in the generated module's namespace; their generated names.
+    `price_read`: buy's cost reads the price quantity written in (e13_read) instead of through QTY."""
     generated: dict[tuple[str, int, int], list[str]] = {}
     for kind, num, line, col in _HEADER.findall(source):
         generated.setdefault((kind, int(line), int(col)), []).append(kind + num)
@@ -208,6 +210,8 @@ def install_module(source: str, ns: dict[str, Any]) -> list[str]:
         ns[fn.__name__] = _rebind(fn, ns, fn.__name__)
     names = []
     for fn in MODULE:
+        if price_read and fn is CODE.e13:
+            fn = CODE.e13_read
         names_at = generated.get(_position(fn), [])
         if len(names_at) != 1:
             raise RuntimeError(f"{fn.__name__}: {len(names_at)} generated functions at {_position(fn)}")
@@ -242,8 +246,9 @@ class Installed:
 
 
 @contextlib.contextmanager
-def install() -> Iterator[Installed]:
-    """While active, Lantern Fair's compiled module and flow are linked with the hand-written code."""
+def install(price_read: bool = False) -> Iterator[Installed]:
+    """While active, Lantern Fair's compiled module and flow are linked with the hand-written code (with the
+    price quantity's read written in too: `price_read`)."""
     done = Installed()
     original = linkmod.link
 
@@ -253,7 +258,7 @@ def install() -> Iterator[Installed]:
             return ns
         if tag == "compiled" and len(_HEADER.findall(source)) >= len(MODULE):  # (not a node compiled late)
             before = {n: ns[n].__code__ for n in ns if re.fullmatch(r"(e|b|st|act)\d+", n)}
-            done.module = install_module(source, ns)
+            done.module = install_module(source, ns, price_read)
             done.replaced_code |= {before[n] for n in done.module}
         elif tag == "flow":
             before = {f.__name__: ns[f.__name__].__code__ for f in FLOWCODE.FLOW_FUNCTIONS}
@@ -269,14 +274,15 @@ def install() -> Iterator[Installed]:
 
 
 def load(mode: str) -> Any:
-    """Lantern Fair on the interpreter, the generated code or the hand-written code."""
+    """Lantern Fair on the interpreter, the generated code, the hand-written code, or that with the price
+    quantity's read written in (hand_price)."""
     from orrery.interpreter.engine.game import load_game
 
     if mode == "interpreted":
         return load_game(GAME, mode="interpreted")
     if mode == "generated":
         return load_game(GAME, mode="compiled")
-    with install() as done:
+    with install(price_read=mode == "hand_price") as done:
         game = load_game(GAME, mode="compiled")
     if not done.module or not done.flow:
         raise RuntimeError("the hand-written code was not linked (module or flow not found)")
@@ -374,34 +380,34 @@ def play(game: Any, games: int, players: int, seed: int = 1) -> None:
 # ------------------------------------------------------------------ measuring
 
 
-def rates(seconds: float, rounds: int, players: int) -> dict[str, Any]:
-    """Interleaved rounds of the report's playouts on the three engines: games per CPU second, ratios."""
+def rates(seconds: float, rounds: int, players: int, modes: tuple[str, ...] = MODES) -> dict[str, Any]:
+    """Interleaved rounds of the report's playouts on the engines `modes` (the first one interpreted): games per
+    CPU second, and each one's ratio to the interpreter (median, lowest and highest of the rounds' ratios)."""
     from orrery.interpreter.cli.bench import bench_playouts
 
-    games = {mode: load(mode) for mode in MODES}
+    games = {mode: load(mode) for mode in modes}
     for g in games.values():  # warm up: the first game of a Game fills its caches
         play(g, 3, players)
-    seen: dict[str, list[float]] = {m: [] for m in MODES}
+    seen: dict[str, list[float]] = {m: [] for m in modes}
     for r in range(rounds):
-        for mode in MODES:
-            seen[mode].append(bench_playouts(games[mode], seconds, players=players, seed=1 + 1000 * r)["playouts_per_s"])
+        for mode in modes:
+            got = bench_playouts(games[mode], seconds, players=players, seed=1 + 1000 * r)
+            seen[mode].append(got["playouts_per_s"])
     out: dict[str, Any] = {"players": players, "rounds": rounds, "seconds": seconds, "per_s": seen,
                            "median": {m: round(statistics.median(v), 1) for m, v in seen.items()}}
-    for fast in ("generated", "hand"):
-        rs = [f / i for f, i in zip(seen[fast], seen["interpreted"])]
-        out[f"{fast}_vs_interpreted"] = (round(statistics.median(rs), 3), round(min(rs), 3), round(max(rs), 3))
-    rs = [h / g for h, g in zip(seen["hand"], seen["generated"])]
-    out["hand_vs_generated"] = (round(statistics.median(rs), 3), round(min(rs), 3), round(max(rs), 3))
+    for fast in modes[1:]:
+        rs = [f / i for f, i in zip(seen[fast], seen[modes[0]])]
+        out[f"{fast}_vs_{modes[0]}"] = (round(statistics.median(rs), 3), round(min(rs), 3), round(max(rs), 3))
     return out
 
 
-def profile_share(games: int, players: int) -> dict[str, Any]:
-    """CPU profile of `games` hand-written playouts: the self time of the hand-written code, of any generated
-    code (none should run) and in all."""
+def profile_share(mode: str, games: int, players: int) -> dict[str, Any]:
+    """CPU profile of `games` playouts on `mode` (generated or hand): the self time of the game's own code (the
+    hand-written files, or the generated `<orrery-...>` sources) over all the time profiled."""
     import cProfile
     import pstats
 
-    g = load("hand")
+    g = load(mode)
     play(g, 3, players)
     prof = cProfile.Profile(time.process_time)
     prof.runcall(play, g, games, players)
@@ -410,8 +416,8 @@ def profile_share(games: int, players: int) -> dict[str, Any]:
         total += tt
         hand += tt if file in HAND_FILES else 0.0
         generated += tt if file.startswith("<orrery-") else 0.0
-    return {"games": games, "profiled_s": round(total, 3), "hand_share": round(hand / total, 4),
-            "generated_share": round(generated / total, 4)}
+    return {"mode": mode, "games": games, "players": players, "profiled_s": round(total, 3),
+            "hand_share": round(hand / total, 4), "generated_share": round(generated / total, 4)}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -421,7 +427,9 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--seconds", type=float, default=1.0)
     r.add_argument("--rounds", type=int, default=5)
     r.add_argument("--players", type=int, default=2)
+    r.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
     c = sub.add_parser("check")
+    c.add_argument("--mode", choices=MODES[2:], default="hand")
     c.add_argument("--games", type=int, default=200)
     c.add_argument("--players", type=int, default=2)
     gm = sub.add_parser("games")
@@ -429,13 +437,14 @@ def main(argv: list[str] | None = None) -> None:
     gm.add_argument("n", type=int)
     gm.add_argument("--players", type=int, default=2)
     pr = sub.add_parser("profile")
+    pr.add_argument("--mode", choices=MODES[1:], default="hand")  # (generated: the generated code's share)
     pr.add_argument("--games", type=int, default=300)
     pr.add_argument("--players", type=int, default=2)
     args = p.parse_args(argv)
     if args.what == "rates":
-        print(rates(args.seconds, args.rounds, args.players))
+        print(rates(args.seconds, args.rounds, args.players, tuple(args.modes)))
     elif args.what == "check":
-        gen, hand = load("generated"), load("hand")
+        gen, hand = load("generated"), load(args.mode)
         n = same_games(gen, hand, range(1, args.games + 1), args.players)
         same_narration(gen, hand, 1, args.players)
         calls = code_calls(lambda: play(hand, 20, args.players))
@@ -447,7 +456,7 @@ def main(argv: list[str] | None = None) -> None:
         g = load(args.mode)
         play(g, args.n, args.players)
     else:
-        print(profile_share(args.games, args.players))
+        print(profile_share(args.mode, args.games, args.players))
 
 
 if __name__ == "__main__":

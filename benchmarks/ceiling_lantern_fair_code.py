@@ -36,6 +36,28 @@ def e13(it, env):  # line 183 col 20: buy's cost, price(current, c)
     return QTY(it, "price", LF_PRICE_SPAN, (PLAYER(it.s.cursor.current), env["c"]), ())
 
 
+def e13_read(it, env):  # line 183 col 20: buy's cost, price(current, c) with the quantity's read written in
+    # (the `hand_price` variant: not generated code today but the quantities' machinery: base c.price; the
+    # modifiers of the cards in the reader's own stalls, the only ones whose `when` (p == owner) can hold:
+    # Guild Seal adds -1, Night Bazaar halves spice; layers set, add, scale; rounded down; min 0)
+    s = it.s
+    attrs = s.attrs
+    card = attrs[env["c"].id]
+    value = card["price"]
+    half = False
+    stalls = s.places.get(LF_STALLS[s.cursor.current])
+    if stalls:
+        for pid in stalls:
+            name = attrs[pid]["name"]
+            if name == "Guild Seal":
+                value -= 1
+            elif name == "Night Bazaar" and card["ware"] == "spice":
+                half = True
+    if half:
+        value //= 2
+    return value if value > 0 else 0
+
+
 def e14(it, env):  # line 182 col 17: buy's parameter c, from market
     return LF_MARKET
 

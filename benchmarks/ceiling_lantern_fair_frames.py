@@ -149,8 +149,8 @@ def act203(self, pos):  # line 192 col 5: busk
         s = it.s
         cur = s.cursor.current
         if self.count_limit:  # chosen from a menu: a use (a perform is none)
-            ta_ = s.cursor.turn_actions
-            ta_["busk"] = ta_.get("busk", 0) + 1
+            c_ = s.cursor  # (its turn_actions are replaced, never changed in place: clones share them)
+            c_.turn_actions = {**c_.turn_actions, "busk": c_.turn_actions.get("busk", 0) + 1}
         self.phase = 2
         LF_track_add(it, cur, "coins", 2, LF_BUSK_ASSIGN)  # line 194 col 7
         if it.narrate:  # line 195 col 7
@@ -181,7 +181,7 @@ def act204(self, pos):  # line 179 col 5: buy
                 vals_, rej_ = self.first
             else:  # c from market: its cards
                 vals_, rej_ = [PIECE_REFS[p] for p in it.s.places.get(LF_MARKET, ())], []
-            done_, got_ = FR_ASK(pos, "c", vals_, self.me, "Which card?", False, LF_BUY_C_SPAN, None, rej_,
+            done_, got_ = FR_ASK(pos, "c", vals_, FR_INT(self.me), "Which card?", False, LF_BUY_C_SPAN, None, rej_,
                                  LF_BUY_C_SITE)
             if not done_:
                 FR_NOTES(it, LF_BUY, env, "c", got_)
@@ -190,8 +190,8 @@ def act204(self, pos):  # line 179 col 5: buy
             self.k = 1
         FR_PAY(it, LF_BUY, LF_BUY.late_cost, env, self.me)
         if self.count_limit:
-            ta_ = it.s.cursor.turn_actions
-            ta_["buy"] = ta_.get("buy", 0) + 1
+            c_ = it.s.cursor  # (its turn_actions are replaced, never changed in place: clones share them)
+            c_.turn_actions = {**c_.turn_actions, "buy": c_.turn_actions.get("buy", 0) + 1}
         self.phase = 2
         FR_PUSH(pos, LF_BUY_EFFECT, env)
         return None
@@ -214,8 +214,8 @@ def act205(self, pos):  # line 206 col 5: cheer
         s = it.s
         cur = s.cursor.current
         if self.count_limit:
-            ta_ = s.cursor.turn_actions
-            ta_["cheer"] = ta_.get("cheer", 0) + 1
+            c_ = s.cursor  # (its turn_actions are replaced, never changed in place: clones share them)
+            c_.turn_actions = {**c_.turn_actions, "cheer": c_.turn_actions.get("cheer", 0) + 1}
             FR_USE(s, LF_CHEER_LIMIT, self.me)
         self.phase = 2
         LF_track_add(it, cur, "fame", 1, LF_CHEER_ASSIGN)  # line 210 col 7
@@ -247,15 +247,15 @@ def act206(self, pos):  # line 197 col 5: play_trick
                 vals_, rej_ = self.first
             else:  # t from current.tricks: its cards
                 vals_, rej_ = [PIECE_REFS[p] for p in it.s.places.get(LF_TRICKS[it.s.cursor.current], ())], []
-            done_, got_ = FR_ASK(pos, "t", vals_, self.me, "Which trick?", False, LF_TRICK_T_SPAN, None, rej_,
+            done_, got_ = FR_ASK(pos, "t", vals_, FR_INT(self.me), "Which trick?", False, LF_TRICK_T_SPAN, None, rej_,
                                  LF_TRICK_T_SITE)
             if not done_:
                 return got_
             env["t"] = got_
             self.k = 1
         if self.count_limit:
-            ta_ = it.s.cursor.turn_actions
-            ta_["play_trick"] = ta_.get("play_trick", 0) + 1
+            c_ = it.s.cursor  # (its turn_actions are replaced, never changed in place: clones share them)
+            c_.turn_actions = {**c_.turn_actions, "play_trick": c_.turn_actions.get("play_trick", 0) + 1}
         self.phase = 2
         FR_PUSH(pos, LF_TRICK_EFFECT, env)
         return None
