@@ -329,8 +329,9 @@ class StepGen:
         if action.late_cost:  # the costs reading a parameter, now that every one is chosen
             g.emit(2, f"FR_PAY(it, {act}, {act}.late_cost, env, self.me)")
         g.emit(2, "if self.count_limit:  # chosen from a menu: a use (a perform is none)")
-        g.emit(3, "ta_ = it.s.cursor.turn_actions")
-        g.emit(3, f"ta_[{g.const(action.name)}] = ta_.get({g.const(action.name)}, 0) + 1")
+        g.emit(3, "c_ = it.s.cursor  # (its turn_actions are replaced, never changed in place: clones share them)")
+        g.emit(3, f"c_.turn_actions = {{**c_.turn_actions, {g.const(action.name)}: "
+                  f"c_.turn_actions.get({g.const(action.name)}, 0) + 1}}")
         if action.limit is not None and action.limit.each is None:
             g.emit(3, f"FR_USE(it.s, {g.const(action.limit, hashable=False)}, self.me)")
         elif action.limit is not None:  # counted for the chosen value (core/uses.py)

@@ -42,12 +42,10 @@ class Cursor:
     end_turn: bool = False
 
     def clone(self) -> "Cursor":
-        """An independent copy."""
-        c = Cursor.__new__(Cursor)
-        c.__dict__.update(self.__dict__)
-        c.order = list(self.order)
-        c.passed = set(self.passed)
-        c.turn_actions = dict(self.turn_actions)
+        """An independent copy.  Its list, set and dict are shared: they are replaced, never changed in place
+        (`order` by the flow, `passed` by `pass`, `turn_actions` when an action is chosen)."""
+        c = object.__new__(Cursor)
+        c.__dict__ = self.__dict__.copy()
         return c
 
 
@@ -121,7 +119,7 @@ class State:
         s.cascade = self.cascade
         s.decisions = self.decisions
         s.setup_override = self.setup_override
-        s.cascades = dict(self.cascades)
+        s.cascades = self.cascades  # (shared: a cascade's end writes a new dict)
         s.derived = {}
         s.version = self.version
         s.uses = self.uses  # (shared: a count writes a new dict)

@@ -398,9 +398,12 @@ class FlatGame:
         cur.first_player, cur.current, cur.turn = st.first, st.current, st.turn
         if "turn_player" in Cursor.__dataclass_fields__:  # (where the cursor tells the turn's player apart from
             cur.turn_player = st.current  # the acting one: in a flat game nobody acts out of turn)
-        for k in st.acts:
-            name = self.actions[k]
-            cur.turn_actions[name] = cur.turn_actions.get(name, 0) + 1
+        if st.acts:
+            acts = dict(cur.turn_actions)  # (replaced, never changed in place: clones share it)
+            for k in st.acts:
+                name = self.actions[k]
+                acts[name] = acts.get(name, 0) + 1
+            cur.turn_actions = acts
         s.decisions = st.decisions
         s.version += 1
         s.derived = {}

@@ -511,7 +511,7 @@ class SettleFrame:
                 causes.enter(pos.it, self.cause)  # the cause in force before the cascade
             s = pos.s
             if s.cascade:
-                s.cascades[s.cascade] = s.cascades.get(s.cascade, 0) + 1
+                s.cascades = {**s.cascades, s.cascade: s.cascades.get(s.cascade, 0) + 1}  # (replaced: clones share it)
                 emit(pos, "cascade_end", Record(count=s.cascade))
             return None
         pos.it.settling = False
@@ -593,8 +593,8 @@ class ActionFrame:
             if action.late_cost:  # the costs reading a parameter, now that every one is chosen
                 pay(it, action, action.late_cost, self.env, self.me)
             if self.count_limit:  # chosen from a menu: a use (a perform is none)
-                ta = it.s.cursor.turn_actions
-                ta[action.name] = ta.get(action.name, 0) + 1
+                c = it.s.cursor  # (its turn_actions are replaced, never changed in place: clones share them)
+                c.turn_actions = {**c.turn_actions, action.name: c.turn_actions.get(action.name, 0) + 1}
                 if action.limit is not None:
                     count_use(it.s, use_of(action.limit, self.env), self.me)
             self.phase = 2

@@ -456,7 +456,7 @@ def _cascade(it: "Interp", triggers: list) -> int:
     if it.r.track_causes:
         causes.enter(it, outer)
     if s.cascade:
-        s.cascades[s.cascade] = s.cascades.get(s.cascade, 0) + 1
+        s.cascades = {**s.cascades, s.cascade: s.cascades.get(s.cascade, 0) + 1}  # (replaced: clones share it)
         emit(it, "cascade_end", Record(count=s.cascade))
     return s.cascade
 
@@ -540,7 +540,8 @@ def _end_game(it: "Interp", node: A.EndGame, env: dict) -> None:
 
 def _pass(it: "Interp", node: A.Pass, env: dict) -> None:
     c = it.s.cursor
-    c.passed.add(c.current)  # the acting player passes; the turn ends only when it is theirs
+    c.passed = c.passed | {c.current}  # the acting player passes; the turn ends only when it is theirs (replaced:
+    # clones share the set)
     if c.current == c.turn_player:
         c.end_turn = True
 
