@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from orrery.interpreter.compiler import codegen  # noqa: E402
+from orrery.interpreter.compiler.sourcecounts import GENERAL  # noqa: E402
 
 COUNTS: collections.Counter = collections.Counter()
 _FUNCS = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.BuiltinMethodType)
@@ -81,8 +82,10 @@ def main(argv: list[str]) -> int:
         else:
             steps += play_game(game, args.players, seed, [RandomBot(bot_seed(seed, k)) for k in range(args.players)]).steps
     total = sum(COUNTS.values())
+    general = sum(n for name, n in COUNTS.items() if name in GENERAL or name == "K*")
     print(f"{args.game} {args.players}p, {args.games} games ({'sampled' if args.sampled else 'exact'}), {steps} steps: "
-          f"{total:,} helper calls ({total / max(steps, 1):,.0f} a step)")
+          f"{total:,} helper calls ({total / max(steps, 1):,.0f} a step); general ones (sourcecounts.GENERAL and "
+          f"K*): {general:,} ({general / max(steps, 1):,.0f} a step)")
     for name, n in COUNTS.most_common(args.top):
         print(f"  {name:12} {n:>12,} {n / total:6.1%}")
     for (name, fn, line), n in SITES.most_common(args.sites):

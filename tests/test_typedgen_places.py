@@ -2,7 +2,7 @@
 without a class test, a loop over a zone that is not a board going through its pieces without IT, `size` and
 `count` of such a zone, `pieces(P)` and `pieces(P, kind: K)` of a cell or such a zone, an attribute some
 piece kinds declare read from the piece's dict, `==` with a text (cell, piece, zone) on one side, `*` `//` `%` of
-numbers, a grid's cell by its coordinates, and the spec's constants typed by their values.  Each row is a made-up spec's function, called with values
+numbers, a grid's cell by its coordinates, first/last of a list, and the spec's constants typed by their values.  Each row is a made-up spec's function, called with values
 of known types (the typed form is written) or of unknown type (the general code is kept); both engines play
 it alike.
 """
@@ -82,6 +82,9 @@ ROWS = [
     ("size(pool) % (size(who.hand) - size(who.hand))", "current", " != 0 else XAR(it, ", "r = AR(it, "),
     # a grid's cell by its coordinates: a table of its cells (off the board: the built-in's none)
     ("cell(row, 2 - size(pool), 0)", "current", "MISS)) is not MISS else XCB(it, ", "r = K2(it, K1, K3, "),
+    # first/last of a list: its item, or none
+    ("first(pieces(c, kind: \"chip\"))", "current", "[0] if (a", "r = K"),
+    ("last([t.tag for t in who.hand])", "current", "[-1] if (a", "r = K"),
     # a constant of the spec has its value's type
     ("size(who.hand) >= two", "current", ") >= K", "GE(it, "),
 ]
@@ -137,7 +140,8 @@ def test_values_of_unknown_type_keep_the_general_code(tmp_path, body, typed):
 
 def plays_alike(spec, probe: str) -> None:
     """Both engines play the same moves to the same states (or fail alike, under a loop limit that some end
-    check reaches), and agree on the probe after them, its loop count too."""
+    check reaches), and agree on the probe after the moves they played, its loop count too."""
+    played: tuple | None = None
     for limits in (Limits(), Limits(loop=4), Limits(loop=5), Limits(loop=7)):
         outcomes = []
         for mode in ("compiled", "interpreted"):
@@ -148,12 +152,12 @@ def plays_alike(spec, probe: str) -> None:
                     if gs.is_terminal():
                         break
                     gs.apply_label(label)
-                    seen.append((gs.state.digest(), gs.is_terminal()))
+                    seen.append((label, gs.state.digest(), gs.is_terminal()))
             except Exception as exc:  # noqa: BLE001 - both engines must fail alike
                 seen.append(("failed", type(exc).__name__, str(exc)))
             outcomes.append(seen)
         assert outcomes[0] == outcomes[1], limits
-        if limits == Limits():
-            played = not outcomes[0] or outcomes[0][-1][0] != "failed"
-    if played:
-        on_both_engines(spec, probe, moves=("a1", "b1"))
+        if limits == Limits() and not (outcomes[0] and outcomes[0][0][0] == "failed"):
+            played = tuple(label for label, *_ in outcomes[0] if label != "failed")
+    if played is not None:  # (not when the game fails at its start: the end check's error, compared above)
+        on_both_engines(spec, probe, moves=played)

@@ -463,6 +463,9 @@ class TypedGen(TypedStatements, CodeGen):
             return f"T_PIECES(it, {x})"
         if f in ("count", "size") and len(args) == 1 and types == [ZONE] and self.piece_zone(args[0]) is not None:
             return f"LEN(it.s.places.get({x}) or ())"
+        if f in ("first", "last") and len(types) == 1 and T.is_list(types[0]):
+            src, v = self.bind(x)
+            return f"({v}[{0 if f == 'first' else -1}] if {src} else None)"
         if f == "empty" and types == [CELL]:
             return f"(not it.s.places.get({x}))"
         if f in ("count", "size") and types == [CELL]:

@@ -238,16 +238,20 @@ def label_table(rules: Any, zone: str) -> dict | None:
 def pieces_of(it: Any, place: Any) -> list:
     """`pieces(place)` of a cell or of a zone that is not a board (the type pass proved which): its pieces."""
     ids = it.s.places.get(place)
-    return [PIECE_REFS[i] for i in ids] if ids else []
+    return list(map(PIECE_REFS.__getitem__, ids)) if ids else []
 
 
 def pieces_of_kind(it: Any, place: Any, kind: str) -> list:
-    """`pieces(place, kind: K)` of a cell or of a zone that is not a board, K a text written in the rules."""
+    """`pieces(place, kind: K)` of a cell or of a zone that is not a board, K a text written in the rules (a
+    loop, not a comprehension: places hold a few pieces, and a comprehension's frame costs more than them)."""
+    out: list = []
     ids = it.s.places.get(place)
-    if not ids:
-        return []
-    kinds = it.s.kinds
-    return [PIECE_REFS[i] for i in ids if kinds[i] == kind]
+    if ids:
+        kinds = it.s.kinds
+        for i in ids:
+            if kinds[i] == kind:
+                out.append(PIECE_REFS[i])
+    return out
 
 
 def count_of_kind(it: Any, place: Any, kind: str) -> int:
