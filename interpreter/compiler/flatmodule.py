@@ -60,14 +60,16 @@ class FlatModule:
 # table's values...) is read by the general engine or is expressions the type pass has seen.
 _KNOWN_KEYS = {
     "": {"actions", "assumptions", "bots", "components", "end", "flow", "functions", "game", "invariants",
-         "procedures", "ranking", "scoring", "setup", "tables", "triggers", "variables", "description"},
+         "procedures", "ranking", "scoring", "setup", "tables", "triggers", "variables", "description",
+         "constants", "names", "requires", "display"},  # (values fixed when the game is built; load checks; drawing)
     "bots": {"heuristic", "heuristic_max", "iterations", "playout"},  # (hints: the flat state judges by heuristic())
     "actions.*": {"condition", "description", "effect", "label", "params", "rule", "why"},
     "actions.*.params.*": {"from_", "prompt", "where", "why", "description"},
     "components": {"pieces", "tracks", "zones"},
-    "components.pieces.*": {"attributes", "description", "style", "symbol", "unlimited"},
+    "components.pieces.*": {"attributes", "description", "style", "symbol", "unlimited", "label", "start"},
     "components.tracks.*": {"description"},
-    "components.zones.*": {"adjacency", "description", "height", "type", "visibility", "width"},
+    "components.zones.*": {"adjacency", "description", "height", "type", "visibility", "width", "label",
+                           "cell_attributes", "cells"},
     "flow": {"first_player", "phases"},
     "flow.phases[]": {"name", "steps", "turn_start", "description"},
     "flow.phases[].steps[]": {"actions"},

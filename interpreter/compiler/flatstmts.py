@@ -2,7 +2,8 @@
 
 An effect's names (`let`, loops, parameters) are Python locals of its function; spec variables are slots,
 player variables and tracks lists by seat (a track clamped as effects._clamp clamps it), piece attributes
-columns.  `say` writes nothing: nobody reads a playout's narration, and a `say` cannot change the game
+columns; a piece moves to a cell or to a pile written by its name, on top or `at bottom` (State.move's
+order).  `say` writes nothing: nobody reads a playout's narration, and a `say` cannot change the game
 (docs/dsl.md 4.21).  `end_game` stops the effect (EndGame, caught by the flat flow).
 """
 
@@ -255,14 +256,20 @@ class FlatStatements(FlatGen):
             self.emit(indent, f"{self.local(node.bind)[0]} = {pid}")
 
     def s_Move(self, node: A.Move, indent: int) -> None:
-        if node.position not in (None, "top"):
-            raise self.no("move to the bottom")
+        if node.position not in (None, "top", "bottom"):
+            raise self.no(f"move to the {node.position}")
         what_t, dest_t = self.typeof(node.what), self.typeof(node.dest)
-        if T.strip(dest_t) != CELL or T.strip(what_t) not in (PIECE, BPIECE):
-            raise self.no("move of something else than a piece to a cell")
+        if T.strip(what_t) not in (PIECE, BPIECE):
+            raise self.no("move of something else than a piece")
         what = self.expr(node.what)
-        dest = self.expr(node.dest)
-        self.emit(indent, f"MOVE(st, {what}, {dest})")  # (none: MOVE stops the flat game)
+        if T.strip(dest_t) == CELL:
+            dest = self.expr(node.dest)
+        elif self.is_zone(node.dest) and node.dest.id in self.lay.piles:
+            dest = str(self.lay.piles[node.dest.id])  # (a pile written by its name: its place)
+        else:
+            raise self.no("move of a piece to something else than a cell or a pile named")
+        # (none: MOVE stops the flat game; at the bottom: first in the place's list, as State.move puts it)
+        self.emit(indent, f"{'MOVEB' if node.position == 'bottom' else 'MOVE'}(st, {what}, {dest})")
 
     def s_Destroy(self, node: A.Destroy, indent: int) -> None:
         what_t = self.typeof(node.what)

@@ -190,13 +190,25 @@ def _move(st: FlatState, pid: Any, dest: Any) -> None:
     st.LOC[pid] = dest
 
 
+def _move_bottom(st: FlatState, pid: Any, dest: Any) -> None:
+    if dest is None:
+        raise BAIL
+    if pid is None:
+        return
+    src = st.LOC[pid]
+    st.P[src].remove(pid)
+    st.P[dest].insert(0, pid)
+    st.LOC[pid] = dest
+
+
 def _top(ids: list) -> Any:
     return ids[-1] if ids else None
 
 
 _RUNTIME = {"NN": _nn, "NUM": _num, "TICK": _tick, "TICKN": _tickn, "DROP": _drop, "TXT": _txt, "IX": _ix,
             "DIV": _div, "MOD": _mod, "COUNT": _count, "CELL": _cell, "CELL_AT": _cell_at,
-            "CLAMP": _clamp, "NEW_PIECE": _new_piece, "TOPF": _top, "MOVE": _move, "ENDGAME": EndGame, "BAIL": BAIL,
+            "CLAMP": _clamp, "NEW_PIECE": _new_piece, "TOPF": _top, "MOVE": _move, "MOVEB": _move_bottom,
+            "ENDGAME": EndGame, "BAIL": BAIL,
             "ABSENT": ABSENT, "ANY": any, "ALL": all, "len": len, "list": list, "sorted": sorted, "abs": abs,
             "min": min, "max": max, "sum": sum, "range": range, "str": str, "set": set}
 
