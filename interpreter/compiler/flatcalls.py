@@ -56,6 +56,8 @@ def builtin_call(gen: Any, node: A.Call) -> str:
     s0 = T.strip(types[0]) if types else ""
     if types and T.optional(types[0]) and f not in ("text",):
         one = gen.ix(one) if f in _CELL_INDEXED and s0 == CELL else gen.nn(one)
+    if f == "changed_at" and len(args) == 1 and s0 == CELL and gen.stamps:
+        return f"st.ST[{one}]"  # (State.stamps: 0 for a place never changed; none stops the flat game)
     if f == "empty" and s0 == CELL:
         return f"(not P[{one}])"
     if f in ("count", "size") and s0 == CELL:

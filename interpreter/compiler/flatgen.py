@@ -77,6 +77,7 @@ class FlatGen:
         self.unrolling = 1  # (terms an any/all being written out multiplies its items' by)
         self.last_condition = ""  # the source of the last end condition written (flatmodule inlines it)
         self.inlining = 0  # how deep inside bodies of functions written into their callers
+        self.stamps = False  # the spec reads change stamps (`changed_at`): every change of a place stamps it
         from .analysis import cheap
 
         self.cheap = cheap(rules) if not layout.recursive else set()
@@ -204,7 +205,7 @@ class FlatGen:
             if node.id == "players" and self.rules.min_players == self.rules.max_players:
                 return self.const(list(range(self.rules.min_players)))  # (one table size: a constant, its length known)
             src = {"current": "st.current", "players": "PLAYERS[st.n]", "num_players": "st.n", "round": "st.round",
-                   "turn": "st.turn", "first_player": "st.first"}.get(node.id)
+                   "turn": "st.turn", "first_player": "st.first", "cascade": "st.cascade"}.get(node.id)
             if src is None:
                 raise self.no(f"the special name '{node.id}'")
             return src

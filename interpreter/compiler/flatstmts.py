@@ -56,6 +56,13 @@ class FlatStatements(FlatGen):
         if len(self.lines) == start:
             self.emit(indent, "pass")
 
+    def stamp(self, indent: int, place: str) -> None:
+        """A place changed: where the spec reads change stamps (`changed_at`), the clock moves on and the place
+        takes its value (State._touch)."""
+        if self.stamps:
+            self.emit(indent, "st.clock += 1")
+            self.emit(indent, f"st.ST[{place}] = st.clock")
+
     def local(self, name: str) -> tuple[str, str]:
         found = self.lookup(name)
         if found is None:
@@ -178,6 +185,7 @@ class FlatStatements(FlatGen):
             if obj_t in (PIECE, BPIECE) and target.name in self.lay.everywhere:
                 slot = f"A_{self.lay.attr_col[target.name]}[{o}]"
                 self.emit(indent, f"{slot} = {self.combined(node.op, slot, self.tp.attrs[target.name], value, vt)}")
+                self.stamp(indent, f"LOC[{o}]")  # (State.set_attr touches the piece's place)
                 return
         raise self.no("an assignment")
 
@@ -252,6 +260,7 @@ class FlatStatements(FlatGen):
         for col, v in zip(self.lay.attr_col.values(), vals):
             self.emit(indent, f"A_{col}.append({v})")
         self.emit(indent, f"P[{d}].append({pid})")
+        self.stamp(indent, d)
         if node.bind:
             self.emit(indent, f"{self.local(node.bind)[0]} = {pid}")
 
@@ -269,13 +278,14 @@ class FlatStatements(FlatGen):
         else:
             raise self.no("move of a piece to something else than a cell or a pile named")
         # (none: MOVE stops the flat game; at the bottom: first in the place's list, as State.move puts it)
-        self.emit(indent, f"{'MOVEB' if node.position == 'bottom' else 'MOVE'}(st, {what}, {dest})")
+        stamped = "S" if self.stamps else ""
+        self.emit(indent, f"{'MOVEB' if node.position == 'bottom' else 'MOVE'}{stamped}(st, {what}, {dest})")
 
     def s_Destroy(self, node: A.Destroy, indent: int) -> None:
         what_t = self.typeof(node.what)
         if T.strip(what_t) not in (PIECE, BPIECE):
             raise self.no("destroy of something else than a piece")
-        self.emit(indent, f"MOVE(st, {self.expr(node.what)}, st.box)")
+        self.emit(indent, f"MOVE{'S' if self.stamps else ''}(st, {self.expr(node.what)}, st.box)")
 
     def s_CallProc(self, node: A.CallProc, indent: int) -> None:
         proc = self.rules.procedures.get(node.name)
