@@ -51,6 +51,7 @@ def test_a_game_whose_pops_chain_plays_its_cascades_on_the_flat_path_as_the_refe
         longest.append(lean.st.V[fg.lay.var_slot["longest"]])
     assert max(longest) >= 8  # (chains of pops: many firings in one cascade)
     lockstep(game, range(12), load_game(POP_GRID, mode="interpreted"))
+    lockstep(game, range(12, 16))  # (and the compiled engine's public API: its generated scans)
 
 
 def test_the_state_of_a_cascading_game_and_its_change_stamps_are_the_general_ones_step_by_step():
