@@ -16,7 +16,25 @@ from .typepass import BOOL, BPIECE, CELL, INT, NEVER, PIECE, PLAYER, STR, ZONE
 
 
 # built-ins whose cell argument is only read as the index of a list (a place, a geometry table): none fails there
-_CELL_INDEXED = frozenset({"empty", "count", "size", "top", "neighbor", "adjacent", "direction"})
+_CELL_INDEXED = frozenset({"empty", "count", "size", "top", "neighbor", "adjacent", "direction", "zone_of"})
+
+
+def _top_of(gen: Any, k: int, end: int) -> str:
+    if gen.no_walrus:
+        return f"TOPF(P[{k}])" if end == -1 else f"(P[{k}][0] if P[{k}] else None)"
+    t = gen.fresh()
+    return f"({t}[{end}] if ({t} := P[{k}]) else None)"
+
+
+# built-ins of a pile written by its name (flatlayout.py: its place k), as they read the general state's list
+_PILE_CALLS = {
+    "empty": lambda gen, k: f"(not P[{k}])",
+    "size": lambda gen, k: f"len(P[{k}])",
+    "count": lambda gen, k: f"len(P[{k}])",
+    "top": lambda gen, k: _top_of(gen, k, -1),
+    "bottom": lambda gen, k: _top_of(gen, k, 0),
+    "pieces": lambda gen, k: f"list(P[{k}])",  # (a copy: a later move changes the place's own list)
+}
 
 
 def builtin_call(gen: Any, node: A.Call) -> str:
@@ -27,6 +45,8 @@ def builtin_call(gen: Any, node: A.Call) -> str:
     types = [gen.typeof(a) for a in args]
     if f in ("any", "all") and len(args) == 1 and isinstance(args[0], A.Comprehension):
         return gen.x_Comprehension(args[0], lazy=f.upper())
+    if f in _PILE_CALLS and len(args) == 1 and gen.is_zone(args[0]) and args[0].id in gen.lay.piles:
+        return _PILE_CALLS[f](gen, gen.lay.piles[args[0].id])
     if f in ("cells", "pieces", "lines") and args and gen.is_zone(args[0]):
         return _zone_call(gen, node)
     if f == "cell" and len(args) == 2 and gen.is_zone(args[0]) and T.strip(types[1]) == STR:
@@ -36,6 +56,8 @@ def builtin_call(gen: Any, node: A.Call) -> str:
     s0 = T.strip(types[0]) if types else ""
     if types and T.optional(types[0]) and f not in ("text",):
         one = gen.ix(one) if f in _CELL_INDEXED and s0 == CELL else gen.nn(one)
+    if f == "changed_at" and len(args) == 1 and s0 == CELL and gen.stamps:
+        return f"st.ST[{one}]"  # (State.stamps: 0 for a place never changed; none stops the flat game)
     if f == "empty" and s0 == CELL:
         return f"(not P[{one}])"
     if f in ("count", "size") and s0 == CELL:
@@ -49,6 +71,10 @@ def builtin_call(gen: Any, node: A.Call) -> str:
             return f"TOPF(P[{one}])"
         t = gen.fresh()
         return f"({t}[-1] if ({t} := P[{one}]) else None)"
+    if f == "zone_of" and len(args) == 1 and s0 in (CELL, PIECE, BPIECE):  # (a piece's by its place: LOC)
+        return f"{gen.const(gen.lay.zone_refs)}[{one if s0 == CELL else f'LOC[{one}]'}]"
+    if f == "zone_of" and len(args) == 1 and s0 == ZONE:
+        return one
     if f == "neighbor" and s0 == CELL and len(args) in (2, 3):
         return _neighbor(gen, node, one, srcs, types)
     if f == "adjacent" and s0 == CELL and len(args) == 1:

@@ -3,8 +3,10 @@
 Where the typed generator (typedgen.py) still works on the general state (dictionaries keyed by cell objects,
 an attribute dictionary per piece, effects' names in an `env`), this one writes the game over plain lists:
 
-- a cell is an int (its index among the boards' cells, `FlatLayout.cells`), `none` is None; the box, where
-  destroyed pieces rest, is the place after the last cell;
+- a cell is an int (its index among the boards' cells, `FlatLayout.cells`), `none` is None; each shared zone
+  that holds pieces itself (a pile) is a place after the cells, the box, where destroyed pieces rest, the
+  place after those; a zone is the general engine's interned ZoneRef; constants and cell attributes are
+  their values, known when the game is built;
 - a place is a list of piece ids (`P[c]`); a piece's kind, place and attributes are columns (`KIND`, `LOC`,
   `A_<attr>`); spec variables are slots (`V[i]`), player variables a list per variable indexed by seat;
 - a player is its seat number, a piece its id; effects' and functions' names are Python locals;
@@ -27,6 +29,7 @@ from typing import Any
 from orrery.rulespec import ast as A
 
 from . import typepass as T
+from ..core.values import ZoneRef
 from .flatlayout import FlatLayout
 from .typedlib import constant_of
 from .typepass import ANY, BOOL, BPIECE, CELL, INT, NEVER, NONE, PIECE, PLAYER, STR, ZONE
@@ -45,7 +48,7 @@ class FlatUnsupported(Exception):
 def _repr_type(t: str) -> bool:
     """Whether values of this type have a flat representation (a known type, no record or table value)."""
     s = T.strip(t)
-    if s in (INT, BOOL, STR, NONE, PLAYER, PIECE, BPIECE, CELL):
+    if s in (INT, BOOL, STR, NONE, PLAYER, PIECE, BPIECE, CELL, ZONE):
         return True
     if T.is_list(s):
         return T.elem(s) == NEVER or _repr_type(T.elem(s))
@@ -74,6 +77,7 @@ class FlatGen:
         self.unrolling = 1  # (terms an any/all being written out multiplies its items' by)
         self.last_condition = ""  # the source of the last end condition written (flatmodule inlines it)
         self.inlining = 0  # how deep inside bodies of functions written into their callers
+        self.stamps = False  # the spec reads change stamps (`changed_at`): every change of a place stamps it
         from .analysis import cheap
 
         self.cheap = cheap(rules) if not layout.recursive else set()
@@ -201,12 +205,21 @@ class FlatGen:
             if node.id == "players" and self.rules.min_players == self.rules.max_players:
                 return self.const(list(range(self.rules.min_players)))  # (one table size: a constant, its length known)
             src = {"current": "st.current", "players": "PLAYERS[st.n]", "num_players": "st.n", "round": "st.round",
-                   "turn": "st.turn", "first_player": "st.first"}.get(node.id)
+                   "turn": "st.turn", "first_player": "st.first", "cascade": "st.cascade"}.get(node.id)
             if src is None:
                 raise self.no(f"the special name '{node.id}'")
             return src
         if kind in ("kind", "action", "end"):
             return self.const(node.id)
+        if kind == "zone" and self.is_zone(node):  # (the general engine's interned ZoneRef: flatlayout.py)
+            return self.const(ZoneRef(node.id))
+        if kind == "const":  # (`names:` and `constants:`: worked out when the game was built, never changed)
+            value = self.rules.names[node.id][1]
+            if value is None or value.__class__ in (bool, str) or (value.__class__ is int and abs(value) < _BIG) or (
+                    value.__class__ is list and all(x.__class__ is str or (x.__class__ is int and abs(x) < _BIG)
+                                                   for x in value)):
+                return self.flat_const(value, self.typeof(node))
+            raise self.no(f"the constant '{node.id}'")
         raise self.no(f"the name '{node.id}'")
 
     def flat_const(self, value: Any, t: str) -> str:
@@ -251,6 +264,11 @@ class FlatGen:
                 return f"{table}[{src}]"
             if name in ("size",):
                 return f"len(P[{src}])"
+            if name == "zone":
+                return f"{self.const(self.lay.zone_refs)}[{src}]"
+            table = self.lay.cell_attr(name)
+            if table is not None:  # (a cell of a zone without it: KeyError, the general engine's error)
+                return f"{self.const(table)}[{src}]"
             if name == "pieces":
                 return f"list(P[{src}])"
             raise self.no(f"the cell attribute '{name}'")

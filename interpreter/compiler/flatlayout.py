@@ -1,8 +1,11 @@
 """The flat layout of a spec (flatgen.py): cells, places, piece columns, variable slots and geometry tables.
 
-Cells of every board zone are numbered in zone order, each zone's cells in `cells(zone)`'s order; the box (where
-destroyed and unused pieces rest) is the place after the last cell.  A spec with a zone that is not a board of
-fixed shape shared by the players (a bag, a hand, a per-player board, an unbounded grid) has no flat layout.
+Cells of every board zone are numbered in zone order, each zone's cells in `cells(zone)`'s order; then each
+zone shared by the players that holds pieces itself (a pile, a deck, a bag: `piles`) is one place after them,
+in zone order, its pieces listed bottom to top as the general state lists them; the box (where destroyed and
+unused pieces rest) is the place after the last of those.  A zone value is the general engine's own `ZoneRef`
+(interned: `==` is identity), a piece's zone read off a table by its place (`zone_refs`).  A spec with a zone
+of another shape (a per-player zone, a zone of a `per:` family, a graph, an unbounded grid) has no flat layout.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from ..core.values import BOX, DIRS, HEX_DIRS, PIECE_REFS, Cell, Player
+from ..core.values import BOX, DIRS, HEX_DIRS, PIECE_REFS, Cell, Player, ZoneRef
 from ..reference.builtins import REGISTRY, _step
 from . import typepass as T
 
@@ -26,14 +29,21 @@ class FlatLayout:
         self.rules = rules
         self.cells: list[Cell] = []
         self.zone_cells: dict[str, list[int]] = {}
+        piles = []
         for name, z in rules.zones.items():
-            if not z.is_board or z.per_player or z.decl.unbounded or z.decl.type != "grid":
+            if z.per_player or z.family != name or (z.is_board and (z.decl.unbounded or z.decl.type != "grid")):
                 raise NoLayout(f"zone '{name}'")
+            if not z.is_board:
+                piles.append(name)
+                continue
             start = len(self.cells)
             self.cells.extend(Cell(name, None, pos) for pos in z.all_positions())
             self.zone_cells[name] = list(range(start, len(self.cells)))
         self.index = {c: i for i, c in enumerate(self.cells)}
-        self.box = len(self.cells)
+        self.piles = {name: len(self.cells) + i for i, name in enumerate(piles)}  # zone -> its place
+        self.box = len(self.cells) + len(piles)
+        # place -> its zone (zone_of a piece there; the box's is BOX, as the general engine's)
+        self.zone_refs = [ZoneRef(c.zone) for c in self.cells] + [ZoneRef(n) for n in piles] + [BOX]
         self.kinds = list(rules.kinds)
         attrs: list[str] = []
         for k in rules.kinds.values():
@@ -142,6 +152,21 @@ class FlatLayout:
             return gen.const(v)
         raise NoLayout(f"the default of '{attr}'")
 
+    def cell_attr(self, name: str) -> dict[int, Any] | None:
+        """cell -> its value of a cell attribute (`cell_attributes:`: fixed), for the cells whose zone declares it
+        (values of plain data only; else None)."""
+        key = ("cattr", name)
+        if key not in self._tables:
+            out: dict[int, Any] | None = {}
+            for i, c in enumerate(self.cells):
+                z = self.rules.zones[c.zone]
+                if name in z.cell_defaults:
+                    out[i] = z.cell_attrs.get(c.pos, {}).get(name, z.cell_defaults[name])
+            if not out or not all(v is None or v.__class__ in (bool, int, str) for v in out.values()):
+                out = None
+            self._tables[key] = out
+        return self._tables[key]
+
     def rank(self) -> list[int]:
         """cell -> its place among the cells sorted as the language sorts cells (Cell's `<`)."""
         if "rank" not in self._tables:
@@ -192,10 +217,14 @@ class FlatLayout:
             return self.box
         if place in self.index:
             return self.index[place]
+        if isinstance(place, ZoneRef) and place.owner is None and place.name in self.piles:
+            return self.piles[place.name]
         raise NoLayout(f"a piece in {place!r}")
 
     def general_place(self, place: int) -> Any:
-        return BOX if place == self.box else self.cells[place]
+        if place < len(self.cells):
+            return self.cells[place]
+        return self.zone_refs[place]  # (a pile's zone, or the box)
 
 
 def _plain(v: Any) -> bool:

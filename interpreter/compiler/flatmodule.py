@@ -4,8 +4,9 @@ layout, for the flat flow of engine/flat.py.
 `flat_module(rules)` returns the generated source with its constants and what the flow needs (the steps'
 actions, which have a parameter, the hooks and end checks that exist), or raises FlatUnsupported when the spec
 holds something the flat code does not play.  The flat flow plays the flow shape most abstract games have:
-rounds of one phase in seat order (`clockwise`, a turn each), steps of actions without limits or costs, no
-cascades, no look-ahead (no action can fail once chosen), no events but `game_start` (which the prepared start
+rounds of one phase in seat order (`clockwise`, a turn each), steps of actions without limits or costs, state
+triggers whose cascade asks nothing and reads no causes (flatcascade.py: after each action, before its end
+checks), no look-ahead (no action can fail once chosen), no events but `game_start` (which the prepared start
 has already run).  Everything else is left to the general engine.
 """
 
@@ -19,6 +20,7 @@ from pydantic import BaseModel
 
 from orrery.rulespec import ast as A
 
+from . import flatcascade
 from . import typepass as T
 from .flatgen import FlatUnsupported
 from .flatlayout import FlatLayout, NoLayout
@@ -52,6 +54,8 @@ class FlatModule:
     score: str = ""  # a finished game's scores: "expr" score(st, p), "var" the `score` slot, "zero"; "": general
     end_charge: dict[int, int] = field(default_factory=dict)  # end -> its loop charge, where it is all static
     end_inline: dict[int, tuple[int, str]] = field(default_factory=dict)  # end -> (static charge, condition source)
+    stamps: bool = False  # the spec reads change stamps: the flat state keeps them (st.ST, st.clock)
+    cascade: bool = False  # the spec has state triggers: cascade(st) runs after each action (flatcascade.py)
 
 
 # The spec keys the flat flow plays (every key a spec sets, defaults left out, must be here; `*` a named entry,
@@ -60,14 +64,16 @@ class FlatModule:
 # table's values...) is read by the general engine or is expressions the type pass has seen.
 _KNOWN_KEYS = {
     "": {"actions", "assumptions", "bots", "components", "end", "flow", "functions", "game", "invariants",
-         "procedures", "ranking", "scoring", "setup", "tables", "triggers", "variables", "description"},
+         "procedures", "ranking", "scoring", "setup", "tables", "triggers", "variables", "description",
+         "constants", "names", "requires", "display"},  # (values fixed when the game is built; load checks; drawing)
     "bots": {"heuristic", "heuristic_max", "iterations", "playout"},  # (hints: the flat state judges by heuristic())
     "actions.*": {"condition", "description", "effect", "label", "params", "rule", "why"},
     "actions.*.params.*": {"from_", "prompt", "where", "why", "description"},
     "components": {"pieces", "tracks", "zones"},
-    "components.pieces.*": {"attributes", "description", "style", "symbol", "unlimited"},
+    "components.pieces.*": {"attributes", "description", "style", "symbol", "unlimited", "label", "start"},
     "components.tracks.*": {"description"},
-    "components.zones.*": {"adjacency", "description", "height", "type", "visibility", "width"},
+    "components.zones.*": {"adjacency", "description", "height", "type", "visibility", "width", "label",
+                           "cell_attributes", "cells"},
     "flow": {"first_player", "phases"},
     "flow.phases[]": {"name", "steps", "turn_start", "description"},
     "flow.phases[].steps[]": {"actions"},
@@ -75,7 +81,7 @@ _KNOWN_KEYS = {
     "procedures.*": {"description", "effect", "params"},
     "tables.*": {"description", "values"},
     "end.*": {"description", "rule", "when", "winners", "check"},
-    "triggers.*": {"description", "effect", "on"},
+    "triggers.*": {"description", "effect", "on", "for_", "when", "order"},
     "variables.*": {"description", "internal", "start", "type"},
     "game": {"name", "players", "seat_names", "source", "title", "description"},
 }
@@ -112,8 +118,9 @@ def _flow_shape(rules: Any) -> None:
     if rules.spec.effect("flow", "round_start") or rules.spec.effect("flow", "round_end") \
             or m.flow.rotate_first_player:
         raise FlatUnsupported("round hooks")
-    if rules.state_triggers or set(rules.event_triggers) - {"game_start"}:
+    if set(rules.event_triggers) - {"game_start"}:
         raise FlatUnsupported("triggers")
+    flatcascade.refused(rules)  # (the state triggers the flat cascade does not play)
     if rules.some_may_fail or rules.outside_may_fail:
         raise FlatUnsupported("look-ahead")
     for st in ph.steps:
@@ -155,8 +162,10 @@ def flat_module(rules: Any, reads_flow: Any, tp: TypePass | None = None) -> Flat
     except NoLayout as why:
         raise FlatUnsupported(str(why)) from None
     gen = FlatStatements(rules, tp, lay)
+    gen.stamps = flatcascade.reads_stamps(rules)
     ph = rules.phases[0]
-    mod = FlatModule("", gen.consts, lay, tp, [list(st.actions) for st in ph.steps])
+    mod = FlatModule("", gen.consts, lay, tp, [list(st.actions) for st in ph.steps], stamps=gen.stamps)
+    mod.cascade = flatcascade.write_cascade(gen)
     for name, a in rules.actions.items():
         _action(gen, name, a, mod)
     for hook in ("turn_start", "turn_end"):
@@ -389,6 +398,8 @@ def _flow(gen: FlatStatements, mod: FlatModule, reads_flow: Any) -> None:
         gen.emit(0, f"def perform_{name}(st{', v' if param else ''}):")
         start = len(gen.lines)
         _effect_inline(gen, name, param)
+        if mod.cascade:  # (the cascade the action set off, before the step's bookkeeping: flowframe.step_)
+            gen.emit(1, "cascade(st)")
         gen.emit(1, "if st.loops > LOOP_LIMIT:")
         gen.emit(2, "raise BAIL")
         gen.emit(1, "st.decisions += 1")

@@ -2,7 +2,8 @@
 
 An effect's names (`let`, loops, parameters) are Python locals of its function; spec variables are slots,
 player variables and tracks lists by seat (a track clamped as effects._clamp clamps it), piece attributes
-columns.  `say` writes nothing: nobody reads a playout's narration, and a `say` cannot change the game
+columns; a piece moves to a cell or to a pile written by its name, on top or `at bottom` (State.move's
+order).  `say` writes nothing: nobody reads a playout's narration, and a `say` cannot change the game
 (docs/dsl.md 4.21).  `end_game` stops the effect (EndGame, caught by the flat flow).
 """
 
@@ -54,6 +55,13 @@ class FlatStatements(FlatGen):
                 self.lines.insert(at, "    " * indent + f"st.loops += {charge}")
         if len(self.lines) == start:
             self.emit(indent, "pass")
+
+    def stamp(self, indent: int, place: str) -> None:
+        """A place changed: where the spec reads change stamps (`changed_at`), the clock moves on and the place
+        takes its value (State._touch)."""
+        if self.stamps:
+            self.emit(indent, "st.clock += 1")
+            self.emit(indent, f"st.ST[{place}] = st.clock")
 
     def local(self, name: str) -> tuple[str, str]:
         found = self.lookup(name)
@@ -177,6 +185,7 @@ class FlatStatements(FlatGen):
             if obj_t in (PIECE, BPIECE) and target.name in self.lay.everywhere:
                 slot = f"A_{self.lay.attr_col[target.name]}[{o}]"
                 self.emit(indent, f"{slot} = {self.combined(node.op, slot, self.tp.attrs[target.name], value, vt)}")
+                self.stamp(indent, f"LOC[{o}]")  # (State.set_attr touches the piece's place)
                 return
         raise self.no("an assignment")
 
@@ -251,24 +260,32 @@ class FlatStatements(FlatGen):
         for col, v in zip(self.lay.attr_col.values(), vals):
             self.emit(indent, f"A_{col}.append({v})")
         self.emit(indent, f"P[{d}].append({pid})")
+        self.stamp(indent, d)
         if node.bind:
             self.emit(indent, f"{self.local(node.bind)[0]} = {pid}")
 
     def s_Move(self, node: A.Move, indent: int) -> None:
-        if node.position not in (None, "top"):
-            raise self.no("move to the bottom")
+        if node.position not in (None, "top", "bottom"):
+            raise self.no(f"move to the {node.position}")
         what_t, dest_t = self.typeof(node.what), self.typeof(node.dest)
-        if T.strip(dest_t) != CELL or T.strip(what_t) not in (PIECE, BPIECE):
-            raise self.no("move of something else than a piece to a cell")
+        if T.strip(what_t) not in (PIECE, BPIECE):
+            raise self.no("move of something else than a piece")
         what = self.expr(node.what)
-        dest = self.expr(node.dest)
-        self.emit(indent, f"MOVE(st, {what}, {dest})")  # (none: MOVE stops the flat game)
+        if T.strip(dest_t) == CELL:
+            dest = self.expr(node.dest)
+        elif self.is_zone(node.dest) and node.dest.id in self.lay.piles:
+            dest = str(self.lay.piles[node.dest.id])  # (a pile written by its name: its place)
+        else:
+            raise self.no("move of a piece to something else than a cell or a pile named")
+        # (none: MOVE stops the flat game; at the bottom: first in the place's list, as State.move puts it)
+        stamped = "S" if self.stamps else ""
+        self.emit(indent, f"{'MOVEB' if node.position == 'bottom' else 'MOVE'}{stamped}(st, {what}, {dest})")
 
     def s_Destroy(self, node: A.Destroy, indent: int) -> None:
         what_t = self.typeof(node.what)
         if T.strip(what_t) not in (PIECE, BPIECE):
             raise self.no("destroy of something else than a piece")
-        self.emit(indent, f"MOVE(st, {self.expr(node.what)}, st.box)")
+        self.emit(indent, f"MOVE{'S' if self.stamps else ''}(st, {self.expr(node.what)}, st.box)")
 
     def s_CallProc(self, node: A.CallProc, indent: int) -> None:
         proc = self.rules.procedures.get(node.name)

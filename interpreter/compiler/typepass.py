@@ -326,10 +326,17 @@ class TypePass:
                 return CELL
             return _PIECE_BUILTIN.get(name, ANY)
         if obj == CELL:
-            return _CELL_ATTRS.get(name, ANY)
+            return _CELL_ATTRS.get(name) or self.cell_attr_type(name)
         if obj == ZONE:
             return _ZONE_ATTRS.get(name, ANY)
         return ANY
+
+    def cell_attr_type(self, name: str) -> str:
+        """The type of a cell attribute the zones declare (`cell_attributes:`, never assigned): every value a
+        declaring zone's cells hold (a cell of another zone has none: an error at run time, not a value)."""
+        values = [v for z in self.rules.zones.values() if name in z.cell_defaults
+                  for v in [z.cell_defaults[name]] + [a[name] for a in z.cell_attrs.values() if name in a]]
+        return join_all(value_type(v) for v in values) if values else ANY
 
     def _Index(self, node: A.Index, local: dict) -> str:
         table = node.obj.id if isinstance(node.obj, A.Name) and node.obj.id not in local else None

@@ -5,8 +5,9 @@
 compiler/flatlayout.py); `advance(st)` runs the flow from there to the next decision that needs a real
 choice (a menu of one answers itself, as the driver answers it) or to the end, in the reference flow's order
 (engine/flowframe.py): a turn starts (the current seat, the turn hook, the immediate end checks), each step
-offers the actions whose conditions hold and the chosen action's parameter menu, the effect runs, the
-decision is counted and the immediate end checks run, the turn ends (its hook, the end-of-turn checks), and
+offers the actions whose conditions hold and the chosen action's parameter menu, the effect runs, its
+cascade resolves (the state triggers: compiler/flatcascade.py; the change stamps `ST` and `clock` are kept
+where the spec reads them), the decision is counted and the immediate end checks run, the turn ends (its hook, the end-of-turn checks), and
 after the last seat the phase and the round end (their checks) and the next round starts.
 
 Anything the flat code does not play the way the reference plays it stops the flat game (`Bail`, or any
@@ -51,7 +52,7 @@ class FlatState:
 
     __slots__ = ("P", "V", "PV", "KIND", "LOC", "A", "n", "current", "first", "round", "turn", "pos", "step",
                  "decisions", "loops", "menu", "action", "over", "box", "limits", "rng", "version", "checked",
-                 "auto", "fversion", "acts")
+                 "auto", "fversion", "acts", "ST", "clock", "cascade")
 
     def copy(self) -> "FlatState":
         c = FlatState.__new__(FlatState)
@@ -65,6 +66,7 @@ class FlatState:
                                                                  self.over, self.box)
         c.limits, c.rng, c.version, c.auto, c.fversion = self.limits, self.rng, self.version, self.auto, self.fversion
         c.checked, c.acts = self.checked[:], self.acts[:]
+        c.ST, c.clock, c.cascade = (self.ST[:] if self.ST is not None else None), self.clock, self.cascade
         return c
 
 
@@ -190,15 +192,62 @@ def _move(st: FlatState, pid: Any, dest: Any) -> None:
     st.LOC[pid] = dest
 
 
+def _move_bottom(st: FlatState, pid: Any, dest: Any) -> None:
+    if dest is None:
+        raise BAIL
+    if pid is None:
+        return
+    src = st.LOC[pid]
+    st.P[src].remove(pid)
+    st.P[dest].insert(0, pid)
+    st.LOC[pid] = dest
+
+
+def _move_stamped(st: FlatState, pid: Any, dest: Any) -> None:
+    """_move where the spec reads change stamps (changed_at): both places stamped, as State.move's _touch."""
+    if dest is None:
+        raise BAIL
+    if pid is None:
+        return
+    src = st.LOC[pid]
+    st.P[src].remove(pid)
+    ST = st.ST
+    st.clock += 1
+    ST[src] = st.clock
+    st.P[dest].append(pid)
+    st.LOC[pid] = dest
+    st.clock += 1
+    ST[dest] = st.clock
+
+
+def _move_bottom_stamped(st: FlatState, pid: Any, dest: Any) -> None:
+    if dest is None:
+        raise BAIL
+    if pid is None:
+        return
+    src = st.LOC[pid]
+    st.P[src].remove(pid)
+    ST = st.ST
+    st.clock += 1
+    ST[src] = st.clock
+    st.P[dest].insert(0, pid)
+    st.LOC[pid] = dest
+    st.clock += 1
+    ST[dest] = st.clock
+
+
 def _top(ids: list) -> Any:
     return ids[-1] if ids else None
 
 
 _RUNTIME = {"NN": _nn, "NUM": _num, "TICK": _tick, "TICKN": _tickn, "DROP": _drop, "TXT": _txt, "IX": _ix,
             "DIV": _div, "MOD": _mod, "COUNT": _count, "CELL": _cell, "CELL_AT": _cell_at,
-            "CLAMP": _clamp, "NEW_PIECE": _new_piece, "TOPF": _top, "MOVE": _move, "ENDGAME": EndGame, "BAIL": BAIL,
+            "CLAMP": _clamp, "NEW_PIECE": _new_piece, "TOPF": _top, "MOVE": _move, "MOVEB": _move_bottom,
+            "MOVES": _move_stamped, "MOVEBS": _move_bottom_stamped,
+            "ENDGAME": EndGame, "BAIL": BAIL,
             "ABSENT": ABSENT, "ANY": any, "ALL": all, "len": len, "list": list, "sorted": sorted, "abs": abs,
-            "min": min, "max": max, "sum": sum, "range": range, "str": str, "set": set}
+            "min": min, "max": max, "sum": sum, "range": range, "str": str, "set": set,
+            "enumerate": enumerate}
 
 
 # ------------------------------------------------------------------ the game
@@ -215,6 +264,7 @@ class FlatGame:
         ns["SIZED"], ns["LST"] = _sizers(cap)
         ns["LIST_ROOM"] = cap // 4
         ns["LOOP_LIMIT"], ns["AUTO_LIMIT"], ns["PIECE_LIMIT"] = game.limits.loop, game.limits.auto, game.limits.pieces
+        ns["CASCADE_LIMIT"] = game.limits.cascade
         ns["PLAYERS"] = [list(range(n)) for n in range(game.rules.max_players + 1)]
         ns["KINDS"] = list(self.lay.kinds)
         ns["CX"] = [c.x for c in self.lay.cells]
@@ -365,6 +415,11 @@ class FlatGame:
         st.menu, st.action, st.over, st.auto = None, None, None, 0
         st.rng, st.version, st.fversion, st.checked = s.rng.state, 1, 1, [0] * self.end_slots
         st.acts = []  # the actions performed this turn (the cursor's turn_actions)
+        st.clock, st.cascade, st.ST = s.clock, s.cascade, None
+        if self.mod.stamps:  # (the change stamps, where the spec reads them: changed_at)
+            st.ST = [0] * (lay.box + 1)
+            for place, t in s.stamps.items():
+                st.ST[lay.place_of(place)] = t
         if c.order != list(range(c.first_player, s.n)) + list(range(c.first_player)):
             raise BAIL
         return st
@@ -405,6 +460,10 @@ class FlatGame:
                 acts[name] = acts.get(name, 0) + 1
             cur.turn_actions = acts
         s.decisions = st.decisions
+        s.cascade = st.cascade
+        if st.ST is not None:
+            s.stamps = {lay.general_place(i): t for i, t in enumerate(st.ST) if t}
+            s.clock = st.clock
         s.version += 1
         s.derived = {}
         return s
