@@ -278,6 +278,14 @@ class FlatGen:
                 return f"LOC[{src}]"
             if name == "kind" and name not in self.lay.attr_col:
                 return f"KINDS[KIND[{src}]]"
+            if name in self.lay.attr_col and name not in ("kind", "place", "cell", "id"):
+                # declared by some kinds only: a piece of another kind has none (ABSENT in its column), which
+                # stops the flat game where the general engine says the piece has no such attribute
+                col = f"A_{self.lay.attr_col[name]}[{src}]"
+                if self.no_walrus:
+                    return f"HAS({col})"
+                t = self.fresh()
+                return f"({t} if ({t} := {col}) is not ABSENT else NN(None))"
             raise self.no(f"the piece attribute '{name}'")
         if s == PLAYER:
             if name in self.lay.pvar_slot:
