@@ -138,6 +138,8 @@ def test_a_list_longer_than_the_flat_room_stops_the_flat_game_and_the_general_en
      "a value of type any"),
     ('move pieces(out, kind: "chip") to supply at bottom', 'move pieces(out, kind: "chip") to cell(board, "a1")',
      None),
+    # (a pawn has no value: the general engine gives it one, the flat game stops there and hands it over)
+    ("      move top(here) to dest\n", "      move top(here) to dest\n      top(dest).value = 7\n", None),
 ])
 def test_a_built_in_the_flat_code_does_not_write_leaves_the_game_to_the_general_engine(tmp_path, old, new, refused):
     text = PAWN_WALK.read_text(encoding="utf-8")

@@ -175,8 +175,12 @@ class FlatStatements(FlatGen):
                 new = self.combined(node.op, slot, self.tp.pvars[target.name], value, vt)
                 self.emit(indent, f"{slot} = {self.clamped(target.name, new)}")
                 return
-            if obj_t in (PIECE, BPIECE) and target.name in self.lay.everywhere:
+            if obj_t in (PIECE, BPIECE) and target.name in self.lay.attr_col \
+                    and target.name not in ("kind", "place", "cell", "id"):
                 slot = f"A_{self.lay.attr_col[target.name]}[{o}]"
+                if target.name not in self.lay.everywhere:  # (a piece of a kind without it: ABSENT, the flat game
+                    self.emit(indent, f"if {slot} is ABSENT:")  # stops; the general engine gives it one, or fails)
+                    self.emit(indent + 1, "raise BAIL")
                 self.emit(indent, f"{slot} = {self.combined(node.op, slot, self.tp.attrs[target.name], value, vt)}")
                 return
         raise self.no("an assignment")
