@@ -265,7 +265,7 @@ class FlatGen:
                 return f"len(P[{src}])"
             if name == "zone":
                 return f"{self.const(self.lay.zone_refs)}[{src}]"
-            table = self.lay.cell_attr(name)
+            table = None if name in ("owner", "pieces") else self.lay.cell_attr(name)  # (a cell's own first)
             if table is not None:  # (a cell of a zone without it: KeyError, the general engine's error)
                 return f"{self.const(table)}[{src}]"
             if name == "pieces":
