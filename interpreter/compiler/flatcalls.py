@@ -1,7 +1,9 @@
 """Built-in calls written over the flat layout (flatgen.py): geometry from tables, places read as lists.
 
-Each writes what the built-in answers for arguments of these types; a call it does not write makes the spec
-unsupported.  Where the built-in would fail (a none where a cell is needed, a table that lacks the key) the
+Each writes what the built-in answers for arguments of these types, charging the loop limit what the built-in
+charges (counted high, never low); a call it does not write makes the spec unsupported.  A pile written by its
+name is read as its place (flatlayout.py), an unbounded grid's cells are its occupied ones (OCC), keywords are
+written where they are literal (`kind:`, `default:`, `metric:`).  Where the built-in would fail (a none where a cell is needed, a table that lacks the key) the
 flat code stops the flat game (engine/flat.py's BAIL) and the general engine says what is wrong.
 """
 
@@ -41,7 +43,7 @@ def builtin_call(gen: Any, node: A.Call) -> str:
     """The source of a built-in call (flatgen.FlatGen `gen`)."""
     f, args = node.func, node.args
     if node.kwargs:
-        raise gen.no(f"{f}() with keyword arguments")
+        return _with_keywords(gen, node)
     types = [gen.typeof(a) for a in args]
     if f in ("any", "all") and len(args) == 1 and isinstance(args[0], A.Comprehension):
         return gen.x_Comprehension(args[0], lazy=f.upper())
@@ -71,10 +73,25 @@ def builtin_call(gen: Any, node: A.Call) -> str:
             return f"TOPF(P[{one}])"
         t = gen.fresh()
         return f"({t}[-1] if ({t} := P[{one}]) else None)"
+    if f == "place_of" and len(args) == 1 and s0 == BPIECE:
+        return f"LOC[{gen.ix(srcs[0])}]"  # (none: LOC[None] fails, the flat game stops as the built-in's error)
     if f == "zone_of" and len(args) == 1 and s0 in (CELL, PIECE, BPIECE):  # (a piece's by its place: LOC)
         return f"{gen.const(gen.lay.zone_refs)}[{one if s0 == CELL else f'LOC[{one}]'}]"
     if f == "zone_of" and len(args) == 1 and s0 == ZONE:
         return one
+    if f in ("neighbor", "direction") and gen.lay.unbounded:
+        raise gen.no(f"{f}() beside an unbounded grid")  # (its tables would step out of the window)
+    if f == "cell" and len(args) == 3 and gen.is_zone(args[0]) and args[0].id in gen.lay.zone_cells \
+            and types[1] == INT and types[2] == INT:
+        # a bounded grid: none off the board; an unbounded grid's window: a position outside it stops the flat
+        # game (KeyError), the general engine goes on from there
+        table = gen.const(gen.lay.coordinates(args[0].id))
+        get = "get" if args[0].id not in gen.lay.unbounded else "__getitem__"
+        return f"{table}.{get}(({srcs[1]}, {srcs[2]}))"
+    if f == "connected" and len(args) == 2 and s0 in (CELL, T.list_of(CELL)) and T.strip(types[1]) == T.list_of(CELL):
+        seeds = f"[{one}]" if s0 == CELL else one
+        within = gen.nn(srcs[1]) if T.optional(types[1]) else srcs[1]
+        return f"CONNECTED(st, {gen.const(gen.lay.adjacent())}, {gen.const(gen.lay.rank())}, {seeds}, {within})"
     if f == "neighbor" and s0 == CELL and len(args) in (2, 3):
         return _neighbor(gen, node, one, srcs, types)
     if f == "adjacent" and s0 == CELL and len(args) == 1:
@@ -84,6 +101,17 @@ def builtin_call(gen: Any, node: A.Call) -> str:
         return f"{gen.const(gen.lay.direction())}[{one}].get({b})"
     if f == "next_player" and len(args) == 1 and s0 == PLAYER:
         return f"(({one} + 1) % st.n)"
+    if f in ("first", "last") and len(args) == 1 and T.is_list(s0):
+        return _end_of(gen, one, 0 if f == "first" else -1)
+    if f in ("min", "max") and len(args) == 1 and T.is_list(s0) and T.elem(s0) == INT:
+        return f"{f}({one})"  # (an empty list: ValueError, the flat game stops; the general engine's error)
+    if f == "range" and len(args) in (1, 2) and all(t == INT for t in types):
+        return f"RANGE(st, {'0' if len(args) == 1 else srcs[0]}, {srcs[-1]})"
+    if f == "distance" and len(args) == 2 and all(T.strip(t) == CELL for t in types):
+        return _distance(gen, node, srcs, types, "manhattan")
+    if f == "unique" and len(args) == 1 and T.is_list(s0) and T.scalar(T.elem(s0)) \
+            and T.strip(T.elem(s0)) != T.ZONE:  # (items whose Python equality and hash are the language's)
+        return f"UNIQUE(st, {one})"
     if f == "abs" and types == [INT]:
         return f"abs({one})"
     if f == "sum" and types == [T.list_of(INT)]:
@@ -100,6 +128,58 @@ def builtin_call(gen: Any, node: A.Call) -> str:
             raise gen.no(f"text() of {types[0]}")
         return f"TXT(st, {shown.format(srcs[0])})"
     raise gen.no(f"{f}() of {types}")
+
+
+def _with_keywords(gen: Any, node: A.Call) -> str:
+    """`pieces(PLACE, kind: "K")`, `min`/`max(LIST, default: V)` and `distance(A, B, metric: "M")`, each with a
+    keyword written in the rules; any other call with keywords is not written."""
+    f, args, kwargs = node.func, node.args, dict(node.kwargs)
+    if len(kwargs) != 1 or len(node.kwargs) != 1:
+        raise gen.no(f"{f}() with keyword arguments")
+    (key, value), = kwargs.items()
+    const = value.value if isinstance(value, A.Literal) else None
+    if f == "pieces" and key == "kind" and len(args) == 1 and const.__class__ is str:
+        kind = gen.lay.kinds.index(const) if const in gen.lay.kinds else -1  # (no such kind: no piece)
+        v = gen.fresh("v")
+        where = args[0]
+        if T.strip(gen.typeof(where)) == CELL:
+            return f"[{v} for {v} in P[{gen.ix(gen.expr(where))}] if KIND[{v}] == {kind}]"
+        if gen.is_zone(where) and where.id in gen.lay.piles:
+            return f"[{v} for {v} in P[{gen.lay.piles[where.id]}] if KIND[{v}] == {kind}]"
+        if gen.is_zone(where) and where.id in gen.lay.zone_cells:
+            c = gen.fresh("c")
+            window = gen.lay.unbounded.get(where.id)
+            cells = gen.const(tuple(gen.lay.zone_cells[where.id])) if window is None else \
+                f"OCC(st, {window[0]}, {window[1]})"
+            return f"[{v} for {c} in {cells} for {v} in P[{c}] if KIND[{v}] == {kind}]"
+        raise gen.no("pieces() of a kind, of something else than a cell or a zone named")
+    if f in ("min", "max") and key == "default" and len(args) == 1:
+        lt = gen.typeof(args[0])
+        if T.is_list(T.strip(lt)) and T.elem(T.strip(lt)) == INT and T.strip(gen.typeof(value)) in (INT, T.NONE):
+            items = gen.expr(args[0])
+            if T.optional(lt):
+                items = gen.nn(items)
+            return f"{f}({items}, default={gen.expr(value)})"
+    if f == "distance" and key == "metric" and len(args) == 2 and const in ("manhattan", "king", "hex"):
+        types = [gen.typeof(a) for a in args]
+        if all(T.strip(t) == CELL for t in types):
+            return _distance(gen, node, [gen.expr(a) for a in args], types, const)
+    raise gen.no(f"{f}() with the keyword '{key}'")
+
+
+def _end_of(gen: Any, items: str, i: int) -> str:
+    """first()/last(): the item at an end of a list, or none."""
+    if gen.no_walrus:
+        return f"ENDOF({items}, {i})"
+    t = gen.fresh()
+    return f"({t}[{i}] if ({t} := {items}) else None)"
+
+
+def _distance(gen: Any, node: A.Call, srcs: list[str], types: list[str], metric: str) -> str:
+    """distance() between two cells by their coordinates (a none: the table's index fails, the flat game
+    stops as the built-in's error does)."""
+    a, b = (gen.ix(s) for s in srcs)
+    return f"DIST_{metric.upper()}({a}, {b})"
 
 
 def _cell(gen: Any, node: A.Call) -> str:
@@ -144,6 +224,14 @@ def _zone_call(gen: Any, node: A.Call) -> str:
     cells = gen.lay.zone_cells.get(zone)
     if cells is None:
         raise gen.no(f"{f}() of '{zone}'")
+    window = gen.lay.unbounded.get(zone)
+    if window is not None:  # an unbounded grid: its occupied cells, row by row (cells_of), made when asked
+        if f == "cells" and len(args) == 1:
+            return f"OCC(st, {window[0]}, {window[1]})"
+        if f == "pieces" and len(args) == 1:
+            c, i = gen.fresh("c"), gen.fresh("i")
+            return f"[{i} for {c} in OCC(st, {window[0]}, {window[1]}) for {i} in P[{c}]]"
+        raise gen.no(f"{f}() of an unbounded grid")
     if f == "cells" and len(args) == 1:
         return gen.const(list(cells))  # (one list, shared: the flat code never changes a list in place)
     if f == "pieces" and len(args) == 1:

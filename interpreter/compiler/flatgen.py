@@ -266,7 +266,7 @@ class FlatGen:
                 return f"len(P[{src}])"
             if name == "zone":
                 return f"{self.const(self.lay.zone_refs)}[{src}]"
-            table = self.lay.cell_attr(name)
+            table = None if name in ("owner", "pieces") else self.lay.cell_attr(name)  # (a cell's own first)
             if table is not None:  # (a cell of a zone without it: KeyError, the general engine's error)
                 return f"{self.const(table)}[{src}]"
             if name == "pieces":
@@ -279,6 +279,14 @@ class FlatGen:
                 return f"LOC[{src}]"
             if name == "kind" and name not in self.lay.attr_col:
                 return f"KINDS[KIND[{src}]]"
+            if name in self.lay.attr_col and name not in ("kind", "place", "cell", "id"):
+                # declared by some kinds only: a piece of another kind has none (ABSENT in its column), which
+                # stops the flat game where the general engine says the piece has no such attribute
+                col = f"A_{self.lay.attr_col[name]}[{src}]"
+                if self.no_walrus:
+                    return f"HAS({col})"
+                t = self.fresh()
+                return f"({t} if ({t} := {col}) is not ABSENT else NN(None))"
             raise self.no(f"the piece attribute '{name}'")
         if s == PLAYER:
             if name in self.lay.pvar_slot:

@@ -4,8 +4,13 @@ Cells of every board zone are numbered in zone order, each zone's cells in `cell
 zone shared by the players that holds pieces itself (a pile, a deck, a bag: `piles`) is one place after them,
 in zone order, its pieces listed bottom to top as the general state lists them; the box (where destroyed and
 unused pieces rest) is the place after the last of those.  A zone value is the general engine's own `ZoneRef`
-(interned: `==` is identity), a piece's zone read off a table by its place (`zone_refs`).  A spec with a zone
-of another shape (a per-player zone, a zone of a `per:` family, a graph, an unbounded grid) has no flat layout.
+(interned: `==` is identity), a piece's zone read off a table by its place (`zone_refs`).
+
+An unbounded grid is a window of its cells (`WINDOW` each way from the origin, numbered row by row: the order
+`cells(zone)` lists its occupied cells in): a position the general state holds outside it stops the flat game
+at its start, and a step out of it (an edge cell's `adjacent`, `cell(zone, x, y)` beyond it) stops the flat
+game there; `neighbor`, `direction` and `lines` are not written for such a grid.  A spec with a zone of
+another shape (a per-player zone, a zone of a `per:` family, a graph) has no flat layout.
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ from typing import Any
 from ..core.values import BOX, DIRS, HEX_DIRS, PIECE_REFS, Cell, Player, ZoneRef
 from ..reference.builtins import REGISTRY, _step
 from . import typepass as T
+
+
+WINDOW = 32  # an unbounded grid's window: x and y from -WINDOW to WINDOW - 1
+_WINDOW = range(-WINDOW, WINDOW)
 
 
 class NoLayout(Exception):
@@ -29,15 +38,21 @@ class FlatLayout:
         self.rules = rules
         self.cells: list[Cell] = []
         self.zone_cells: dict[str, list[int]] = {}
+        self.unbounded: dict[str, tuple[int, int]] = {}  # an unbounded grid -> its window's cells lo..hi-1
         piles = []
         for name, z in rules.zones.items():
-            if z.per_player or z.family != name or (z.is_board and (z.decl.unbounded or z.decl.type != "grid")):
+            if z.per_player or z.family != name or (z.is_board and z.decl.type != "grid"):
                 raise NoLayout(f"zone '{name}'")
             if not z.is_board:
                 piles.append(name)
                 continue
             start = len(self.cells)
-            self.cells.extend(Cell(name, None, pos) for pos in z.all_positions())
+            if z.decl.unbounded:
+                self.unbounded[name] = (start, start + len(_WINDOW) ** 2)
+                positions = [(x, y) for y in _WINDOW for x in _WINDOW]  # (row by row: cells()'s order)
+            else:
+                positions = z.all_positions()
+            self.cells.extend(Cell(name, None, pos) for pos in positions)
             self.zone_cells[name] = list(range(start, len(self.cells)))
         self.index = {c: i for i, c in enumerate(self.cells)}
         self.piles = {name: len(self.cells) + i for i, name in enumerate(piles)}  # zone -> its place
@@ -80,13 +95,23 @@ class FlatLayout:
             self._tables[key] = found
         return self._tables[key]
 
-    def adjacent(self) -> list[list[int]]:
-        """cell -> `adjacent(cell)` (the zone's adjacency), as the built-in lists it."""
+    def adjacent(self) -> list[list[int] | None]:
+        """cell -> `adjacent(cell)` (the zone's adjacency), as the built-in lists it; None for a cell of an
+        unbounded grid's window with a neighbour outside it (any use of None fails: the flat game stops)."""
         if "adj" not in self._tables:
             it = SimpleNamespace(r=self.rules)
             raw = REGISTRY["adjacent"].fn.geometry_of
-            self._tables["adj"] = [[self.index[n] for n in raw(it, c)] for c in self.cells]
+            index = self.index
+            self._tables["adj"] = [None if any(n not in index for n in around) else [index[n] for n in around]
+                                   for around in (raw(it, c) for c in self.cells)]
         return self._tables["adj"]
+
+    def coordinates(self, zone: str) -> dict[tuple[int, int], int]:
+        """(x, y) -> cell of a grid (its window for an unbounded one)."""
+        key = ("xy", zone)
+        if key not in self._tables:
+            self._tables[key] = {self.cells[i].pos: i for i in self.zone_cells[zone]}
+        return self._tables[key]
 
     def direction(self) -> list[dict[int, str]]:
         """cell -> {neighbour: direction}, the first direction whose step reaches it (builtins.direction)."""

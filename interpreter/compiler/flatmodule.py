@@ -73,7 +73,7 @@ _KNOWN_KEYS = {
     "components.pieces.*": {"attributes", "description", "style", "symbol", "unlimited", "label", "start"},
     "components.tracks.*": {"description"},
     "components.zones.*": {"adjacency", "description", "height", "type", "visibility", "width", "label",
-                           "cell_attributes", "cells"},
+                           "cell_attributes", "cells", "unbounded"},
     "flow": {"first_player", "phases"},
     "flow.phases[]": {"name", "steps", "turn_start", "description"},
     "flow.phases[].steps[]": {"actions"},
@@ -204,9 +204,12 @@ def _action(gen: FlatStatements, name: str, a: Any, mod: FlatModule) -> None:
         if p.why is not None and not (isinstance(p.why, str) or getattr(p.why, "value", None).__class__ is str):
             raise FlatUnsupported(f"the reason of '{name}''s parameter")  # (worked out per value it rejects)
         dom_t = gen.typeof(p.domain)
-        if not T.is_list(T.strip(dom_t)) or T.strip(T.elem(dom_t)) in (T.PIECE, T.BPIECE):
-            raise FlatUnsupported(f"the parameter of '{name}'")  # (menus of pieces merge identical ones)
+        if not T.is_list(T.strip(dom_t)):
+            raise FlatUnsupported(f"the parameter of '{name}'")
         value_t = T.settled(T.elem(dom_t))
+        # a menu of pieces merges identical ones (evaluator.options_for: same kind, attributes and place), which
+        # leaves gaps in the options' indices: the flat menu stops the flat game when two would merge
+        distinct = T.strip(value_t) in (T.PIECE, T.BPIECE)
         v = "l_" + p.name
         gen.scope = [{p.name: (v, value_t)}]
         dom = gen.expr(p.domain)
@@ -214,14 +217,15 @@ def _action(gen: FlatStatements, name: str, a: Any, mod: FlatModule) -> None:
             dom = gen.nn(dom)
         gen.take_charge()
         among = _member_of(gen, p)
+        kept = "DISTINCT(st, [{v} for {v} in dom if {keep}])" if distinct else "[{v} for {v} in dom if {keep}]"
         if among is not None:  # `where: x in LIST`: the list worked out once, as a set (the same answers)
             body = [f"    dom = {dom}", "    if not dom:", "        return []", f"    among = set({among})",
-                    f"    return [{v} for {v} in dom if {v} in among]"]
+                    "    return " + kept.format(v=v, keep=f"{v} in among")]
         else:
             keep = "True" if p.where is None else gen.cond(p.where)
             per = gen.take_charge()
             body = [f"    dom = {dom}", f"    st.loops += {per} * len(dom)" if per else "",
-                    f"    return [{v} for {v} in dom if {keep}]"]
+                    "    return " + kept.format(v=v, keep=keep)]
             body = [b for b in body if b]
         gen.emit(0, f"def menu_{name}(st):")
         gen.prologue(body, 1)

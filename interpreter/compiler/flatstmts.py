@@ -15,7 +15,7 @@ from orrery.rulespec import ast as A
 
 from . import typepass as T
 from .flatgen import FlatGen
-from .typepass import CELL, INT, NEVER, PIECE, PLAYER, BPIECE
+from .typepass import BPIECE, CELL, INT, NEVER, PIECE, PLAYER
 
 
 class FlatStatements(FlatGen):
@@ -182,8 +182,12 @@ class FlatStatements(FlatGen):
                 new = self.combined(node.op, slot, self.tp.pvars[target.name], value, vt)
                 self.emit(indent, f"{slot} = {self.clamped(target.name, new)}")
                 return
-            if obj_t in (PIECE, BPIECE) and target.name in self.lay.everywhere:
+            if obj_t in (PIECE, BPIECE) and target.name in self.lay.attr_col \
+                    and target.name not in ("kind", "place", "cell", "id"):
                 slot = f"A_{self.lay.attr_col[target.name]}[{o}]"
+                if target.name not in self.lay.everywhere:  # (a piece of a kind without it: ABSENT, the flat game
+                    self.emit(indent, f"if {slot} is ABSENT:")  # stops; the general engine gives it one, or fails)
+                    self.emit(indent + 1, "raise BAIL")
                 self.emit(indent, f"{slot} = {self.combined(node.op, slot, self.tp.attrs[target.name], value, vt)}")
                 self.stamp(indent, f"LOC[{o}]")  # (State.set_attr touches the piece's place)
                 return
@@ -232,11 +236,14 @@ class FlatStatements(FlatGen):
             raise self.no("create")
         given = {k: self.expr(v) for k, v in node.attrs.items} if node.attrs is not None else {}
         dest_t = self.typeof(node.dest)
-        if T.strip(dest_t) != CELL:
-            raise self.no("create into something else than a cell")
-        dest = self.expr(node.dest)
-        if T.optional(dest_t):
-            dest = self.nn(dest)
+        if self.is_zone(node.dest) and node.dest.id in self.lay.piles:
+            dest = str(self.lay.piles[node.dest.id])  # (a pile written by its name: its place)
+        elif T.strip(dest_t) != CELL:
+            raise self.no("create into something else than a cell or a pile named")
+        else:
+            dest = self.expr(node.dest)
+            if T.optional(dest_t):
+                dest = self.nn(dest)
         values = []
         for a, col in self.lay.attr_col.items():
             if a in kind.defaults:
@@ -268,9 +275,15 @@ class FlatStatements(FlatGen):
         if node.position not in (None, "top", "bottom"):
             raise self.no(f"move to the {node.position}")
         what_t, dest_t = self.typeof(node.what), self.typeof(node.dest)
-        if T.strip(what_t) not in (PIECE, BPIECE):
-            raise self.no("move of something else than a piece")
+        many = T.is_list(T.strip(what_t)) and T.strip(T.elem(T.strip(what_t))) in (PIECE, BPIECE, NEVER)
+        if T.strip(what_t) not in (PIECE, BPIECE) and not many:
+            raise self.no("move of something else than a piece or a list of pieces")
         what = self.expr(node.what)
+        if many:  # (the list first, then the place: effects._move's order; each piece in turn)
+            what = self.nn(what) if T.optional(what_t) else what
+            seq = self.fresh("seq")
+            self.emit(indent, f"{seq} = {what}")
+            what = seq
         if T.strip(dest_t) == CELL:
             dest = self.expr(node.dest)
         elif self.is_zone(node.dest) and node.dest.id in self.lay.piles:
@@ -278,8 +291,11 @@ class FlatStatements(FlatGen):
         else:
             raise self.no("move of a piece to something else than a cell or a pile named")
         # (none: MOVE stops the flat game; at the bottom: first in the place's list, as State.move puts it)
-        stamped = "S" if self.stamps else ""
-        self.emit(indent, f"{'MOVEB' if node.position == 'bottom' else 'MOVE'}{stamped}(st, {what}, {dest})")
+        move = ("MOVEB" if node.position == "bottom" else "MOVE") + ("S" if self.stamps else "")
+        if many:
+            self.emit(indent, f"MOVEL(st, {what}, {dest}, {move})")
+            return
+        self.emit(indent, f"{move}(st, {what}, {dest})")
 
     def s_Destroy(self, node: A.Destroy, indent: int) -> None:
         what_t = self.typeof(node.what)

@@ -433,6 +433,11 @@ class TypePass:
             return list_of(BPIECE)
         if node.func in ("top", "bottom") and args == [CELL]:
             return maybe(BPIECE)
+        if node.func == "place_of" and len(args) == 1 and strip(args[0]) == BPIECE:
+            return CELL  # (as `.cell` of a piece found on a board; none has no place: an error, not a value)
+        if node.func in ("min", "max") and len(args) == 1 and is_list(args[0]) and len(node.kwargs) == 1 \
+                and node.kwargs[0][0] == "default":  # (the list's smallest or largest item, or the default)
+            return join(elem(args[0]), self.of(node.kwargs[0][1], local))
         return builtin_type(node.func, args, node)
 
     def items(self, node: A.Expr, local: dict) -> str:

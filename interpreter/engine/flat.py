@@ -110,7 +110,16 @@ def _sizers(cap: int) -> tuple[Any, Any]:
         st.loops += len(items)
         return sized(items)
 
-    return sized, lst
+    def numbers(st: FlatState, lo: int, hi: int) -> list:
+        """range(lo, hi): its items charged (builtins.range_), a longer list than the room stops the flat game."""
+        if hi <= lo:
+            return []
+        if hi - lo > room:
+            raise BAIL
+        st.loops += hi - lo
+        return list(range(lo, hi))
+
+    return sized, lst, numbers
 
 
 def _drop(st: FlatState, old: list, drop: list) -> list:
@@ -234,6 +243,74 @@ def _move_bottom_stamped(st: FlatState, pid: Any, dest: Any) -> None:
     st.LOC[pid] = dest
     st.clock += 1
     ST[dest] = st.clock
+def _unique(st: FlatState, items: list) -> list:
+    """unique() of items whose Python equality is the language's, charged as builtins.unique charges them: the
+    list built, and the comparisons its scan makes (the items kept so far, at each item)."""
+    out: list = []
+    seen: set = set()
+    compared = 0
+    for x in items:
+        compared += len(out)
+        if x not in seen:
+            seen.add(x)
+            out.append(x)
+    st.loops += len(items) + compared
+    return out
+
+
+def _moves(st: FlatState, ids: list, dest: Any, move: Any) -> None:
+    """`move LIST to PLACE`: the place checked first (none stops the flat game, as the general engine's
+    error, even for no piece), then each piece moved in turn (`move`: _move or _move_bottom)."""
+    if dest is None or None in ids:
+        raise BAIL
+    for pid in ids:
+        move(st, pid, dest)
+
+
+def _occupied(st: FlatState, lo: int, hi: int) -> list:
+    """The occupied cells lo..hi-1 (an unbounded grid's window), in order (row by row: evaluator.cells_of)."""
+    return sorted({p for p in st.LOC if lo <= p < hi})
+
+
+def _connected(st: FlatState, adj: list, rank: list, seeds: list, within: list) -> list:
+    """connected(seeds, within) as builtins.connected floods it (breadth first, a tick per cell reached, in
+    Cell's order); an edge cell of an unbounded grid's window has no neighbour list: the flat game stops."""
+    unseen = set(within)
+    seen = []
+    for c in seeds:
+        if c in unseen:
+            unseen.remove(c)
+            seen.append(c)
+    for c in seen:
+        for n in adj[c]:
+            if n in unseen:
+                unseen.remove(n)
+                seen.append(n)
+    st.loops += len(seen)
+    if st.loops > st.limits.loop:
+        raise BAIL
+    return sorted(seen, key=rank.__getitem__)
+
+
+def _distinct(st: FlatState, pieces: list) -> list:
+    """A menu of pieces, where no two would merge (evaluator.options_for's key: kind, attributes, place); two
+    that would stop the flat game (the general menu's option indices have a gap there)."""
+    if len(pieces) > 1:
+        kind, loc, cols = st.KIND, st.LOC, st.A
+        keys = {(kind[p], loc[p], *[col[p] for col in cols]) for p in pieces}
+        if len(keys) < len(pieces):
+            raise BAIL
+    return pieces
+
+
+def _has(v: Any) -> Any:
+    if v is ABSENT:
+        raise BAIL
+    return v
+
+
+def _end_of(items: list, i: int) -> Any:
+    return items[i] if items else None
 
 
 def _top(ids: list) -> Any:
@@ -244,7 +321,9 @@ _RUNTIME = {"NN": _nn, "NUM": _num, "TICK": _tick, "TICKN": _tickn, "DROP": _dro
             "DIV": _div, "MOD": _mod, "COUNT": _count, "CELL": _cell, "CELL_AT": _cell_at,
             "CLAMP": _clamp, "NEW_PIECE": _new_piece, "TOPF": _top, "MOVE": _move, "MOVEB": _move_bottom,
             "MOVES": _move_stamped, "MOVEBS": _move_bottom_stamped,
-            "ENDGAME": EndGame, "BAIL": BAIL,
+            "ENDGAME": EndGame, "BAIL": BAIL, "UNIQUE": _unique, "ENDOF": _end_of,
+            "HAS": _has, "MOVEL": _moves, "OCC": _occupied, "CONNECTED": _connected,
+            "DISTINCT": _distinct,
             "ABSENT": ABSENT, "ANY": any, "ALL": all, "len": len, "list": list, "sorted": sorted, "abs": abs,
             "min": min, "max": max, "sum": sum, "range": range, "str": str, "set": set,
             "enumerate": enumerate}
@@ -261,7 +340,7 @@ class FlatGame:
         ns: dict[str, Any] = {"__builtins__": {}}
         ns.update(_RUNTIME)
         cap = max(1, game.limits.values // _VALUES_SHARE)
-        ns["SIZED"], ns["LST"] = _sizers(cap)
+        ns["SIZED"], ns["LST"], ns["RANGE"] = _sizers(cap)
         ns["LIST_ROOM"] = cap // 4
         ns["LOOP_LIMIT"], ns["AUTO_LIMIT"], ns["PIECE_LIMIT"] = game.limits.loop, game.limits.auto, game.limits.pieces
         ns["CASCADE_LIMIT"] = game.limits.cascade
@@ -270,6 +349,7 @@ class FlatGame:
         ns["CX"] = [c.x for c in self.lay.cells]
         ns["CY"] = [c.y for c in self.lay.cells]
         ns["CLABEL"] = [c.label for c in self.lay.cells]
+        ns.update(_distances(ns["CX"], ns["CY"]))
         ns["SEATS"] = [game.rules.seat_name(p) for p in range(game.rules.max_players)]
         for i, value in enumerate(mod.consts):
             ns[f"K{i}"] = value
@@ -504,6 +584,22 @@ class FlatGame:
                 self._advance(st)
         except EndGame as ended:
             st.over = ended.name
+
+
+def _distances(cx: list, cy: list) -> dict[str, Any]:
+    """distance() between two cells by each metric (builtins.distance), over a game's coordinate tables."""
+
+    def manhattan(a: int, b: int) -> int:
+        return abs(cx[a] - cx[b]) + abs(cy[a] - cy[b])
+
+    def king(a: int, b: int) -> int:
+        return max(abs(cx[a] - cx[b]), abs(cy[a] - cy[b]))
+
+    def hexes(a: int, b: int) -> int:
+        dx, dy = cx[b] - cx[a], cy[b] - cy[a]
+        return (abs(dx) + abs(dy) + abs(dx - dy)) // 2
+
+    return {"DIST_MANHATTAN": manhattan, "DIST_KING": king, "DIST_HEX": hexes}
 
 
 def _returns(winners: list[int], n: int) -> list[float]:

@@ -207,7 +207,9 @@ class FlatGameState(GameState):
             key = repr(v) if v.__class__ is list else v
             label = known.get(key)
             if label is None:
-                label = known[key] = menu_label(self.game, fg, st, index)
+                label = menu_label(self.game, fg, st, index)
+                if fg.actions[a] not in pieces_menus(fg):
+                    known[key] = label
             st.menu = st.action = None
             try:
                 perform[a](st, v)
@@ -283,14 +285,31 @@ def menu_labels(game: Any, fg: Any, st: Any) -> list[str]:
 
 
 def menu_label(game: Any, fg: Any, st: Any, index: int) -> str:
-    """The label of one option of a flat menu, as the general menu shows it (kept per action and value)."""
+    """The label of one option of a flat menu, as the general menu shows it (kept per action and value; a
+    piece's label is its label expression's on this position, made each time: evaluator.options_for)."""
     labels = fg.__dict__.setdefault("labels", {})
     name, v = fg.actions[st.action], st.menu[index]
+    if name in pieces_menus(fg):
+        from ..reference.evaluator import Interp
+
+        s = fg.to_state(st, template(game, st.n, 0))
+        return Interp(s, game.limits).label(fg.lay.to_general(v, fg.mod.param_types[name]))
     key = (name, repr(v) if v.__class__ is list else v)  # (a move given as a list of cells)
     label = labels.get(key)
     if label is None:
         label = labels[key] = _label_of(game, fg, v, fg.mod.param_types[name], st.n)
     return label
+
+
+def pieces_menus(fg: Any) -> frozenset:
+    """The actions whose menus offer pieces (their labels are the position's: never kept)."""
+    found = fg.__dict__.get("pieces_menus")
+    if found is None:
+        from ..compiler import typepass as T
+
+        found = fg.__dict__["pieces_menus"] = frozenset(
+            a for a, t in fg.mod.param_types.items() if T.strip(t) in (T.PIECE, T.BPIECE))
+    return found
 
 
 def _label_of(game: Any, fg: Any, v: Any, t: str, n: int) -> str:
