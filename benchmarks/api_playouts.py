@@ -6,8 +6,8 @@
 Game i starts from seed i; each decision takes a random legal option (`legal_actions()` then `apply()`,
 as `orrery simulate --bots random` does, a copy kept for refusals), or with --sampled one `sample_step`
 (the search bots' playouts).  Prints the number of decisions, so two checkouts can be checked to play
-the same games; `farm-bench -- .venv/bin/python benchmarks/api_playouts.py connect-four 300 --vs '...'`
-times two checkouts against each other (docs/performance.md).
+the same games; run from outside in two checkouts alternately (`.venv/bin/python benchmarks/api_playouts.py
+connect-four 300`), it times them against each other (docs/performance.md).
 
 The cyclic garbage collector runs a full collection once after loading, before the games: a full pass over
 everything loaded (the spec, its ASTs, the compiled code: tens of millions of instructions) otherwise falls

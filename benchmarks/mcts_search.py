@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One MCTS search from a game's start position, for counting its cost from outside (valgrind, farm-bench).
+"""One MCTS search from a game's start position, for counting its cost from outside (valgrind, or any timer run from outside).
 
     benchmarks/mcts_search.py GAME ITERATIONS [PLAYERS]
 

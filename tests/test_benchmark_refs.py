@@ -313,7 +313,7 @@ def test_benchmarks_run_refuses_bad_arguments(args, says):
 
 @pytest.mark.parametrize("args", [("connect-four", "3"), ("bubble-singularity", "1", "2", "--sampled")])
 def test_api_playouts_plays_the_same_games_as_the_api(args):
-    """The script timed from outside (farm-bench) plays seeded games through the API: its count of decisions
+    """The script timed from outside (by an outside timer) plays seeded games through the API: its count of decisions
     is what the API gives for the same seeds."""
     import subprocess
 
