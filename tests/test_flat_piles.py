@@ -29,7 +29,7 @@ SPREAD = SPECS / "spread.yaml"
 # engine; the ends its random games reach)
 FLAT_GAMES = [
     (PILE_ROW, ["MOVEB(st, ", "LOC[", "K"], {"over", "drained"}),
-    (PAWN_WALK, ["UNIQUE(st, ", "RANGE(st, 1, 3)", "DIST_KING(", "DIST_MANHATTAN(", "MOVES(st, ", "is not ABSENT",
+    (PAWN_WALK, ["UNIQUE(st, ", "RANGE(st, 1, 3)", "DIST_KING(", "DIST_MANHATTAN(", "MOVEL(st, ", "is not ABSENT",
                  "default=0", "KIND[v"], {"long"}),
     (SPREAD, ["OCC(st, ", "CONNECTED(st, ", "UNIQUE(st, ", ".__getitem__(("], {"full"}),
 ]
