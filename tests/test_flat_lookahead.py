@@ -87,6 +87,14 @@ def test_kin_grid_flat_is_the_reference_answer_for_answer_with_the_same_gaps_and
 
 def test_kin_grid_plays_its_lean_path_flat_in_lockstep_with_both_engines_and_a_planted_mistake_is_caught():
     game, ref = load_game(KIN_GRID), load_game(KIN_GRID, mode="interpreted")
+    lean = lean_state(game, 1)
+    lean.play(lean.legal()[0])
+    lean.play(lean.legal()[0])
+    legal = lean.legal()
+    gap = next(i for i in range(legal[-1]) if i not in legal)
+    with pytest.raises(IllegalMove, match=WHY):  # (a refused cell, in the general engine's words)
+        lean.play(gap)
+    assert lean.general is None and lean.legal() == legal  # (nothing played)
     for seed in range(40):
         lean = lean_state(game, seed)
         assert isinstance(lean, FlatLean)
