@@ -6,7 +6,7 @@ actions, which have a parameter, the hooks and end checks that exist), or raises
 holds something the flat code does not play.  The flat flow plays the flow shape most abstract games have:
 rounds of one phase in seat order (`clockwise`, a turn each), steps of actions without limits or costs, state
 triggers whose cascade asks nothing and reads no causes (flatcascade.py: after each action, before its end
-checks), no look-ahead (no action can fail once chosen), no events but `game_start` (which the prepared start
+checks), look-ahead only where an action itself may be refused (each option tried on a copy: `_look`), no events but `game_start` (which the prepared start
 has already run).  Everything else is left to the general engine.
 """
 

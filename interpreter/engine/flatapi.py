@@ -161,8 +161,8 @@ class FlatGameState(GameState):
         self._play(index, keep)
 
     def apply_sampled(self, index: int) -> None:
-        """GameState.apply_sampled on the flat flow: its menus need no look-ahead, so the answer is played as
-        apply plays it (an index not on the menu: the general state refuses it)."""
+        """GameState.apply_sampled on the flat flow: where its menus need no look-ahead the answer is played as
+        apply plays it (an index not on the menu: the general state refuses it); else on the general state."""
         if self._fg is None:
             super().apply_sampled(index)
         elif self._fg.mod.look:  # (a sampled state's menus are not filtered: the general engine's draws)
@@ -172,8 +172,9 @@ class FlatGameState(GameState):
             self.apply(index, keep=False)
 
     def sample_step(self, rng: Any) -> tuple[int, str]:
-        """GameState.sample_step on the flat flow: every option of a flat menu can be completed (the flat flow
-        takes no spec that needs look-ahead), so a random pick among them, the numbers drawn as there."""
+        """GameState.sample_step on the flat flow: where the spec needs no look-ahead every option of a flat menu
+        can be completed, so a random pick among them, the numbers drawn as there.  Else the general state
+        samples (its sampled menus are left unfiltered: other draws)."""
         if self._fg is None:
             return super().sample_step(rng)
         if self._fg.mod.look:  # (a sampled state's menus are not filtered: the general engine's draws)
