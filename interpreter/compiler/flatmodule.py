@@ -273,6 +273,8 @@ def _look(gen: FlatStatements) -> None:
     gen.emit(1, "return keep")
     gen.emit(0, "")
     gen.emit(0, "def completes(st, a):")
+    gen.emit(1, "if LOOKAHEAD_LIMIT < 1:")  # (no budget: the driver offers the action untried)
+    gen.emit(2, "raise BAIL")
     gen.emit(1, "c = st.copy()")
     gen.emit(1, "try:")
     gen.emit(2, "PERFORM[a](c)")
