@@ -6,7 +6,7 @@ actions, which have a parameter, the hooks and end checks that exist), or raises
 holds something the flat code does not play.  The flat flow plays the flow shape most abstract games have:
 rounds of one phase in seat order (`clockwise`, a turn each), steps of actions without limits or costs, state
 triggers whose cascade asks nothing and reads no causes (flatcascade.py: after each action, before its end
-checks), no look-ahead (no action can fail once chosen), no events but `game_start` (which the prepared start
+checks), look-ahead only where an action itself may be refused (each option tried on a copy: `_look`), no events but `game_start` (which the prepared start
 has already run).  Everything else is left to the general engine.
 """
 
@@ -56,6 +56,7 @@ class FlatModule:
     end_inline: dict[int, tuple[int, str]] = field(default_factory=dict)  # end -> (static charge, condition source)
     stamps: bool = False  # the spec reads change stamps: the flat state keeps them (st.ST, st.clock)
     cascade: bool = False  # the spec has state triggers: cascade(st) runs after each action (flatcascade.py)
+    look: set[str] = field(default_factory=set)  # the actions that may be refused once chosen (look-ahead)
 
 
 # The spec keys the flat flow plays (every key a spec sets, defaults left out, must be here; `*` a named entry,
@@ -121,8 +122,8 @@ def _flow_shape(rules: Any) -> None:
     if set(rules.event_triggers) - {"game_start"}:
         raise FlatUnsupported("triggers")
     flatcascade.refused(rules)  # (the state triggers the flat cascade does not play)
-    if rules.some_may_fail or rules.outside_may_fail:
-        raise FlatUnsupported("look-ahead")
+    if rules.outside_may_fail or rules.some_may_fail and rules.fallibility.tail:
+        raise FlatUnsupported("look-ahead")  # (only an action itself may be refused: see `_look`)
     for st in ph.steps:
         if st.optional or st.repeat or st.max is not None or st.when is not None:
             raise FlatUnsupported("the steps' shape")
@@ -166,6 +167,7 @@ def flat_module(rules: Any, reads_flow: Any, tp: TypePass | None = None) -> Flat
     ph = rules.phases[0]
     mod = FlatModule("", gen.consts, lay, tp, [list(st.actions) for st in ph.steps], stamps=gen.stamps)
     mod.cascade = flatcascade.write_cascade(gen)
+    mod.look = {name for name in rules.actions if rules.some_may_fail and rules.may_fail(name)}
     for name, a in rules.actions.items():
         _action(gen, name, a, mod)
     for hook in ("turn_start", "turn_end"):
@@ -238,6 +240,58 @@ def _action(gen: FlatStatements, name: str, a: Any, mod: FlatModule) -> None:
         mod.params[name] = False
     gen.scope = []
     gen.function(f"eff_{name}", a.effect, params)
+
+
+def _dead_end(gen: FlatStatements, indent: int) -> None:
+    """No option of the step's action completes: the driver answers the step menu with NOTHING_VIABLE (one
+    automatic answer) and the step is skipped."""
+    gen.emit(indent, "st.auto += 1")
+    gen.emit(indent, "if st.auto >= AUTO_LIMIT - 2:")
+    gen.emit(indent + 1, "raise BAIL")
+    gen.emit(indent, "st.step += 1")
+    gen.emit(indent, "continue")
+
+
+def _look(gen: FlatStatements) -> None:
+    """Look-ahead (engine/driver.py `_viable`, `_dead_end`) where only an action itself may be refused (a
+    `require` in its effect, or what it calls; nothing after it can: `_flow_shape`): each option is tried on a
+    copy of the state; it completes unless REFUSED.  The driver's runs for the step menu and for the parameter
+    menu share the loop limit with the position (and the look-ahead budget): the flat code stops (BAIL) unless
+    every trial together stays within both, so a budget never runs out where the flat code decides."""
+    gen.emit(0, "def viable(st, a, values):")
+    gen.emit(1, "if len(values) >= LOOKAHEAD_LIMIT:")
+    gen.emit(2, "raise BAIL")
+    gen.emit(1, "perform, keep, spent, base = PERFORM[a], [], 0, st.loops")
+    gen.emit(1, "for i, v in enumerate(values):")
+    gen.emit(2, "c = st.copy()")
+    gen.emit(2, "try:")
+    gen.emit(3, "perform(c, v)")
+    gen.emit(3, "keep.append(i)")
+    gen.emit(2, "except Refused:")
+    gen.emit(3, "pass")
+    gen.emit(2, "except ENDGAME:")
+    gen.emit(3, "keep.append(i)")
+    gen.emit(2, "spent += c.loops - base")
+    gen.emit(2, "if base + 2 * spent > LOOP_LIMIT:")
+    gen.emit(3, "raise BAIL")
+    gen.emit(1, "return keep")
+    gen.emit(0, "")
+    gen.emit(0, "def completes(st, a):")
+    gen.emit(1, "if LOOKAHEAD_LIMIT < 1:")  # (no budget: the driver offers the action untried)
+    gen.emit(2, "raise BAIL")
+    gen.emit(1, "c = st.copy()")
+    gen.emit(1, "try:")
+    gen.emit(2, "PERFORM[a](c)")
+    gen.emit(1, "except Refused:")
+    gen.emit(2, "ok = False")
+    gen.emit(1, "except ENDGAME:")
+    gen.emit(2, "ok = True")
+    gen.emit(1, "else:")
+    gen.emit(2, "ok = True")
+    gen.emit(1, "if st.loops + 2 * (c.loops - st.loops) > LOOP_LIMIT:")
+    gen.emit(2, "raise BAIL")
+    gen.emit(1, "return ok")
+    gen.emit(0, "")
 
 
 def _member_of(gen: FlatStatements, p: Any) -> str | None:
@@ -425,7 +479,11 @@ def _flow(gen: FlatStatements, mod: FlatModule, reads_flow: Any) -> None:
     gen.emit(1, "n = 0")
     gen.emit(1, "while st.menu is not None and n < limit:")
     gen.emit(2, "values = st.menu")
-    gen.emit(2, "i = randrange(len(values))")
+    if mod.look:  # (the options look-ahead kept: LeanState.playout draws among them)
+        gen.emit(2, "k = st.keep")
+        gen.emit(2, "i = randrange(len(values)) if k is None else k[randrange(len(k))]")
+    else:
+        gen.emit(2, "i = randrange(len(values))")
     gen.emit(2, "answers.append(i)")
     gen.emit(2, "a = st.action")
     gen.emit(2, "st.menu = st.action = None")
@@ -435,6 +493,8 @@ def _flow(gen: FlatStatements, mod: FlatModule, reads_flow: Any) -> None:
     gen.emit(2, "n += 1")
     gen.emit(1, "return n")
     gen.emit(0, "")
+    if mod.look:
+        _look(gen)
     gen.emit(0, "def advance(st):")
     gen.emit(1, "seen = st.checked")
     gen.emit(1, "while True:")
@@ -549,16 +609,38 @@ def _step(gen: FlatStatements, mod: FlatModule, names: list[str], actions: list[
         gen.emit(4, "st.step += 1")
         gen.emit(4, "continue")
     with_param = [actions.index(n) for n in names if mod.params[n]]
+    look = tuple(actions.index(n) for n in names if n in mod.look)
+    plain = tuple(actions.index(n) for n in names if n in mod.look and not mod.params[n])
+    if plain:  # (an action without a parameter that may be refused: tried first; refused, the step is skipped)
+        gen.emit(3, f"if a in {plain!r} and not completes(st, a):")
+        _dead_end(gen, 4)
     if with_param:
         inner = 3 if fixed else 4
         if not fixed:
             gen.emit(3, f"if a in {tuple(with_param)!r}:")
         gen.emit(inner, f"values = menu_{names[0]}(st)" if fixed else "values = MENU[a](st)")
         gen.emit(inner, "if not values:")
+        if set(look) & set(with_param):  # (an empty menu of an action that may be refused: not written)
+            gen.emit(inner + 1, f"if a in {look!r}:")
+            gen.emit(inner + 2, "raise BAIL")
         gen.emit(inner + 1, "st.step += 1")
         gen.emit(inner + 1, "continue")
+        if mod.look:
+            gen.emit(inner, "keep = None")
+        if set(look) & set(with_param):
+            gen.emit(inner, f"if a in {look!r}:")
+            gen.emit(inner + 1, "keep = viable(st, a, values)")
+            gen.emit(inner + 1, "if not keep:")
+            _dead_end(gen, inner + 2)
+            gen.emit(inner + 1, "if len(keep) == len(values):")
+            gen.emit(inner + 2, "keep = None")
+            gen.emit(inner + 1, "elif len(keep) == 1:")
+            gen.emit(inner + 2, "values = [values[keep[0]]]")
         gen.emit(inner, "if len(values) > 1:")
-        gen.emit(inner + 1, "st.menu, st.action, st.auto = values, a, 0")
+        if mod.look:
+            gen.emit(inner + 1, "st.menu, st.action, st.auto, st.keep = values, a, 0, keep")
+        else:
+            gen.emit(inner + 1, "st.menu, st.action, st.auto = values, a, 0")
         gen.emit(inner + 1, "return")
         gen.emit(inner, "v = values[0]")
     gen.emit(3, "st.auto += 2")

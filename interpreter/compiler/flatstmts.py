@@ -76,6 +76,15 @@ class FlatStatements(FlatGen):
     def s_Say(self, node: A.Say, indent: int) -> None:
         pass  # (narration: nobody reads a playout's)
 
+    def s_Require(self, node: A.Require, indent: int) -> None:
+        """The move is refused (REFUSED: a look-ahead trial's verdict, engine/flat.FlatGame); its words are the
+        general engine's to give (a refused answer is answered there), so only a written text is taken: working
+        one out could charge the loop limit."""
+        if node.message is not None and not isinstance(node.message, A.Literal):
+            raise self.no("a require's worked-out message")
+        self.emit(indent, f"if not {self.cond(node.cond)}:")
+        self.emit(indent + 1, "raise REFUSED")
+
     def s_EndGame(self, node: A.EndGame, indent: int) -> None:
         if node.name not in self.rules.ends:
             raise self.no("end_game of an unknown end")

@@ -44,6 +44,14 @@ class EndGame(Exception):
 
 
 BAIL = Bail()
+
+
+class Refused(Exception):
+    """A `require` refused the move: raised by a look-ahead trial on a copy of the flat state (flatmodule.py
+    `viable`); on the flat state itself it is never raised (its menus offer only options that complete)."""
+
+
+REFUSED = Refused()
 ABSENT = object()  # a column's value for a piece whose kind has no such attribute
 
 
@@ -52,7 +60,7 @@ class FlatState:
 
     __slots__ = ("P", "V", "PV", "KIND", "LOC", "A", "n", "current", "first", "round", "turn", "pos", "step",
                  "decisions", "loops", "menu", "action", "over", "box", "limits", "rng", "version", "checked",
-                 "auto", "fversion", "acts", "ST", "clock", "cascade")
+                 "auto", "fversion", "acts", "ST", "clock", "cascade", "keep")
 
     def copy(self) -> "FlatState":
         c = FlatState.__new__(FlatState)
@@ -67,6 +75,7 @@ class FlatState:
         c.limits, c.rng, c.version, c.auto, c.fversion = self.limits, self.rng, self.version, self.auto, self.fversion
         c.checked, c.acts = self.checked[:], self.acts[:]
         c.ST, c.clock, c.cascade = (self.ST[:] if self.ST is not None else None), self.clock, self.cascade
+        c.keep = self.keep
         return c
 
 
@@ -321,8 +330,8 @@ _RUNTIME = {"NN": _nn, "NUM": _num, "TICK": _tick, "TICKN": _tickn, "DROP": _dro
             "DIV": _div, "MOD": _mod, "COUNT": _count, "CELL": _cell, "CELL_AT": _cell_at,
             "CLAMP": _clamp, "NEW_PIECE": _new_piece, "TOPF": _top, "MOVE": _move, "MOVEB": _move_bottom,
             "MOVES": _move_stamped, "MOVEBS": _move_bottom_stamped,
-            "ENDGAME": EndGame, "BAIL": BAIL, "UNIQUE": _unique, "ENDOF": _end_of,
-            "HAS": _has, "MOVEL": _moves, "OCC": _occupied, "CONNECTED": _connected,
+            "ENDGAME": EndGame, "BAIL": BAIL, "REFUSED": REFUSED, "Refused": Refused, "UNIQUE": _unique,
+            "ENDOF": _end_of, "HAS": _has, "MOVEL": _moves, "OCC": _occupied, "CONNECTED": _connected,
             "DISTINCT": _distinct,
             "ABSENT": ABSENT, "ANY": any, "ALL": all, "len": len, "list": list, "sorted": sorted, "abs": abs,
             "min": min, "max": max, "sum": sum, "range": range, "str": str, "set": set,
@@ -343,7 +352,7 @@ class FlatGame:
         ns["SIZED"], ns["LST"], ns["RANGE"] = _sizers(cap)
         ns["LIST_ROOM"] = cap // 4
         ns["LOOP_LIMIT"], ns["AUTO_LIMIT"], ns["PIECE_LIMIT"] = game.limits.loop, game.limits.auto, game.limits.pieces
-        ns["CASCADE_LIMIT"] = game.limits.cascade
+        ns["CASCADE_LIMIT"], ns["LOOKAHEAD_LIMIT"] = game.limits.cascade, game.limits.lookahead
         ns["PLAYERS"] = [list(range(n)) for n in range(game.rules.max_players + 1)]
         ns["KINDS"] = list(self.lay.kinds)
         ns["CX"] = [c.x for c in self.lay.cells]
@@ -492,7 +501,7 @@ class FlatGame:
         st.PV = [[lay.to_flat(s.pvars[p].get(name), tp.pvars[name]) for p in range(s.n)] for name in lay.pvar_slot]
         st.current, st.first, st.round, st.turn = c.current, c.first_player, c.round, c.turn
         st.pos, st.step, st.decisions, st.loops = c.pos, c.step, s.decisions, 0
-        st.menu, st.action, st.over, st.auto = None, None, None, 0
+        st.menu, st.action, st.over, st.auto, st.keep = None, None, None, 0, None
         st.rng, st.version, st.fversion, st.checked = s.rng.state, 1, 1, [0] * self.end_slots
         st.acts = []  # the actions performed this turn (the cursor's turn_actions)
         st.clock, st.cascade, st.ST = s.clock, s.cascade, None

@@ -76,7 +76,7 @@ class FlatGameState(GameState):
         if self._fg is None:
             return super().legal_actions()
         menu = self._st.menu
-        return [] if menu is None else list(range(len(menu)))
+        return [] if menu is None else list(range(len(menu))) if self._st.keep is None else list(self._st.keep)
 
     def legal_options(self) -> list[Option]:
         if self._fg is None:
@@ -87,7 +87,8 @@ class FlatGameState(GameState):
         labels = menu_labels(self.game, self._fg, st)
         t = self._fg.mod.param_types[self._fg.actions[st.action]]
         general = self._fg.lay.to_general
-        return [Option(labels[i], general(v, t), i) for i, v in enumerate(st.menu)]
+        return [Option(labels[i], general(v, t), i) for i, v in enumerate(st.menu)
+                if st.keep is None or i in st.keep]
 
     def history(self) -> list[int]:
         return list(self._answers) if self._fg is not None else super().history()
@@ -152,24 +153,32 @@ class FlatGameState(GameState):
             super().apply(index, keep)
             return
         st = self._st
-        if st.menu is None or index.__class__ is not int or not 0 <= index < len(st.menu):
+        if (st.menu is None or index.__class__ is not int or not 0 <= index < len(st.menu)
+                or st.keep is not None and index not in st.keep):
             self._general()  # (the general state says why not, in its words)
             super().apply(index, keep)
             return
         self._play(index, keep)
 
     def apply_sampled(self, index: int) -> None:
-        """GameState.apply_sampled on the flat flow: its menus need no look-ahead, so the answer is played as
-        apply plays it (an index not on the menu: the general state refuses it)."""
+        """GameState.apply_sampled on the flat flow: where its menus need no look-ahead the answer is played as
+        apply plays it (an index not on the menu: the general state refuses it); else on the general state."""
         if self._fg is None:
+            super().apply_sampled(index)
+        elif self._fg.mod.look:  # (a sampled state's menus are not filtered: the general engine's draws)
+            self._general()
             super().apply_sampled(index)
         else:
             self.apply(index, keep=False)
 
     def sample_step(self, rng: Any) -> tuple[int, str]:
-        """GameState.sample_step on the flat flow: every option of a flat menu can be completed (the flat flow
-        takes no spec that needs look-ahead), so a random pick among them, the numbers drawn as there."""
+        """GameState.sample_step on the flat flow: where the spec needs no look-ahead every option of a flat menu
+        can be completed, so a random pick among them, the numbers drawn as there.  Else the general state
+        samples (its sampled menus are left unfiltered: other draws)."""
         if self._fg is None:
+            return super().sample_step(rng)
+        if self._fg.mod.look:  # (a sampled state's menus are not filtered: the general engine's draws)
+            self._general()
             return super().sample_step(rng)
         st = self._st
         if st.menu is None:
@@ -186,7 +195,7 @@ class FlatGameState(GameState):
         moves and labels as calling sample_step in a loop (the search bot's playout), with FlatGame.play and
         menu_label written in."""
         fg, st, answers = self._fg, self._st, self._answers
-        if fg is None:
+        if fg is None or fg.mod.look:  # (sample_step's draws: the general engine's, as in sample_step)
             return 0
         perform, advance, below = fg._perform, fg._advance, rng.below
         # the labels by action index, then value (a list by its repr): menu_label's, without a key to build
@@ -336,7 +345,8 @@ def as_flat(gs: GameState) -> GameState:
     except Exception:  # noqa: BLE001 - not a position the flat flow can take up: the general state goes on
         return gs
     d = gs.decision
-    if st.menu is None or st.current != d.player or [o.index for o in d.options] != list(range(len(st.menu))):
+    if st.menu is None or st.current != d.player or [o.index for o in d.options] != (
+            list(range(len(st.menu))) if st.keep is None else st.keep):
         return gs
     return FlatGameState(gs.game, fg, st, gs.seed, gs.num_players, gs.history())
 

@@ -145,7 +145,7 @@ class FlatLean:
         if self.general is not None:
             return self.general.legal()
         menu = self.st.menu
-        return [] if menu is None else list(range(len(menu)))
+        return [] if menu is None else list(range(len(menu))) if self.st.keep is None else list(self.st.keep)
 
     def legal_actions(self) -> list[int]:
         return self.legal()
@@ -167,13 +167,20 @@ class FlatLean:
         st = self.st
         if st.menu is None:
             raise IllegalMove("the game is over")
-        if not 0 <= index < len(st.menu):
-            raise IllegalMove(f"{index} is not one of the options ({', '.join(map(str, range(len(st.menu))))})")
+        if not 0 <= index < len(st.menu) or st.keep is not None and index not in st.keep:
+            raise IllegalMove(self.why_not(index))
         self.answers.append(index)
         try:
             self.fg.play(st, index)
         except Exception:  # noqa: BLE001 - the flat game stops; the general engine plays the same answers
             self._fall_back()
+
+    def why_not(self, index: int) -> str:
+        """Why that index is not an answer now, in the general engine's words (a refused option's reason)."""
+        general = LeanState.of(self.game.start_state(self.players, self.seed), copy=False)
+        for i in self.answers:
+            general.play(i)
+        return general.why_not_index(index)
 
     def playout(self, rng: Any, limit: int | None = None) -> int:
         """Uniformly random options (`rng.randrange`) to the end or for `limit` decisions: the decisions played
