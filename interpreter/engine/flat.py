@@ -223,35 +223,25 @@ def _move_bottom(st: FlatState, pid: Any, dest: Any) -> None:
 
 def _move_stamped(st: FlatState, pid: Any, dest: Any) -> None:
     """_move where the spec reads change stamps (changed_at): both places stamped, as State.move's _touch."""
-    if dest is None:
-        raise BAIL
-    if pid is None:
-        return
-    src = st.LOC[pid]
-    st.P[src].remove(pid)
-    ST = st.ST
-    st.clock += 1
-    ST[src] = st.clock
-    st.P[dest].append(pid)
-    st.LOC[pid] = dest
-    st.clock += 1
-    ST[dest] = st.clock
+    src = None if pid is None else st.LOC[pid]
+    _move(st, pid, dest)
+    if src is not None:
+        _stamp_both(st, src, dest)
 
 
 def _move_bottom_stamped(st: FlatState, pid: Any, dest: Any) -> None:
-    if dest is None:
-        raise BAIL
-    if pid is None:
-        return
-    src = st.LOC[pid]
-    st.P[src].remove(pid)
-    ST = st.ST
-    st.clock += 1
-    ST[src] = st.clock
-    st.P[dest].insert(0, pid)
-    st.LOC[pid] = dest
-    st.clock += 1
-    ST[dest] = st.clock
+    """_move_bottom where the spec reads change stamps."""
+    src = None if pid is None else st.LOC[pid]
+    _move_bottom(st, pid, dest)
+    if src is not None:
+        _stamp_both(st, src, dest)
+
+
+def _stamp_both(st: FlatState, src: int, dest: int) -> None:
+    """A move's stamps: the place left, then the place entered (the clock ticks once for each)."""
+    st.clock += 2
+    st.ST[src] = st.clock - 1
+    st.ST[dest] = st.clock
 def _unique(st: FlatState, items: list) -> list:
     """unique() of items whose Python equality is the language's, charged as builtins.unique charges them: the
     list built, and the comparisons its scan makes (the items kept so far, at each item)."""
