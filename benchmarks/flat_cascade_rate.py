@@ -16,9 +16,12 @@ import sys
 import time
 from pathlib import Path
 
-from orrery.interpreter.engine.flat import FlatGame
-from orrery.interpreter.engine.game import load_game
-from orrery.interpreter.engine.lean import FlatLean, LeanState, lean_state
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.timing import general_lean_round  # noqa: E402
+from orrery.interpreter.engine.flat import FlatGame  # noqa: E402
+from orrery.interpreter.engine.game import load_game  # noqa: E402
+from orrery.interpreter.engine.lean import FlatLean, lean_state  # noqa: E402
 
 SPEC = Path(__file__).resolve().parent.parent / "tests" / "specs" / "pop-grid.yaml"
 
@@ -37,25 +40,17 @@ def flat_round(game, games: int) -> tuple[float, int]:
     return time.process_time() - t, fired
 
 
-def general_round(game, games: int) -> float:
-    t = time.process_time()
-    for seed in range(games):
-        lean = LeanState.of(game.start_state(game.num_players(), seed), copy=False)
-        lean.playout(random.Random(seed))
-    return time.process_time() - t
-
-
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     game = load_game(SPEC)
-    flat_round(game, 2), general_round(game, 2)  # (warm: modules made and linked)
+    flat_round(game, 2), general_lean_round(game, 2)  # (warm: modules made and linked)
     rates = {"flat": [], "general": []}
     fired = 0
     for _ in range(rounds):
         dt, fired = flat_round(game, games)
         rates["flat"].append(games / dt)
-        rates["general"].append(games / general_round(game, games))
+        rates["general"].append(games / general_lean_round(game, games))
     for name, r in rates.items():
         print(f"{name:8s} {statistics.median(r):9.1f} games/s  (lowest {min(r):.1f}, highest {max(r):.1f})")
     ratios = [f / g for f, g in zip(rates["flat"], rates["general"])]

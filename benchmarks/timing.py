@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable
+from typing import Any, Callable
 
 
 def playouts_per_second(random_playout: Callable[[random.Random], int], seconds: float = 3.0,
@@ -19,3 +19,15 @@ def playouts_per_second(random_playout: Callable[[random.Random], int], seconds:
         elapsed = time.process_time() - start
         if elapsed >= seconds:
             return n / elapsed
+
+
+def general_lean_round(game: Any, games: int) -> float:
+    """CPU seconds of `games` seeded random playouts on the general engine's lean path (seed i: game i, its
+    own random.Random(i)), the baseline the flat path's made-up games are measured against."""
+    from orrery.interpreter.engine.lean import LeanState
+
+    t = time.process_time()
+    for seed in range(games):
+        lean = LeanState.of(game.start_state(game.num_players(), seed), copy=False)
+        lean.playout(random.Random(seed))
+    return time.process_time() - t

@@ -221,20 +221,17 @@ def _move_bottom(st: FlatState, pid: Any, dest: Any) -> None:
     st.LOC[pid] = dest
 
 
-def _move_stamped(st: FlatState, pid: Any, dest: Any) -> None:
-    """_move where the spec reads change stamps (changed_at): both places stamped, as State.move's _touch."""
-    src = None if pid is None else st.LOC[pid]
-    _move(st, pid, dest)
-    if src is not None:
-        _stamp_both(st, src, dest)
+def _stamped(move: Any) -> Any:
+    """`move` (_move or _move_bottom) where the spec reads change stamps (changed_at): both places stamped after
+    it, as State.move's _touch stamps them."""
 
+    def moved(st: FlatState, pid: Any, dest: Any) -> None:
+        src = None if pid is None else st.LOC[pid]
+        move(st, pid, dest)
+        if src is not None:
+            _stamp_both(st, src, dest)
 
-def _move_bottom_stamped(st: FlatState, pid: Any, dest: Any) -> None:
-    """_move_bottom where the spec reads change stamps."""
-    src = None if pid is None else st.LOC[pid]
-    _move_bottom(st, pid, dest)
-    if src is not None:
-        _stamp_both(st, src, dest)
+    return moved
 
 
 def _stamp_both(st: FlatState, src: int, dest: int) -> None:
@@ -319,7 +316,7 @@ def _top(ids: list) -> Any:
 _RUNTIME = {"NN": _nn, "NUM": _num, "TICK": _tick, "TICKN": _tickn, "DROP": _drop, "TXT": _txt, "IX": _ix,
             "DIV": _div, "MOD": _mod, "COUNT": _count, "CELL": _cell, "CELL_AT": _cell_at,
             "CLAMP": _clamp, "NEW_PIECE": _new_piece, "TOPF": _top, "MOVE": _move, "MOVEB": _move_bottom,
-            "MOVES": _move_stamped, "MOVEBS": _move_bottom_stamped,
+            "MOVES": _stamped(_move), "MOVEBS": _stamped(_move_bottom),
             "ENDGAME": EndGame, "BAIL": BAIL, "REFUSED": REFUSED, "Refused": Refused, "UNIQUE": _unique,
             "ENDOF": _end_of, "HAS": _has, "MOVEL": _moves, "OCC": _occupied, "CONNECTED": _connected,
             "DISTINCT": _distinct,
