@@ -10,7 +10,7 @@ import pytest
 
 from conftest import SPECS, make_game
 from test_flatapi import _same_so_far
-from test_lean import digest, lockstep
+from test_lean import digest, lockstep, play_to_runaway
 from orrery.interpreter.compiler.flatgen import FlatUnsupported
 from orrery.interpreter.compiler.flatmodule import flat_module
 from orrery.interpreter.core.decisions import RunawayError
@@ -134,17 +134,7 @@ def test_the_cascade_limit_stops_the_flat_game_and_the_general_engine_says_so():
     assert isinstance(lean, FlatLean)
     rng = Rng(5)
     with pytest.raises(RunawayError, match="limit cascade") as refused:
-        while not api.is_terminal():
-            index = api.legal_actions()[rng.below(len(api.legal_actions()))]
-            try:
-                api.apply(index)
-            except RunawayError as err:
-                with pytest.raises(RunawayError) as also:
-                    lean.play(index)
-                assert str(also.value) == str(err)
-                raise
-            lean.play(index)
-            assert digest(lean) == api.pos.s.digest()
+        play_to_runaway(api, lean, rng)
     assert "more than 4 firings" in str(refused.value)  # (the flat game stopped; the general engine said so)
 
 

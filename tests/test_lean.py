@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from orrery.interpreter.core.decisions import RunawayError
 from orrery.interpreter.core.rng import Rng
 from orrery.interpreter.engine.driver import GameState
 from orrery.interpreter.engine.game import Game, IllegalMove, load_game
@@ -21,6 +22,22 @@ from orrery.interpreter.engine.lean import FlatLean, LeanState, lean_state
 def digest(lean) -> str:
     """The digest of a lean state's position (the flat flow's turned back into a general state)."""
     return lean.state().digest() if isinstance(lean, FlatLean) else lean.pos.s.digest()
+
+def play_to_runaway(api, lean, rng) -> None:
+    """Random answers to both sides in lock-step (the same digest after each) until the reference raises a
+    RunawayError: the lean side must raise the same one at that answer; the error is raised on."""
+    while not api.is_terminal():
+        index = api.legal_actions()[rng.below(len(api.legal_actions()))]
+        try:
+            api.apply(index)
+        except RunawayError as err:
+            with pytest.raises(RunawayError) as also:
+                lean.play(index)
+            assert str(also.value) == str(err)
+            raise
+        lean.play(index)
+        assert digest(lean) == api.pos.s.digest()
+
 
 
 def lockstep(game, seeds, api_game=None) -> None:
@@ -189,7 +206,6 @@ def test_any_and_all_over_short_constant_lists_are_written_out():
 def test_each_flat_game_keeps_its_own_values_limit():
     """(a game made later with a larger limit does not raise an earlier game's: a list past the small limit still
     stops the flat game, and the general engine meets the limit where the reference meets it)"""
-    from orrery.interpreter.core.decisions import RunawayError
     from orrery.interpreter.core.valueops import Limits
     from orrery.interpreter.engine.flat import FlatGame
 
@@ -200,17 +216,7 @@ def test_each_flat_game_keeps_its_own_values_limit():
     lean = lean_state(small, 1)
     rng = Rng(5)
     with pytest.raises(RunawayError, match="limit values") as refused:
-        while not api.is_terminal():
-            index = api.legal_actions()[rng.below(len(api.legal_actions()))]
-            try:
-                api.apply(index)
-            except RunawayError as err:
-                with pytest.raises(RunawayError) as also:
-                    lean.play(index)
-                assert str(also.value) == str(err)
-                raise
-            lean.play(index)
-            assert digest(lean) == api.pos.s.digest()
+        play_to_runaway(api, lean, rng)
     assert isinstance(lean, FlatLean) and lean.general is not None and "more than 30" in str(refused.value)
 
 
