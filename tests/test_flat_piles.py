@@ -9,7 +9,7 @@ import random
 import pytest
 
 from conftest import SPECS, make_game
-from test_flatapi import _same_so_far
+from test_flatapi import _same_so_far, play_alike
 from test_lean import lockstep
 from orrery.interpreter.compiler.flatgen import FlatUnsupported
 from orrery.interpreter.compiler.flatmodule import _flow_shape, flat_module
@@ -65,13 +65,7 @@ def test_the_public_state_of_a_made_up_game_is_the_general_one_step_by_step(path
     for seed in range(6):
         flat, ref = fast.new_initial_state(seed=seed), ref_game.new_initial_state(seed=seed)
         assert isinstance(flat, FlatGameState) and flat._fg is not None
-        rng = Rng(seed + 5)
-        while not ref.is_terminal():
-            _same_so_far(flat, ref)
-            index = ref.legal_actions()[rng.below(len(ref.legal_actions()))]
-            flat.apply(index)
-            ref.apply(index)
-        _same_so_far(flat, ref)
+        play_alike(flat, ref, Rng(seed + 5))
         assert flat._fg is not None and flat.outcome() == ref.outcome()
         assert flat.state.digest() == ref.state.digest()
 

@@ -29,19 +29,24 @@ def _same_so_far(flat, ref) -> None:
     assert flat.history() == ref.history()
 
 
+def play_alike(flat, ref, rng) -> None:
+    """Random answers to a flat public state and the general one, compared (_same_so_far) before each and at
+    the end."""
+    while not ref.is_terminal():
+        _same_so_far(flat, ref)
+        index = ref.legal_actions()[rng.below(len(ref.legal_actions()))]
+        flat.apply(index)
+        ref.apply(index)
+    _same_so_far(flat, ref)
+
+
 @pytest.mark.parametrize("name", CLASSIC)
 def test_a_new_game_plays_on_the_flat_state_and_is_the_general_game(name):
     fast, ref_game = _games(name)
     for seed in range(2):
         flat, ref = fast.new_initial_state(seed=seed), ref_game.new_initial_state(seed=seed)
         assert isinstance(flat, FlatGameState) and flat._fg is not None
-        rng = Rng(seed + 3)
-        while not ref.is_terminal():
-            _same_so_far(flat, ref)
-            index = ref.legal_actions()[rng.below(len(ref.legal_actions()))]
-            flat.apply(index)
-            ref.apply(index)
-        _same_so_far(flat, ref)
+        play_alike(flat, ref, Rng(seed + 3))
         assert flat._fg is not None  # (nothing above needed the general state)
         assert flat.outcome() == ref.outcome()  # (end, winners, scores, returns)
         # the flat module scores an end with `winners` itself (reversi's ends rank by discs: the general engine)
